@@ -1,0 +1,72 @@
+#pragma once
+/// @file distribution.hpp
+/// Which rank owns which tile of a distributed matrix: the one interface that 2D
+/// block-cyclic grids, heterogeneous Cartesian grids and patterns (G-2DBC, GCR&M,
+/// heterogeneous) all implement, so every kernel and the redistribution work on all of them.
+///
+/// Ranks are 0..num_ranks()-1 in the communicator the distribution is used with.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace hetscal::layout {
+
+/// Global tile coordinates (tile row, tile column), 0-based. Typed so that tile indices are
+/// not confused with element indices or local indices.
+struct GlobalTile {
+  std::int64_t row = 0;
+  std::int64_t col = 0;
+  friend bool operator==(GlobalTile a, GlobalTile b) { return a.row == b.row && a.col == b.col; }
+};
+
+/// How one matrix dimension of `extent` elements is cut into tiles: the first tile has
+/// `first` elements (ScaLAPACK's IMB/INB, already reduced by a submatrix offset), every
+/// other tile `block` elements, except a shorter last one.
+class TileSplit {
+ public:
+  /// @pre extent >= 0, block >= 1, 1 <= first <= block. @throws InvalidArgument otherwise.
+  TileSplit(std::int64_t extent, std::int64_t block, std::int64_t first);
+  TileSplit(std::int64_t extent, std::int64_t block) : TileSplit(extent, block, block) {}
+
+  std::int64_t extent() const { return extent_; }
+  std::int64_t block() const { return block_; }
+  std::int64_t first() const { return first_; }
+  std::int64_t count() const;                          ///< number of tiles (0 if extent == 0)
+  std::int64_t offset(std::int64_t tile) const;        ///< first element of `tile`
+  std::int64_t size(std::int64_t tile) const;          ///< elements in `tile`
+  std::int64_t tile_of(std::int64_t element) const;    ///< tile holding `element`
+
+ private:
+  std::int64_t extent_, block_, first_;
+};
+
+/// Tile -> owner map of an M×N matrix.
+class Distribution {
+ public:
+  Distribution(TileSplit rows, TileSplit cols, int num_ranks);
+  virtual ~Distribution() = default;
+
+  const TileSplit& rows() const { return rows_; }
+  const TileSplit& cols() const { return cols_; }
+  int num_ranks() const { return num_ranks_; }
+
+  /// The rank that owns tile t. @pre 0 <= t.row < rows().count(), same for columns.
+  virtual int owner(GlobalTile t) const = 0;
+
+  /// Ranks owning at least one tile of tile row I (sorted, unique): the ranks a kernel must
+  /// reach when it broadcasts along that row.
+  virtual std::vector<int> row_group(std::int64_t tile_row) const;
+  /// Ranks owning at least one tile of tile column J (sorted, unique).
+  virtual std::vector<int> col_group(std::int64_t tile_col) const;
+
+  /// True when owner(I,J) = grid(row_map(I), col_map(J)) for some process grid: the
+  /// distribution is a (possibly heterogeneous) Cartesian grid, which allows the fast
+  /// row/column-communicator paths and one column-major local array per rank.
+  virtual bool is_cartesian() const { return false; }
+
+ private:
+  TileSplit rows_, cols_;
+  int num_ranks_;
+};
+
+}  // namespace hetscal::layout
