@@ -18,5 +18,10 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/hetscalConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/hetscalConfig.cmake ${PROJECT_BINARY_DIR}/hetscalConfigVersion.cmake
   DESTINATION ${HETSCAL_CMAKE_DIR})
 
+# The .pc file finds its prefix relative to its own location, so the install is relocatable
+# whatever CMAKE_INSTALL_LIBDIR is (lib, lib64, lib/x86_64-linux-gnu).
+file(RELATIVE_PATH HETSCAL_PC_TO_PREFIX ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig
+     ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" HETSCAL_PC_TO_PREFIX "${HETSCAL_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/hetscal.pc.in ${PROJECT_BINARY_DIR}/hetscal.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/hetscal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
