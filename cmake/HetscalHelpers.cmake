@@ -5,9 +5,13 @@ set(HETSCAL_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-co
 # hetscal_add_layer(NAME <layer> [DEPENDS <targets>...])
 # Builds every .cpp under src/<layer>/ into the static, position-independent target
 # hetscal_<layer>. Headers are found as "<layer>/file.hpp" from src/.
+# Files named blacs_*.cpp call BLACS (ScaLAPACK) and are left out of SimGrid builds.
 function(hetscal_add_layer)
   cmake_parse_arguments(ARG "" "NAME" "DEPENDS" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${ARG_NAME}/*.cpp)
+  if(HETSCAL_SIMGRID)
+    list(FILTER sources EXCLUDE REGEX "/blacs_[^/]*\\.cpp$")
+  endif()
   add_library(hetscal_${ARG_NAME} STATIC ${sources})
   target_include_directories(hetscal_${ARG_NAME} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>

@@ -1,0 +1,37 @@
+# Builds hetscal's MPI-only layers and the simulated programs with SimGrid's smpicxx (a
+# separate build tree), then runs the smoke test on the simulated platforms.
+# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
+function(run)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGV}\n${out}\n${err}")
+  endif()
+endfunction()
+
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR} -DHETSCAL_SIMGRID=ON
+    -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DCMAKE_BUILD_TYPE=Release
+    -DHETSCAL_BUILD_BENCHMARKS=OFF)
+run(${CMAKE_COMMAND} --build ${WORK_DIR} --target simgrid_smoke -j 2)
+
+set(platforms ${SOURCE_DIR}/tests/simgrid/platforms)
+set(ENV{OPENBLAS_NUM_THREADS} 1)
+# Host speeds in flop/s, in hostfile order (the platform files say where they come from).
+set(nine_workstations_speeds "12.8205128205e6,100e6,100e6,25e6,100e6,15.873015873e6,12.8205128205e6,12.5786163522e6,12.5e6")
+set(mixed_generations_speeds "4e9,4e9,4e9,8e9,8e9,8e9,16e9,16e9,16e9")
+set(mixed_generations_hosts "old-0;old-1;old-2;mid-8;mid-9;mid-10;new-16;new-17;new-18")
+file(WRITE ${WORK_DIR}/mixed.hosts "")
+foreach(h ${mixed_generations_hosts})
+  file(APPEND ${WORK_DIR}/mixed.hosts "${h}\n")
+endforeach()
+
+foreach(case nine_workstations mixed_generations)
+  if(case STREQUAL "mixed_generations")
+    set(hostfile ${WORK_DIR}/mixed.hosts)
+  else()
+    set(hostfile ${platforms}/${case}.hosts)
+  endif()
+  run(${SMPIRUN} -np 9 -platform ${platforms}/${case}.xml -hostfile ${hostfile}
+      --cfg=smpi/simulate-computation:no --log=root.thres:warning
+      ${WORK_DIR}/tests/simgrid/simgrid_smoke ${${case}_speeds})
+endforeach()

@@ -1,0 +1,67 @@
+#include "kernels/flop_counter.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/speeds.hpp"
+
+#ifdef HETSCAL_SIMGRID
+#include <smpi/smpi.h>
+#endif
+
+namespace hetscal::kernels {
+namespace {
+// One tally per process: hetscal's kernels call BLAS from one thread per rank.
+double g_local_flops = 0.0;
+ComputeMode g_mode = ComputeMode::Execute;
+}  // namespace
+
+void set_compute_mode(ComputeMode mode) {
+#ifndef HETSCAL_SIMGRID
+  if (mode == ComputeMode::Skip)
+    throw InvalidArgument("compute mode Skip exists only in SimGrid builds (HETSCAL_SIMGRID)");
+#endif
+  g_mode = mode;
+}
+
+ComputeMode compute_mode() { return g_mode; }
+
+void account_flops(double flops) {
+  g_local_flops += flops;
+#ifdef HETSCAL_SIMGRID
+  smpi_execute_flops(flops);
+#endif
+}
+
+double local_flops() { return g_local_flops; }
+void reset_flops() { g_local_flops = 0.0; }
+
+double flop_balance(const std::vector<double>& flops, const std::vector<double>& speeds) {
+  if (flops.size() != speeds.size())
+    throw InvalidArgument("flop balance: " + std::to_string(flops.size()) + " counts but " +
+                          std::to_string(speeds.size()) + " speeds");
+  core::require_positive_finite(speeds, "flop balance speeds");
+  double slowest_finish = 0.0;
+  for (std::size_t i = 0; i < flops.size(); ++i)
+    slowest_finish = std::max(slowest_finish, flops[i] / speeds[i]);
+  if (slowest_finish == 0.0) return 1.0;  // no work at all is perfectly balanced
+  const double ideal_finish = std::accumulate(flops.begin(), flops.end(), 0.0) /
+                              std::accumulate(speeds.begin(), speeds.end(), 0.0);
+  return ideal_finish / slowest_finish;
+}
+
+FlopBalance gather_flop_balance(MPI_Comm comm, const std::vector<double>& speeds) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  FlopBalance result;
+  result.flops.resize(static_cast<std::size_t>(size));
+  double mine = g_local_flops;
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, result.flops.data(), 1, MPI_DOUBLE, comm);
+  result.speeds = speeds;
+  result.balance = flop_balance(result.flops, speeds);
+  return result;
+}
+
+}  // namespace hetscal::kernels

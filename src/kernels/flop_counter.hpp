@@ -1,0 +1,49 @@
+#pragma once
+/// @file flop_counter.hpp
+/// Flop accounting: every local BLAS/LAPACK call of hetscal's kernels goes through
+/// kernels/local_blas.hpp, which adds its operation count here. With two cores a wall clock
+/// measures contention, not balance; the flop counts are deterministic (DESIGN.md,
+/// "Measuring performance", instrument 1).
+#include <mpi.h>
+
+#include <vector>
+
+namespace hetscal::kernels {
+
+/// What the local BLAS wrapper does with a call.
+enum class ComputeMode {
+  Execute,  ///< run the BLAS call (and, in SimGrid builds, also inject its flops)
+  Skip,     ///< SimGrid builds only: inject the flops without computing (large simulated runs)
+};
+
+/// Sets how local BLAS calls are executed on this process. Skip is refused outside SimGrid
+/// builds, since a real run would then return garbage. @throws InvalidArgument
+void set_compute_mode(ComputeMode mode);
+ComputeMode compute_mode();
+
+/// Adds `flops` to this process's tally and, in SimGrid builds, advances simulated time by
+/// `flops` on this host (smpi_execute_flops) so simulated times are bit-reproducible.
+void account_flops(double flops);
+
+/// Flops counted on this process since the last reset.
+double local_flops();
+void reset_flops();
+
+/// Per-rank flop counts and the balance figure of DESIGN.md.
+struct FlopBalance {
+  std::vector<double> flops;   ///< per rank of the communicator
+  std::vector<double> speeds;  ///< per rank, as given
+  /// (Σ flops / Σ speeds) / max_i(flops_i / speeds_i): 1 when every rank finishes its share
+  /// at the same time, smaller when the slowest-finishing rank holds more than its share.
+  double balance = 1.0;
+};
+
+/// Collective over `comm`: gathers every rank's local_flops() and computes the balance for
+/// the given per-rank speeds (one per rank of `comm`, all > 0).
+/// @throws InvalidArgument if speeds has the wrong size or a non-positive value.
+FlopBalance gather_flop_balance(MPI_Comm comm, const std::vector<double>& speeds);
+
+/// The balance figure for given counts and speeds (pure; used by gather_flop_balance).
+double flop_balance(const std::vector<double>& flops, const std::vector<double>& speeds);
+
+}  // namespace hetscal::kernels
