@@ -1,0 +1,165 @@
+#include "core/allocation_1d.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "core/error.hpp"
+
+namespace hetscal::core {
+namespace {
+
+const std::vector<double> kToy = {3.0, 5.0, 8.0};  // the paper's running example (§2.3)
+
+double makespan(const std::vector<double>& t, const std::vector<std::int64_t>& c) {
+  double slowest = 0.0;
+  for (std::size_t k = 0; k < t.size(); ++k) slowest = std::max(slowest, t[k] * static_cast<double>(c[k]));
+  return slowest;
+}
+
+/// Smallest max_k c_k·t_k over every composition of `chunks` into t.size() parts.
+double brute_force_makespan(const std::vector<double>& t, std::int64_t chunks) {
+  std::vector<std::int64_t> c(t.size(), 0);
+  double best = std::numeric_limits<double>::infinity();
+  std::function<void(std::size_t, std::int64_t)> place = [&](std::size_t k, std::int64_t left) {
+    if (k + 1 == t.size()) {
+      c[k] = left;
+      best = std::min(best, makespan(t, c));
+      return;
+    }
+    for (std::int64_t n = 0; n <= left; ++n) {
+      c[k] = n;
+      place(k + 1, left - n);
+    }
+  };
+  place(0, chunks);
+  return best;
+}
+
+TEST(Allocation1D, Algorithm231ToyExample) {
+  EXPECT_EQ(optimal_allocation(kToy, 10), (std::vector<std::int64_t>{5, 3, 2}));
+}
+
+TEST(Allocation1D, Table1EveryRow) {
+  struct Row {
+    std::vector<std::int64_t> counts;
+    double printed_cost;  // NaN: blank in the paper
+    std::size_t selected;  // 0-based; kNoSelection: blank in the paper
+  };
+  const double blank = std::nan("");
+  // Table 1, processors renumbered from 0.
+  const std::vector<Row> table = {
+      {{0, 0, 0}, blank, 0}, {{1, 0, 0}, 3.0, 1},   {{1, 1, 0}, 2.5, 0},
+      {{2, 1, 0}, 2.0, 2},   {{2, 1, 1}, 2.0, 0},   {{3, 1, 1}, 1.8, 1},
+      {{3, 2, 1}, 1.67, 0},  {{4, 2, 1}, 1.71, 0},  {{5, 2, 1}, 1.87, 1},
+      {{5, 3, 1}, 1.67, 2},  {{5, 3, 2}, 1.6, kNoSelection}};
+  const auto rows = incremental_allocation(kToy, 10);
+  ASSERT_EQ(rows.size(), table.size());
+  for (std::size_t m = 0; m < rows.size(); ++m) {
+    SCOPED_TRACE("row for " + std::to_string(m) + " chunks");
+    EXPECT_EQ(rows[m].chunks, static_cast<std::int64_t>(m));
+    EXPECT_EQ(rows[m].counts, table[m].counts);
+    EXPECT_EQ(rows[m].selected, table[m].selected);
+    if (std::isnan(table[m].printed_cost)) {
+      EXPECT_TRUE(std::isnan(rows[m].average_cost));
+    } else {
+      // Printed to 2 decimals; 0.0051 also admits the truncated 15/8 = 1.875 -> "1.87".
+      EXPECT_NEAR(rows[m].average_cost, table[m].printed_cost, 0.0051);
+    }
+  }
+  // Row 8: the definition gives 15/8 = 1.875, which rounds to 1.88; the paper prints 1.87
+  // (truncated). The definition wins.
+  EXPECT_DOUBLE_EQ(rows[8].average_cost, 15.0 / 8.0);
+  // Row 7 is the tie of Table 1: P1 -> 3·5 = 15 and P2 -> 5·3 = 15; P1 is selected.
+  EXPECT_DOUBLE_EQ(kToy[0] * 5, kToy[1] * 3);
+}
+
+TEST(Allocation1D, Table2AndItsReversedReading) {
+  // Table 2 (chunk 1…10, 1-based processors): 1 2 1 3 1 2 1 1 2 3 = the selections of
+  // Table 1; the text reads it from right to left: (3,2,1,1,2,1,3,1,2,1).
+  const auto rows = incremental_allocation(kToy, 10);
+  std::vector<std::size_t> selections;
+  for (std::size_t m = 0; m + 1 < rows.size(); ++m) selections.push_back(rows[m].selected);
+  EXPECT_EQ(selections, (std::vector<std::size_t>{0, 1, 0, 2, 0, 1, 0, 0, 1, 2}));
+  EXPECT_EQ(lu_slice_order(kToy, 10), (std::vector<std::size_t>{2, 1, 0, 0, 1, 0, 2, 0, 1, 0}));
+}
+
+TEST(Allocation1D, PanelColumnOrderingABAABA) {
+  // §3.2.2: grid column A ~ cycle-time 3/20, grid column B ~ 5/17, 4 and 2 panel columns.
+  EXPECT_EQ(lu_order_with_counts({3.0 / 20.0, 5.0 / 17.0}, {4, 2}),
+            (std::vector<std::size_t>{0, 1, 0, 0, 1, 0}));
+}
+
+TEST(Allocation1D, OrderWithCountsHonoursCounts) {
+  const std::vector<std::int64_t> counts = {1, 0, 5, 2};
+  const auto order = lu_order_with_counts({1.0, 2.0, 3.0, 0.5}, counts);
+  ASSERT_EQ(order.size(), 8u);
+  for (std::size_t k = 0; k < counts.size(); ++k)
+    EXPECT_EQ(std::count(order.begin(), order.end(), k), counts[k]) << k;
+  // Without binding caps the ordering equals the plain slice ordering.
+  EXPECT_EQ(lu_order_with_counts(kToy, {5, 3, 2}), lu_slice_order(kToy, 10));
+}
+
+TEST(Allocation1D, SliceOrderCountsAreOptimal) {
+  const auto order = lu_slice_order(kToy, 10);
+  std::vector<std::int64_t> counts(3, 0);
+  for (std::size_t k : order) ++counts[k];
+  EXPECT_EQ(counts, optimal_allocation(kToy, 10));
+}
+
+TEST(Allocation1D, RandomAgainstBruteForce) {
+  std::mt19937_64 rng(20260101);
+  std::uniform_real_distribution<double> time(0.5, 10.0);
+  std::uniform_int_distribution<int> integer_time(1, 6);  // ties are frequent
+  for (int instance = 0; instance < 300; ++instance) {
+    const std::size_t p = 1 + instance % 4;
+    std::vector<double> t(p);
+    for (double& x : t) x = instance % 2 ? time(rng) : integer_time(rng);
+    const std::int64_t chunks = instance % 11;
+    SCOPED_TRACE("instance " + std::to_string(instance));
+    const auto c = optimal_allocation(t, chunks);
+    EXPECT_EQ(std::accumulate(c.begin(), c.end(), std::int64_t{0}), chunks);
+    EXPECT_DOUBLE_EQ(makespan(t, c), brute_force_makespan(t, chunks));
+    // Every row of the incremental allocation is optimal too (it takes the m smallest of
+    // the values t_k·j).
+    for (const auto& row : incremental_allocation(t, chunks))
+      EXPECT_DOUBLE_EQ(makespan(t, row.counts), brute_force_makespan(t, row.chunks));
+  }
+}
+
+TEST(Allocation1D, LargeChunkCounts) {
+  const auto c = optimal_allocation({1.0, 3.0}, 4'000'000'000);
+  EXPECT_EQ(c, (std::vector<std::int64_t>{3'000'000'000, 1'000'000'000}));
+}
+
+TEST(Allocation1D, RefusesBadInput) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (double bad : {0.0, -2.0, nan, std::numeric_limits<double>::infinity()}) {
+    EXPECT_THROW(optimal_allocation({1.0, bad}, 3), InvalidArgument);
+    EXPECT_THROW(incremental_allocation({bad}, 3), InvalidArgument);
+    EXPECT_THROW(lu_slice_order({bad, 1.0}, 3), InvalidArgument);
+    EXPECT_THROW(lu_order_with_counts({bad, 1.0}, {1, 1}), InvalidArgument);
+  }
+  EXPECT_THROW(optimal_allocation({}, 3), InvalidArgument);
+  EXPECT_THROW(optimal_allocation({1.0}, -1), InvalidArgument);
+  EXPECT_THROW(incremental_allocation({1.0}, -1), InvalidArgument);
+  EXPECT_THROW(lu_slice_order({1.0}, -1), InvalidArgument);
+  EXPECT_THROW(lu_order_with_counts({1.0, 2.0}, {1}), InvalidArgument);
+  EXPECT_THROW(lu_order_with_counts({1.0, 2.0}, {1, -1}), InvalidArgument);
+}
+
+TEST(Allocation1D, ZeroChunks) {
+  EXPECT_EQ(optimal_allocation(kToy, 0), (std::vector<std::int64_t>{0, 0, 0}));
+  EXPECT_TRUE(lu_slice_order(kToy, 0).empty());
+  const auto rows = incremental_allocation(kToy, 0);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].selected, kNoSelection);
+}
+
+}  // namespace
+}  // namespace hetscal::core
