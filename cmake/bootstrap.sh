@@ -9,7 +9,7 @@ packages=(
   build-essential cmake gfortran pkg-config
   openmpi-bin libopenmpi-dev
   libopenblas-dev libscalapack-openmpi-dev scalapack-mpi-test
-  libgtest-dev libcli11-dev
+  libgtest-dev libcli11-dev libpng-dev nlohmann-json3-dev
   libsimgrid-dev simgrid
 )
 missing=()
