@@ -1,0 +1,102 @@
+#include "core/pattern_gcrm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/pattern_cost.hpp"
+#include "core/pattern_resolve.hpp"
+
+namespace hetscal::core {
+namespace {
+
+// Table I(b) of Beaumont et al. 2023: P, r, z̄ of the GCR&M pattern used in the experiments.
+struct TableEntry {
+  int P, size;
+  double cost;
+};
+constexpr TableEntry kTableOneB[] = {
+    {23, 22, 6.045}, {31, 31, 7.065}, {35, 15, 7.4}, {39, 27, 7.926}};
+
+TEST(PatternGcrm, EquationThree) {
+  for (const auto& e : kTableOneB) EXPECT_TRUE(gcrm_size_is_balanceable(e.P, e.size)) << e.P;
+  // ⌈r(r−1)/P⌉·P > r²: P = 23, r = 6: 2·23 = 46 > 36; r = 15: 10·23 = 230 > 225.
+  EXPECT_FALSE(gcrm_size_is_balanceable(23, 6));
+  EXPECT_FALSE(gcrm_size_is_balanceable(23, 15));
+  EXPECT_TRUE(gcrm_size_is_balanceable(23, 16));  // 11·23 = 253 <= 256
+  EXPECT_FALSE(gcrm_size_is_balanceable(35, 13));
+  EXPECT_THROW(gcrm_size_is_balanceable(0, 4), InvalidArgument);
+  EXPECT_THROW(gcrm_pattern(5, 1, 0), InvalidArgument);
+  EXPECT_THROW(best_gcrm(5, GcrmSearchOptions{6.0, 0, 0}), InvalidArgument);
+}
+
+// Every off-diagonal cell gets a node, diagonal cells stay for resolve(). The paper says the
+// two matchings "ensure" every node between ⌊r(r−1)/P⌋ and ⌈r(r−1)/P⌉ cells; that holds only
+// when the first matching saturates every node's copies, which the colrow phase does not
+// promise: for P = 39, r = 12 a node holding 2 colrows covers 2 cells, fewer than ⌊132/39⌋ = 3.
+TEST(PatternGcrm, OneRunAssignsEveryOffDiagonalCellAndIsDeterministic) {
+  for (int P : {7, 23, 39}) {
+    for (int r : {12, 22, 27}) {
+      const Pattern p = gcrm_pattern(P, r, 17);
+      ASSERT_EQ(p.rows(), r);
+      for (int i = 0; i < r; ++i) {
+        for (int j = 0; j < r; ++j) EXPECT_EQ(p.at(i, j) == Pattern::kUnassigned, i == j);
+      }
+      EXPECT_EQ(p, gcrm_pattern(P, r, 17));
+    }
+  }
+  const auto cells = gcrm_pattern(39, 12, 17).cells_per_node();
+  EXPECT_LT(*std::min_element(cells.begin(), cells.end()), 132 / 39);
+  EXPECT_NE(gcrm_pattern(23, 22, 1), gcrm_pattern(23, 22, 2));  // the seed matters
+}
+
+// Table I(b): the search (r <= 6√P with Equation 3, seeded tie-breaks) must find patterns at
+// most 2% above the paper's. 25 seeds per size instead of the paper's 100 keep the test fast;
+// they already suffice (100 seeds give 6.043, 7.067, 7.529, 7.815).
+TEST(PatternGcrm, SearchMatchesTableOneBWithinTwoPercent) {
+  GcrmSearchOptions options;
+  options.seeds_per_size = 25;
+  for (const auto& e : kTableOneB) {
+    const GcrmResult best = best_gcrm(e.P, options);
+    EXPECT_LE(best.cost, e.cost * 1.02) << "P = " << e.P << ", r = " << best.size;
+    EXPECT_DOUBLE_EQ(best.cost, cholesky_cost(best.pattern));
+    EXPECT_EQ(best.pattern, gcrm_pattern(e.P, best.size, best.run_seed));
+    EXPECT_TRUE(is_balanceable(best.pattern));
+    EXPECT_TRUE(gcrm_size_is_balanceable(e.P, best.size));
+    EXPECT_LE(best.size, 6.0 * std::sqrt(e.P));
+    // Laid over a matrix of 40 pattern replicas per side, the lower triangle is balanced.
+    const std::int64_t n = 40 * best.size;
+    EXPECT_LE(load_balance(best.pattern, n, n, Factorization::Cholesky).max_over_average, 1.02)
+        << e.P;
+  }
+}
+
+// At the sizes Table I(b) names, single runs of Algorithm 1 hit the printed costs exactly for
+// P = 23 (r = 22: z̄ = 133/22) and P = 31 (r = 31: z̄ = 219/31) within the first 200 seeds.
+// (For P = 35, r = 15 and P = 39, r = 27 they do not: 7.4 needs every node on ~3 colrows
+// with exactly 6 cells, which the greedy phase does not find; the search above still meets
+// the 2% bound with other sizes.)
+TEST(PatternGcrm, FixedTableSizesReproduceTableOneBExactly) {
+  for (const auto& e : {kTableOneB[0], kTableOneB[1]}) {
+    double best = 1e9;
+    for (std::uint64_t seed = 0; seed < 200 && best > e.cost; ++seed) {
+      best = std::min(best, cholesky_cost(gcrm_pattern(e.P, e.size, seed)));
+    }
+    EXPECT_NEAR(best, e.cost, 5e-4) << e.P;
+  }
+}
+
+// Figure 10: GCR&M's z̄ stays below the symmetric cost of 2DBC-like patterns (≈ 2√P − 1).
+TEST(PatternGcrm, BeatsSymmetricG2dbcCost) {
+  GcrmSearchOptions options;
+  options.seeds_per_size = 5;
+  for (int P : {10, 17, 28, 44}) {
+    const GcrmResult best = best_gcrm(P, options);
+    EXPECT_LT(best.cost, 2.0 * std::sqrt(P) - 1.0) << P;
+  }
+}
+
+}  // namespace
+}  // namespace hetscal::core
