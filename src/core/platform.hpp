@@ -1,0 +1,68 @@
+#pragma once
+/// @file platform.hpp
+/// The machine a time model prices a plan on: per-processor speed and memory, one network
+/// (latency, bandwidth, shared bus or switched) and the local kernel's rate as a function of
+/// the tile size. HeteroPBLAS (seed 004, §4.1) calls this "the performance model of the
+/// executing network": speeds measured on the representative kernel, links by latency and
+/// bandwidth, and whether a layer serialises packets or transfers them in parallel.
+#include <cstddef>
+#include <vector>
+
+namespace hetscal::core {
+
+/// Ethernet-like buses serialise every transfer (Boudet et al. 1999, §2.2); a switch lets
+/// transfers between distinct pairs proceed at once (one processor still sends one message at
+/// a time).
+enum class NetworkKind { SharedBus, Switched };
+
+struct Network {
+  double latency_s = 0.0;             ///< start-up time of one message
+  double bandwidth_bytes_per_s = 0.0; ///< per link (switched) or for the whole bus
+  NetworkKind kind = NetworkKind::Switched;
+  /// Time of one point-to-point message of `bytes`.
+  double message_time(double bytes) const { return latency_s + bytes / bandwidth_bytes_per_s; }
+};
+
+/// Rate of the local update kernel on nb × nb tiles: peak·nb/(nb + half_tile). half_tile = 0
+/// means the kernel runs at peak for every tile size.
+struct KernelRate {
+  double half_tile = 0.0;
+  double efficiency(double tile) const { return tile / (tile + half_tile); }
+};
+
+struct Processor {
+  double speed_flops = 0.0;   ///< peak rate of the local kernel, flop/s
+  double memory_bytes = 0.0;  ///< memory available to hetscal's data, caller's arrays included
+};
+
+struct Platform {
+  std::vector<Processor> processors;
+  Network network;
+  KernelRate kernel;
+  std::size_t size() const { return processors.size(); }
+};
+
+/// @throws InvalidArgument if there is no processor, or a speed, memory, latency, bandwidth or
+///   half-tile value is not finite or out of range (speed, memory, bandwidth > 0; latency,
+///   half_tile >= 0); the message names the value.
+void require_valid(const Platform& platform);
+
+/// Settings of nine_workstations_platform (defaults: 100 Mb/s shared Ethernet).
+struct NineWorkstationsOptions {
+  double latency_s = 1.0e-4;
+  double bandwidth_bytes_per_s = 100.0e6 / 8.0;
+  NetworkKind kind = NetworkKind::SharedBus;
+  double memory_bytes = 512.0 * 1024.0 * 1024.0;
+  double half_tile = 16.0;
+  double flops_at_cycle_time_one = 100.0e6;  ///< speed of a processor of cycle-time 1
+};
+
+/// The 9 Sun workstations of Boudet, Petitet, Rastello & Robert 1999 (seed 000, Table 3), in
+/// the table's order (smirnoff 7.8, guinness 1.0, farot 1.0, arquebuse 4.0, zelfde 1.0, loop
+/// 6.3, isostar 7.8, arnica 7.95, ultrafuel 8.0), speed = flops_at_cycle_time_one / t_i.
+Platform nine_workstations_platform(const NineWorkstationsOptions& options = {});
+
+/// Table 3's cycle-times, in the table's order.
+std::vector<double> nine_workstations_cycle_times();
+
+}  // namespace hetscal::core

@@ -1,0 +1,126 @@
+#pragma once
+/// @file time_model.hpp
+/// Predicted time of a routine on a candidate distribution over a heterogeneous platform:
+/// the role of HeteroPBLAS's HMPI_Timeof (seed 004, §4), generalised from the runtime model
+/// of Rauber & Rünger (seed 001) to processors of different speeds, a shared or switched
+/// network, a tile-size dependent kernel rate, and the cost of moving the caller's data in
+/// and out. The planner calls predict_candidates on whatever candidates it built (grid
+/// shapes, patterns, process subsets, tile sizes) and choose() keeps the fastest that fits.
+///
+/// The model, per step of the right-looking blocked algorithm (K = ⌈N/nb⌉ steps):
+///   compute        max over processors of update flops / (speed · efficiency(nb));
+///   panel          the panel factorisation of the grid column owning the step (max over its
+///                  processors), the U row-block solve (LU), and per panel column the pivot
+///                  search / norm collectives (LU, QR) — the critical path ScaLAPACK does
+///                  not overlap;
+///   communication  the panel broadcast along every row class and the row-block broadcast
+///                  along every column class (plus LU's row swaps). On a shared bus every
+///                  message is serialised (a broadcast to g processes is g−1 messages, and
+///                  all groups add up); on a switched network a broadcast is a binomial tree
+///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
+///                  broadcasts still one after another;
+/// plus, unless the candidate keeps the caller's layout, the redistribution in and out:
+/// the elements that change owner, over the same network model. Steps add up (no overlap).
+/// Memory: every processor must hold its part of the caller's arrays, its part of the
+/// planned copy, and two panels of workspace; a candidate that does not fit is kept in the
+/// list but marked, and never chosen.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "core/tile_ownership.hpp"
+
+namespace hetscal::core {
+
+enum class Routine { Gemm, LU, QR, Cholesky };
+
+/// "GEMM", "LU", "QR", "Cholesky".
+const char* routine_name(Routine routine);
+
+/// The caller's data: ScaLAPACK's block-cyclic layout with square blocks on a
+/// grid_rows × grid_cols BLACS grid; processor_at[i·grid_cols + j] is the platform processor
+/// at grid position (i, j) (empty: 0, 1, 2, … row-major).
+struct CallerLayout {
+  std::size_t grid_rows = 1;
+  std::size_t grid_cols = 1;
+  std::size_t block = 64;
+  std::vector<std::size_t> processor_at;
+};
+
+/// One call: routine on square N×N matrices (GEMM: C = A·B, all N×N) held in `caller`.
+struct Problem {
+  Routine routine = Routine::Gemm;
+  std::size_t n = 0;
+  CallerLayout caller;
+};
+
+enum class CandidateKind {
+  CallerLayout,  ///< compute in place on the caller's block-cyclic layout (no redistribution)
+  Cartesian,     ///< a heterogeneous p×q grid with row shares r_i and column shares c_j
+  Pattern,       ///< an R×C owner table laid over the tiles cyclically
+};
+
+/// A distribution to price. It does not say how it was found (grid planner, heuristic,
+/// pattern builder, process subset): only who owns what, and the tile size.
+struct Candidate {
+  CandidateKind kind = CandidateKind::Cartesian;
+  std::string label;                 ///< for printing, e.g. "hetero 3x3" or "G-2DBC"
+  std::size_t tile = 0;              ///< nb
+  std::size_t rows = 0;              ///< grid rows p, or pattern rows R
+  std::size_t cols = 0;              ///< grid columns q, or pattern columns C
+  std::vector<std::size_t> owner;    ///< rows·cols platform processors, row-major
+  std::vector<double> row_share;     ///< Cartesian: r_i, one per grid row (ratios matter)
+  std::vector<double> col_share;     ///< Cartesian: c_j, one per grid column
+
+  /// The distinct processors used, increasing.
+  std::vector<std::size_t> processors() const;
+};
+
+/// The candidate that computes on the caller's layout as it is (tile = the caller's block).
+Candidate caller_layout_candidate(const Problem& problem);
+
+/// The candidate as a tile ownership of the N×N matrix.
+/// @throws InvalidArgument on inconsistent sizes, shares, or a zero tile.
+TileOwnership ownership_of(const Candidate& candidate, std::size_t n);
+
+/// Predicted seconds, by kind of cost.
+struct TimeBreakdown {
+  double compute = 0.0;
+  double panel = 0.0;
+  double communication = 0.0;
+  double redistribution = 0.0;
+  double total() const { return compute + panel + communication + redistribution; }
+};
+
+struct Prediction {
+  Candidate candidate;
+  TimeBreakdown time;
+  double moved_bytes = 0.0;           ///< redistribution volume, in and out
+  double memory_fraction = 0.0;       ///< max over processors of needed / available bytes
+  std::size_t tightest_processor = 0; ///< where memory_fraction is reached
+  bool fits_memory() const { return memory_fraction <= 1.0; }
+  double total_s() const { return time.total(); }
+};
+
+/// Prices one candidate.
+/// @throws InvalidArgument if the platform or problem is invalid (N = 0, caller grid not
+///   matching its processor list or naming a processor the platform lacks) or the candidate
+///   is inconsistent (sizes, shares, an owner outside the platform, tile = 0).
+Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate);
+
+/// predict() for each candidate, in the given order.
+/// @throws InvalidArgument as predict.
+std::vector<Prediction> predict_candidates(const Platform& platform, const Problem& problem,
+                                           const std::vector<Candidate>& candidates);
+
+/// The fastest prediction that fits in memory (ties: the earlier candidate).
+/// @throws Error if no candidate fits (or the list is empty).
+Prediction choose(const std::vector<Prediction>& predictions);
+
+/// predict_candidates then choose.
+/// @throws as both.
+Prediction choose(const Platform& platform, const Problem& problem,
+                  const std::vector<Candidate>& candidates);
+
+}  // namespace hetscal::core

@@ -1,0 +1,193 @@
+#include "core/time_model_steps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace hetscal::core {
+namespace {
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+constexpr double kBytesPerElement = 8.0;  // double precision
+
+/// Distinct owners of each row class and of each column class.
+struct GroupSizes {
+  std::vector<std::size_t> row;
+  std::vector<std::size_t> col;
+};
+
+GroupSizes group_sizes(const TileOwnership& layout) {
+  GroupSizes g{std::vector<std::size_t>(layout.rows), std::vector<std::size_t>(layout.cols)};
+  for (std::size_t a = 0; a < layout.rows; ++a) {
+    std::set<std::size_t> owners;
+    for (std::size_t b = 0; b < layout.cols; ++b) owners.insert(layout.at(a, b));
+    g.row[a] = owners.size();
+  }
+  for (std::size_t b = 0; b < layout.cols; ++b) {
+    std::set<std::size_t> owners;
+    for (std::size_t a = 0; a < layout.rows; ++a) owners.insert(layout.at(a, b));
+    g.col[b] = owners.size();
+  }
+  return g;
+}
+
+/// The messages of one communication phase: shared bus adds everything; switched takes the
+/// busiest sender (groups run in parallel, one sender's broadcasts one after another).
+class Phase {
+ public:
+  explicit Phase(const Network& network) : network_(network) {}
+  void broadcast(std::size_t sender, std::size_t group, double bytes) {
+    const double t = broadcast_time(network_, group, bytes);
+    bus_total_ += t;
+    per_sender_[sender] += t;
+  }
+  double time() const {
+    if (network_.kind == NetworkKind::SharedBus) return bus_total_;
+    double busiest = 0.0;
+    for (const auto& [sender, t] : per_sender_) busiest = std::max(busiest, t);
+    return busiest;
+  }
+
+ private:
+  const Network& network_;
+  double bus_total_ = 0.0;
+  std::map<std::size_t, double> per_sender_;
+};
+
+/// Slowest processor's time for work_tiles[x] tiles of `flops_per_tile` each.
+double slowest(const Platform& platform, const std::vector<double>& work_tiles,
+               double flops_per_tile, double efficiency) {
+  double worst = 0.0;
+  for (std::size_t x = 0; x < work_tiles.size(); ++x)
+    if (work_tiles[x] > 0.0)
+      worst = std::max(worst, work_tiles[x] * flops_per_tile /
+                                  (platform.processors[x].speed_flops * efficiency));
+  return worst;
+}
+
+}  // namespace
+
+RoutineCosts routine_costs(Routine routine, double tile) {
+  const double cube = tile * tile * tile;
+  RoutineCosts c;
+  switch (routine) {
+    case Routine::Gemm:
+      c.update_flops_per_tile = 2.0 * cube;
+      c.matrices_in = 3;
+      break;
+    case Routine::LU:
+      c.update_flops_per_tile = 2.0 * cube;
+      c.panel_flops_per_tile = cube;          // n·nb² for an n×nb panel
+      c.row_block_flops_per_tile = cube;      // TRSM of the U row block
+      c.panel_collectives_per_column = 2.0;   // pivot search, pivot row
+      c.factorisation = c.row_swaps = true;
+      break;
+    case Routine::QR:
+      c.update_flops_per_tile = 4.0 * cube;   // apply I − V T Vᵀ: ~4 m n nb
+      c.panel_flops_per_tile = 2.0 * cube;    // Householder panel: 2 n nb²
+      c.column_broadcast_rounds = 2.0;        // W = Vᵀ C summed, then sent back
+      c.panel_collectives_per_column = 2.0;   // column norm, w = vᵀ A
+      c.factorisation = true;
+      break;
+    case Routine::Cholesky:
+      c.update_flops_per_tile = 2.0 * cube;
+      c.update_fraction = 0.5;                // lower triangle only
+      c.panel_flops_per_tile = cube;          // TRSM of the panel below the diagonal
+      c.factorisation = true;
+      break;
+  }
+  return c;
+}
+
+double broadcast_time(const Network& network, std::size_t group, double bytes) {
+  if (group <= 1) return 0.0;
+  const double rounds = network.kind == NetworkKind::SharedBus
+                            ? real(group - 1)
+                            : std::ceil(std::log2(real(group)));
+  return rounds * network.message_time(bytes);
+}
+
+TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout) {
+  const double nb = real(layout.tile);
+  const RoutineCosts costs = routine_costs(routine, nb);
+  const double efficiency = platform.kernel.efficiency(nb);
+  const double tile_bytes = nb * nb * kBytesPerElement;
+  const auto rows_from = suffix_class_counts(layout.row_class, layout.rows);
+  const auto cols_from = suffix_class_counts(layout.col_class, layout.cols);
+  const GroupSizes groups = group_sizes(layout);
+  const std::size_t steps = layout.tiles();
+  const std::size_t p = platform.size();
+
+  TimeBreakdown t;
+  for (std::size_t k = 0; k < steps; ++k) {
+    // Tiles of the trailing matrix (GEMM: the whole C every step) and of the panel.
+    const std::size_t trailing = costs.factorisation ? k + 1 : 0;
+    const std::size_t panel_from = costs.factorisation ? k : 0;
+    const std::size_t owner_col = layout.col_class[k], owner_row = layout.row_class[k];
+    const auto& r_trail = rows_from[trailing];
+    const auto& c_trail = cols_from[trailing];
+    const auto& r_panel = rows_from[panel_from];
+
+    std::vector<double> update(p, 0.0), panel(p, 0.0), row_block(p, 0.0);
+    for (std::size_t a = 0; a < layout.rows; ++a)
+      for (std::size_t b = 0; b < layout.cols; ++b)
+        update[layout.at(a, b)] += real(r_trail[a]) * real(c_trail[b]) * costs.update_fraction;
+    for (std::size_t a = 0; a < layout.rows; ++a) panel[layout.at(a, owner_col)] += real(r_panel[a]);
+    for (std::size_t b = 0; b < layout.cols; ++b) row_block[layout.at(owner_row, b)] += real(c_trail[b]);
+
+    t.compute += slowest(platform, update, costs.update_flops_per_tile, efficiency);
+    if (costs.factorisation) {
+      t.panel += slowest(platform, panel, costs.panel_flops_per_tile, efficiency);
+      t.panel += slowest(platform, row_block, costs.row_block_flops_per_tile, efficiency);
+      t.panel += nb * costs.panel_collectives_per_column *
+                 broadcast_time(platform.network, groups.col[owner_col], nb * kBytesPerElement);
+    }
+
+    // Panel (GEMM: A's column panel) along each row class; row block (B's row panel, U, W,
+    // Cholesky's transposed panel) along each column class.
+    Phase along_rows(platform.network), along_cols(platform.network);
+    for (std::size_t a = 0; a < layout.rows; ++a)
+      if (r_panel[a] > 0)
+        along_rows.broadcast(layout.at(a, owner_col), groups.row[a], real(r_panel[a]) * tile_bytes);
+    for (std::size_t b = 0; b < layout.cols; ++b) {
+      if (c_trail[b] > 0)
+        for (double round = 0; round < costs.column_broadcast_rounds; round += 1.0)
+          along_cols.broadcast(layout.at(owner_row, b), groups.col[b], real(c_trail[b]) * tile_bytes);
+      if (costs.row_swaps && groups.col[b] > 1) {
+        // nb rows over the whole width of this column class (L to the left as well as the
+        // trailing part), exchanged with the pivot rows' owners; a pivot is elsewhere with
+        // probability (g−1)/g.
+        const double width = real(cols_from[0][b]);
+        const double g = real(groups.col[b]);
+        along_cols.broadcast(layout.at(owner_row, b), 2,
+                             (g - 1.0) / g * width * tile_bytes);
+      }
+    }
+    t.communication += along_rows.time() + along_cols.time();
+  }
+  return t;
+}
+
+double redistribution_time(const Network& network, const std::vector<double>& held_from,
+                           const std::vector<double>& held_to, const std::vector<double>& kept) {
+  double sent_total = 0.0, busiest = 0.0;
+  std::size_t senders = 0, receivers = 0;
+  for (std::size_t x = 0; x < kept.size(); ++x) {
+    const double sent = std::max(0.0, held_from[x] - kept[x]);
+    const double received = std::max(0.0, held_to[x] - kept[x]);
+    sent_total += sent;
+    busiest = std::max({busiest, sent, received});
+    senders += sent > 0.0;
+    receivers += received > 0.0;
+  }
+  if (sent_total == 0.0) return 0.0;
+  if (network.kind == NetworkKind::SharedBus)
+    return real(senders * receivers) * network.latency_s +
+           sent_total * kBytesPerElement / network.bandwidth_bytes_per_s;
+  return real(std::max(senders, receivers)) * network.latency_s +
+         busiest * kBytesPerElement / network.bandwidth_bytes_per_s;
+}
+
+}  // namespace hetscal::core

@@ -1,0 +1,86 @@
+#include "core/tile_ownership.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace hetscal::core {
+namespace {
+
+std::size_t owner_of_element(const TileOwnership& t, std::size_t row, std::size_t col) {
+  return t.at(t.row_class[row / t.tile], t.col_class[col / t.tile]);
+}
+
+TEST(TileOwnership, EqualSharesDealCyclically) {
+  EXPECT_EQ(proportional_sequence(7, {1.0, 1.0, 1.0}),
+            (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0}));
+}
+
+TEST(TileOwnership, ProportionalSequenceFollowsTheShares) {
+  // Boudet et al. §2.3.1's toy example: cycle-times 3, 5, 8 -> speeds 1/3, 1/5, 1/8; ten
+  // chunks go 5, 3, 2.
+  const auto seq = proportional_sequence(10, {1.0 / 3, 1.0 / 5, 1.0 / 8});
+  std::vector<int> count(3, 0);
+  for (auto a : seq) ++count[a];
+  EXPECT_EQ(count, (std::vector<int>{5, 3, 2}));
+  EXPECT_THROW(proportional_sequence(3, {1.0, 0.0}), InvalidArgument);
+  EXPECT_THROW(proportional_sequence(3, {}), InvalidArgument);
+}
+
+TEST(TileOwnership, BlockCyclicIsScalapacksOwner) {
+  const auto t = block_cyclic_ownership(10, 3, 2, 3, {});
+  // Element (7, 8): block row 2 -> grid row 0, block column 2 -> grid column 2, rank 2.
+  EXPECT_EQ(owner_of_element(t, 7, 8), 2u);
+  EXPECT_EQ(owner_of_element(t, 4, 4), 4u);  // grid (1, 1), row-major rank 4
+  EXPECT_THROW(block_cyclic_ownership(10, 3, 2, 3, {0, 1, 2}), InvalidArgument);
+  EXPECT_THROW(block_cyclic_ownership(10, 0, 2, 3, {}), InvalidArgument);
+}
+
+TEST(TileOwnership, ElementsKeptMatchEnumeration) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 30; ++trial) {
+    const std::size_t n = 5 + rng() % 40, processors = 2 + rng() % 5;
+    const auto random_owners = [&](std::size_t cells) {
+      std::vector<std::size_t> o(cells);
+      for (auto& x : o) x = rng() % processors;
+      return o;
+    };
+    const std::size_t r1 = 1 + rng() % 3, c1 = 1 + rng() % 3;
+    const auto from = block_cyclic_ownership(n, 1 + rng() % 6, r1, c1, random_owners(r1 * c1));
+    std::vector<double> rs(2 + rng() % 2), cs(1 + rng() % 3);
+    for (auto& s : rs) s = 0.1 + static_cast<double>(rng() % 100) / 10.0;
+    for (auto& s : cs) s = 0.1 + static_cast<double>(rng() % 100) / 10.0;
+    const auto to = trial % 2 == 0
+                        ? cartesian_ownership(n, 1 + rng() % 5, rs.size(), cs.size(),
+                                              random_owners(rs.size() * cs.size()), rs, cs)
+                        : pattern_ownership(n, 1 + rng() % 5, 3, 2, random_owners(6));
+    std::vector<double> kept(processors, 0.0), held(processors, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        ++held[owner_of_element(to, i, j)];
+        if (owner_of_element(from, i, j) == owner_of_element(to, i, j)) ++kept[owner_of_element(to, i, j)];
+      }
+    EXPECT_EQ(elements_kept(from, to, processors), kept) << "trial " << trial;
+    EXPECT_EQ(elements_held(to, processors), held) << "trial " << trial;
+  }
+}
+
+TEST(TileOwnership, SuffixCountsCountTrailingTiles) {
+  const auto counts = suffix_class_counts({0, 1, 0, 2, 0}, 3);
+  ASSERT_EQ(counts.size(), 6u);
+  EXPECT_EQ(counts[0], (std::vector<std::size_t>{3, 1, 1}));
+  EXPECT_EQ(counts[3], (std::vector<std::size_t>{1, 0, 1}));
+  EXPECT_EQ(counts[5], (std::vector<std::size_t>{0, 0, 0}));
+}
+
+TEST(TileOwnership, RefusesDifferentMatrixOrders) {
+  EXPECT_THROW(elements_kept(block_cyclic_ownership(8, 2, 1, 1, {}),
+                             block_cyclic_ownership(9, 2, 1, 1, {}), 1),
+               InvalidArgument);
+}
+
+}  // namespace
+}  // namespace hetscal::core
