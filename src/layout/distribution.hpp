@@ -5,6 +5,7 @@
 /// heterogeneous) all implement, so every kernel and the redistribution work on all of them.
 ///
 /// Ranks are 0..num_ranks()-1 in the communicator the distribution is used with.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -21,10 +22,12 @@ struct GlobalTile {
 
 /// How one matrix dimension of `extent` elements is cut into tiles: the first tile has
 /// `first` elements (ScaLAPACK's IMB/INB, already reduced by a submatrix offset), every
-/// other tile `block` elements, except a shorter last one.
+/// other tile `block` elements, except a shorter last one. `first` may exceed `block` (the
+/// 11-entry descriptor allows IMB > MB); a `first` beyond a non-zero `extent` is clipped to
+/// it (one tile), as PB_Cfirstnb clips, so first() <= extent() whenever extent() > 0.
 class TileSplit {
  public:
-  /// @pre extent >= 0, block >= 1, 1 <= first <= block. @throws InvalidArgument otherwise.
+  /// @pre extent >= 0, block >= 1, first >= 1. @throws InvalidArgument otherwise.
   TileSplit(std::int64_t extent, std::int64_t block, std::int64_t first);
   TileSplit(std::int64_t extent, std::int64_t block) : TileSplit(extent, block, block) {}
 
@@ -35,6 +38,16 @@ class TileSplit {
   std::int64_t offset(std::int64_t tile) const;        ///< first element of `tile`
   std::int64_t size(std::int64_t tile) const;          ///< elements in `tile`
   std::int64_t tile_of(std::int64_t element) const;    ///< tile holding `element`
+
+  /// Same tiles. Empty splits are all equal; block sizes may differ when what follows the
+  /// first tile fits in one block of either size.
+  friend bool operator==(const TileSplit& a, const TileSplit& b) {
+    if (a.extent_ != b.extent_) return false;
+    if (a.extent_ == 0) return true;
+    return a.first_ == b.first_ &&
+           (a.block_ == b.block_ || a.extent_ - a.first_ <= std::min(a.block_, b.block_));
+  }
+  friend bool operator!=(const TileSplit& a, const TileSplit& b) { return !(a == b); }
 
  private:
   std::int64_t extent_, block_, first_;
