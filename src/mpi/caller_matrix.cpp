@@ -1,0 +1,129 @@
+#include "mpi/caller_matrix.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mpi/mpi_error.hpp"
+
+namespace hetscal::mpi {
+namespace {
+
+// ScaLAPACK's encoding for finding the earliest error with MIN (PCHK1MAT): a scalar
+// argument at position p is p*100, field f of the descriptor at position p is p*100+f.
+constexpr int kDescMult = 100;
+constexpr int kNoError = kDescMult * kDescMult;
+
+int code_of(int info) {
+  if (info >= 0) return kNoError;
+  return info < -kDescMult ? -info : -info * kDescMult;
+}
+
+int info_of(int code) {
+  if (code == kNoError) return 0;
+  return code % kDescMult == 0 ? -code / kDescMult : -code;
+}
+
+// The global values of the argument with their codes, as GLOBCHK compares them: every rank
+// must pass what grid position (0,0) passes, or the ranks would plan different moves.
+std::vector<std::pair<int, int>> global_values(const layout::MatrixArgument& a, CheckRules rules) {
+  const int d = a.desc_position * kDescMult;
+  std::vector<std::pair<int, int>> values = {{a.m, a.m_position * kDescMult},
+                                             {a.n, a.n_position * kDescMult},
+                                             {a.ia, (a.desc_position - 2) * kDescMult},
+                                             {a.ja, (a.desc_position - 1) * kDescMult},
+                                             {a.desc[0], d + 1}};
+  const bool eleven = a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2DInb);
+  // PBLAS names fields by their 11-entry positions whatever the type (PB_CargFtoC).
+  const bool pblas_positions = rules == CheckRules::Pblas;
+  if (eleven) {
+    for (int f = 3; f <= 10; ++f) values.emplace_back(a.desc[f - 1], d + f);  // M..CSRC
+  } else if (a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2D)) {
+    using namespace layout;
+    const int m = pblas_positions ? field11::kM : field9::kM,
+              n = pblas_positions ? field11::kN : field9::kN;
+    const int mb = pblas_positions ? field11::kMb : field9::kMb,
+              nb = pblas_positions ? field11::kNb : field9::kNb;
+    const int rs = pblas_positions ? field11::kRsrc : field9::kRsrc,
+              cs = pblas_positions ? field11::kCsrc : field9::kCsrc;
+    values.insert(values.end(), {{a.desc[2], d + m},
+                                 {a.desc[3], d + n},
+                                 {a.desc[4], d + mb},
+                                 {a.desc[5], d + nb},
+                                 {a.desc[6], d + rs},
+                                 {a.desc[7], d + cs}});
+  }
+  return values;
+}
+
+// Local check, consistency with grid position (0,0), and the minimum over all ranks.
+int agreed_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
+                CheckRules rules, int previous_info) {
+  const layout::BlacsGridView grid{blacs_context, context.nprow, context.npcol, context.myrow,
+                                   context.mycol};
+  const int local = rules == CheckRules::Pblas
+                        ? layout::check_matrix_pblas(a, grid, previous_info)
+                        : layout::check_matrix_scalapack(a, grid, previous_info);
+  int code = code_of(local);
+  const auto values = global_values(a, rules);
+  // The value count depends on DTYPE; broadcast it first so a differing DTYPE cannot hang.
+  int count = static_cast<int>(values.size());
+  const int root = context.rank(0, 0);
+  check_mpi(MPI_Bcast(&count, 1, MPI_INT, root, context.comm), "MPI_Bcast");
+  std::vector<int> reference(static_cast<std::size_t>(count));
+  if (context.my_rank == root) {
+    for (int k = 0; k < count; ++k)
+      reference[static_cast<std::size_t>(k)] = values[static_cast<std::size_t>(k)].first;
+  }
+  check_mpi(MPI_Bcast(reference.data(), count, MPI_INT, root, context.comm), "MPI_Bcast");
+  const std::size_t common = std::min(values.size(), reference.size());
+  for (std::size_t k = 0; k < common; ++k) {
+    if (values[k].first != reference[k]) code = std::min(code, values[k].second);
+  }
+  if (values.size() != reference.size()) code = std::min(code, a.desc_position * kDescMult + 1);
+  int global = kNoError;
+  check_mpi(MPI_Allreduce(&code, &global, 1, MPI_INT, MPI_MIN, context.comm), "MPI_Allreduce");
+  return info_of(global);
+}
+
+}  // namespace
+
+layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm comm) {
+  MPI_Group from = MPI_GROUP_NULL, to = MPI_GROUP_NULL;
+  check_mpi(MPI_Comm_group(grid_context.comm, &from), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(comm, &to), "MPI_Comm_group");
+  std::vector<int> ranks(grid_context.rank_table.size());
+  const int code = MPI_Group_translate_ranks(from, static_cast<int>(ranks.size()),
+                                             grid_context.rank_table.data(), to, ranks.data());
+  int size = 0;
+  MPI_Group_size(to, &size);
+  MPI_Group_free(&from);
+  MPI_Group_free(&to);
+  check_mpi(code, "MPI_Group_translate_ranks");
+  for (int rank : ranks) {
+    if (rank == MPI_UNDEFINED) {
+      throw InvalidArgument("hetscal: a process of the grid is not in the target communicator");
+    }
+  }
+  return layout::ProcessGrid(grid_context.nprow, grid_context.npcol, std::move(ranks), size);
+}
+
+CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_context,
+                                    const layout::MatrixArgument& a, CheckRules rules,
+                                    int previous_info) {
+  const int info = agreed_info(context, blacs_context, a, rules, previous_info);
+  if (info != 0) {
+    throw DescriptorError(info, "hetscal: matrix argument refused, INFO = " + std::to_string(info));
+  }
+  const layout::Descriptor desc = layout::Descriptor::parse(a.desc);
+  const layout::SubmatrixExtent sub{a.ia - 1, a.ja - 1, a.m, a.n};
+  layout::ProcessGrid grid(context.nprow, context.npcol, context.rank_table, context.num_ranks());
+  CallerMatrix matrix;
+  matrix.distribution =
+      std::make_unique<layout::BlockCyclicDistribution>(desc, sub, std::move(grid));
+  matrix.storage = std::make_unique<layout::CartesianLocalLayout>(
+      layout::caller_local_layout(*matrix.distribution, context.my_rank));
+  return matrix;
+}
+
+}  // namespace hetscal::mpi

@@ -1,0 +1,57 @@
+#pragma once
+/// @file redistribute.hpp
+/// Executes a RedistributionPlan on actual arrays: one round of messages for all the plan's
+/// matrices, packing per destination, local parts copied directly, op(A) applied while
+/// unpacking. Extra memory: one send and one receive buffer holding exactly the elements
+/// that cross the network (never the locally copied part), kept by the plan for its next
+/// execution (RedistributionPlan::release_buffers frees them).
+#include <complex>
+#include <vector>
+
+#include "mpi/redistribution_plan.hpp"
+
+namespace hetscal::mpi {
+
+/// How the messages of one round travel.
+enum class Exchange {
+  PointToPoint,  ///< MPI_Irecv/MPI_Isend per peer; unpacks each message as it arrives
+  Alltoallv,     ///< one MPI_Alltoallv (every peer's element count must fit in an int)
+};
+
+/// Moves every matrix of `plan`: targets[k] = op_k(sources[k]) in the plan's layouts.
+/// Collective over plan.comm(): every rank calls it with the same plan structure.
+/// @param plan built on this rank with the layouts of `sources` and `targets`.
+/// @param sources base pointers of this rank's local source arrays (one per matrix; may be
+///        null where this rank holds no part of that source).
+/// @param targets base pointers of this rank's local target arrays (may be null likewise).
+///        Only the target elements the target distribution assigns to this rank are
+///        written; padding and elements outside a submatrix are left untouched.
+/// @param exchange message scheme.
+/// @pre sources[k] and targets[k] do not overlap.
+/// @throws InvalidArgument if the pointer counts differ from the plan's matrix count or a
+///         message exceeds MPI's int count; hetscal::Error if MPI fails.
+template <class T>
+void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& sources,
+                  const std::vector<T*>& targets, Exchange exchange = Exchange::PointToPoint);
+
+/// One matrix: target = op(source) for a single-matrix plan.
+template <class T>
+void redistribute(const RedistributionPlan& plan, const T* source, T* target,
+                  Exchange exchange = Exchange::PointToPoint) {
+  redistribute<T>(plan, std::vector<const T*>{source}, std::vector<T*>{target}, exchange);
+}
+
+extern template void redistribute<float>(const RedistributionPlan&,
+                                         const std::vector<const float*>&,
+                                         const std::vector<float*>&, Exchange);
+extern template void redistribute<double>(const RedistributionPlan&,
+                                          const std::vector<const double*>&,
+                                          const std::vector<double*>&, Exchange);
+extern template void redistribute<std::complex<float>>(
+    const RedistributionPlan&, const std::vector<const std::complex<float>*>&,
+    const std::vector<std::complex<float>*>&, Exchange);
+extern template void redistribute<std::complex<double>>(
+    const RedistributionPlan&, const std::vector<const std::complex<double>*>&,
+    const std::vector<std::complex<double>*>&, Exchange);
+
+}  // namespace hetscal::mpi
