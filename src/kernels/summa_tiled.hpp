@@ -1,0 +1,126 @@
+#pragma once
+/// @file summa_tiled.hpp
+/// Internal to kernels::gemm: the C-stationary SUMMA loop on any Distribution (patterns,
+/// tiled storage). Step k: for every tile row I of C, the owner of op(A)'s tile (I, k)
+/// broadcasts it to C's row group of I; for every tile column J, the owner of op(B)'s tile
+/// (k, J) to C's column group of J; then each rank updates each C tile it owns. The next
+/// step's broadcasts are posted before the current step is computed (double buffering).
+///
+/// Deadlock freedom: a group communicator may serve several tile rows and columns (one per
+/// distinct rank set). Every member posts, per step, the row broadcasts in increasing I and
+/// then the column broadcasts in increasing J; a member of a set belongs to exactly the rows
+/// and columns with that set, so all members post the same sequence on each communicator,
+/// and non-blocking collectives on different communicators cannot block one another.
+#include <mpi.h>
+
+#include <array>
+#include <vector>
+
+#include "kernels/local_blas.hpp"
+#include "kernels/summa_support.hpp"
+#include "layout/distribution.hpp"
+#include "layout/local_storage.hpp"
+#include "mpi/group_communicators.hpp"
+
+namespace hetscal::kernels::detail {
+
+/// One matrix of the tiled loop on this rank.
+template <typename T>
+struct TiledOperand {
+  const layout::Distribution* distribution = nullptr;
+  const layout::LocalLayout* storage = nullptr;
+  T* data = nullptr;
+};
+
+/// Where this rank's panel tiles sit in a panel buffer: tile line L (a tile row of C for
+/// op(A), a tile column for op(B)) starts at start[L]·kb, -1 when this rank needs no tile
+/// of that line; `lines` lists the needed lines in increasing order.
+struct PanelIndex {
+  std::vector<std::int64_t> lines;
+  std::vector<std::int64_t> start;
+  std::int64_t extent = 0;  ///< rows (op(A)) or columns (op(B)) of the panel
+
+  template <typename GroupOf>
+  PanelIndex(const layout::TileSplit& split, GroupOf group_of) {
+    start.assign(static_cast<std::size_t>(split.count()), -1);
+    for (std::int64_t line = 0; line < split.count(); ++line) {
+      if (group_of(line).comm == MPI_COMM_NULL) continue;
+      lines.push_back(line);
+      start[static_cast<std::size_t>(line)] = extent;
+      extent += split.size(line);
+    }
+  }
+};
+
+/// Posts the broadcast of tile `t` of `x` (tile_rows×tile_cols) from its owner over `group`
+/// into `panel` (contiguous, leading dimension tile_rows); the request joins `pending`,
+/// whose capacity must already hold it (requests must not move once posted).
+template <typename T>
+void broadcast_tile(const TiledOperand<const T>& x, layout::GlobalTile t, std::int64_t tile_rows,
+                    std::int64_t tile_cols, const mpi::GroupCommunicator& group, int me, T* panel,
+                    std::vector<MPI_Request>& pending) {
+  const int owner = x.distribution->owner(t);
+  if (owner == me) {
+    const layout::TileLocation where = x.storage->tile_location(t);
+    copy_matrix(x.data + where.offset, where.ld, panel, tile_rows, tile_rows, tile_cols);
+  }
+  pending.emplace_back(MPI_REQUEST_NULL);
+  MPI_Ibcast(panel, static_cast<int>(tile_rows * tile_cols), mpi_type<T>(), group.rank_of(owner),
+             group.comm, &pending.back());
+}
+
+/// C += alpha·A·B with A M×K following C's tile rows and B K×N following C's tile columns
+/// (every panel tile owned by a member of the C group it is sent to; A's and B's K splits
+/// equal). Collective over `comm`.
+template <typename T>
+void summa_tiled(T alpha, const TiledOperand<const T>& a, const TiledOperand<const T>& b,
+                 const TiledOperand<T>& c, MPI_Comm comm) {
+  const mpi::GroupCommunicators groups(comm, *c.distribution);
+  const int me = c.storage->rank();
+  const layout::TileSplit& row_split = c.distribution->rows();
+  const layout::TileSplit& col_split = c.distribution->cols();
+  const layout::TileSplit& k_split = a.distribution->cols();
+  const PanelIndex a_index(row_split, [&](std::int64_t i) -> const auto& { return groups.row(i); });
+  const PanelIndex b_index(col_split, [&](std::int64_t j) -> const auto& { return groups.col(j); });
+  const std::int64_t widest = largest_tile(k_split);
+  mpi_count(largest_tile(row_split) * widest);
+  mpi_count(largest_tile(col_split) * widest);
+  std::array<std::vector<T>, 2> a_panel, b_panel;
+  std::array<std::vector<MPI_Request>, 2> requests;
+  for (int slot = 0; slot < 2; ++slot) {
+    a_panel[slot].resize(static_cast<std::size_t>(a_index.extent * widest));
+    b_panel[slot].resize(static_cast<std::size_t>(b_index.extent * widest));
+  }
+
+  const auto post = [&](std::int64_t k, int slot) {
+    const std::int64_t kb = k_split.size(k);
+    requests[slot].clear();
+    requests[slot].reserve(a_index.lines.size() + b_index.lines.size());
+    for (const std::int64_t i : a_index.lines)
+      broadcast_tile(a, {i, k}, row_split.size(i), kb, groups.row(i), me,
+                     a_panel[slot].data() + a_index.start[static_cast<std::size_t>(i)] * kb, requests[slot]);
+    for (const std::int64_t j : b_index.lines)
+      broadcast_tile(b, {k, j}, kb, col_split.size(j), groups.col(j), me,
+                     b_panel[slot].data() + b_index.start[static_cast<std::size_t>(j)] * kb, requests[slot]);
+  };
+
+  const std::vector<layout::GlobalTile> owned = c.storage->owned_tiles();
+  const std::int64_t steps = k_split.count();
+  if (steps > 0) post(0, 0);
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const int slot = static_cast<int>(k % 2);
+    if (k + 1 < steps) post(k + 1, 1 - slot);  // travels while step k is multiplied
+    MPI_Waitall(static_cast<int>(requests[slot].size()), requests[slot].data(), MPI_STATUSES_IGNORE);
+    const std::int64_t kb = k_split.size(k);
+    for (const layout::GlobalTile& t : owned) {
+      const std::int64_t tile_rows = row_split.size(t.row), tile_cols = col_split.size(t.col);
+      const layout::TileLocation where = c.storage->tile_location(t);
+      gemm<T>(Op::NoTrans, Op::NoTrans, tile_rows, tile_cols, kb, alpha,
+              a_panel[slot].data() + a_index.start[static_cast<std::size_t>(t.row)] * kb, tile_rows,
+              b_panel[slot].data() + b_index.start[static_cast<std::size_t>(t.col)] * kb, kb, T(1),
+              c.data + where.offset, where.ld);
+    }
+  }
+}
+
+}  // namespace hetscal::kernels::detail
