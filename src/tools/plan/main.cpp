@@ -1,0 +1,65 @@
+// hetscal-plan: plans a heterogeneous 2D distribution for given processor speeds and prints
+// it (text or JSON), optionally with a picture. Everything is computed in memory first; only
+// then is the picture written (atomically) and the report printed, so a failure leaves
+// neither partial output nor a partial file.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "tools/plan/options.hpp"
+#include "tools/plan/output_file.hpp"
+#include "tools/plan/picture.hpp"
+#include "tools/plan/plan.hpp"
+
+namespace {
+
+using namespace hetscal::tools::plan;
+
+constexpr int kExitOutputError = 1;  // an output cannot be written, or core cannot make the plan
+constexpr int kExitUsageError = 2;
+
+int fail(int code, const std::string& message) {
+  std::cerr << "hetscal-plan: error: " << message << '\n';
+  return code;
+}
+
+std::vector<std::uint8_t> render_picture(const Options& options, const TilePicture& picture) {
+  if (options.picture_format == PictureFormat::Png) return render_png(picture);
+  const std::string svg = render_svg(picture);
+  return std::vector<std::uint8_t>(svg.begin(), svg.end());
+}
+
+int run(const Options& options) {
+  const Report report = build_report(options);
+  const std::string printed = options.output == OutputFormat::Json ? render_json(report) : render_text(report);
+  if (options.picture_path)
+    write_file_atomically(*options.picture_path, render_picture(options, picture_of(report)));
+  std::cout << printed;
+  std::cout.flush();
+  return std::cout ? 0 : fail(kExitOutputError, "cannot write the report to standard output");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("hetscal-plan", "hetscal-plan");
+  CommandLine line;
+  declare_options(app, line);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    return fail(kExitUsageError, error.what());
+  }
+
+  try {
+    return run(check_options(app, line));
+  } catch (const hetscal::InvalidArgument& error) {
+    return fail(kExitUsageError, error.what());
+  } catch (const hetscal::Error& error) {  // OutputError, or a plan core cannot make
+    return fail(kExitOutputError, error.what());
+  } catch (const std::exception& error) {
+    return fail(kExitOutputError, std::string("internal error: ") + error.what());
+  }
+}

@@ -1,0 +1,152 @@
+#include "tools/plan/plan_model.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/model_candidates.hpp"
+#include "core/model_report.hpp"
+
+namespace hetscal::tools::plan {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::size_t kTextRows = 15;  // the text shows the fastest layouts; JSON all of them
+
+void require_positive(double value, const char* option) {
+  if (!std::isfinite(value) || value <= 0.0)
+    throw InvalidArgument(std::string(option) + ": " + std::to_string(value) +
+                          " must be finite and > 0");
+}
+
+// The squarest p×q = P with p <= q, as a BLACS program would usually build it.
+Shape squarest_grid(std::size_t processors) {
+  Shape best{1, processors};
+  for (std::size_t p = 1; p * p <= processors; ++p)
+    if (processors % p == 0) best = Shape{p, processors / p};
+  return best;
+}
+
+core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& settings) {
+  const core::Speeds normalised = speeds.normalised();
+  core::Platform platform;
+  for (double s : normalised.speeds())
+    platform.processors.push_back({s * settings.flops_at_speed_one, settings.memory_bytes});
+  platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network};
+  core::require_valid(platform);
+  return platform;
+}
+
+core::Problem problem_of(const core::Speeds& speeds, const ModelSettings& settings) {
+  const Shape grid = settings.caller_grid ? *settings.caller_grid : squarest_grid(speeds.size());
+  if (grid.rows * grid.cols != speeds.size())
+    throw InvalidArgument("--caller-grid " + std::to_string(grid.rows) + "x" +
+                          std::to_string(grid.cols) + " must hold all " +
+                          std::to_string(speeds.size()) + " processors");
+  core::Problem problem;
+  problem.routine = settings.routine;
+  problem.n = settings.order;
+  problem.caller = core::CallerLayout{grid.rows, grid.cols, settings.caller_block, {}};
+  return problem;
+}
+
+std::size_t index_of(const std::vector<core::Prediction>& predictions, const core::Prediction& chosen) {
+  for (std::size_t k = 0; k < predictions.size(); ++k)
+    if (predictions[k].candidate.label == chosen.candidate.label &&
+        predictions[k].candidate.tile == chosen.candidate.tile)
+      return k;
+  return 0;
+}
+
+Json prediction_json(const core::Prediction& p) {
+  return Json{{"label", p.candidate.label},
+              {"tile", p.candidate.tile},
+              {"processors", p.candidate.processors()},
+              {"total_s", p.total_s()},
+              {"compute_s", p.time.compute},
+              {"panel_s", p.time.panel},
+              {"communication_s", p.time.communication},
+              {"redistribution_s", p.time.redistribution},
+              {"moved_bytes", p.moved_bytes},
+              {"memory_fraction", p.memory_fraction},
+              {"fits_memory", p.fits_memory()}};
+}
+
+}  // namespace
+
+core::Routine routine_from(const std::string& name) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (core::Routine r : {core::Routine::Gemm, core::Routine::LU, core::Routine::QR, core::Routine::Cholesky}) {
+    std::string candidate = core::routine_name(r);
+    std::transform(candidate.begin(), candidate.end(), candidate.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (candidate == lower) return r;
+  }
+  throw InvalidArgument("--model: unknown routine '" + name + "'; use gemm, lu, qr or cholesky");
+}
+
+ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settings) {
+  if (settings.order == 0) throw InvalidArgument("--order: the matrix order must be >= 1");
+  if (settings.caller_block == 0) throw InvalidArgument("--caller-block: the block size must be >= 1");
+  require_positive(settings.flops_at_speed_one, "--flops");
+  require_positive(settings.memory_bytes, "--memory");
+  require_positive(settings.bandwidth_bytes_per_s, "--bandwidth");
+  if (!std::isfinite(settings.latency_s) || settings.latency_s < 0.0)
+    throw InvalidArgument("--latency: " + std::to_string(settings.latency_s) + " must be finite and >= 0");
+
+  ModelReport report;
+  report.settings = settings;
+  report.platform = platform_of(speeds, settings);
+  report.problem = problem_of(speeds, settings);
+  report.predictions = core::predict_candidates(
+      report.platform, report.problem, core::generate_candidates(report.platform, report.problem));
+  report.chosen = index_of(report.predictions, core::choose(report.predictions));
+  return report;
+}
+
+std::string model_text(const ModelReport& report) {
+  std::ostringstream out;
+  out << "\ntime model: " << core::describe_platform(report.platform) << '\n'
+      << "caller layout: " << report.problem.caller.grid_rows << 'x' << report.problem.caller.grid_cols
+      << " block-cyclic grid, blocks of " << report.problem.caller.block << '\n';
+  core::ReportOptions options;
+  options.max_rows = kTextRows;
+  out << core::format_predictions(report.problem, report.predictions, options);
+  const core::Prediction& chosen = report.predictions[report.chosen];
+  out << "chosen: " << chosen.candidate.label << ", tiles of " << chosen.candidate.tile << ", "
+      << chosen.total_s() << " s predicted";
+  const auto caller = std::find_if(report.predictions.begin(), report.predictions.end(),
+                                   [](const core::Prediction& p) {
+                                     return p.candidate.kind == core::CandidateKind::CallerLayout;
+                                   });
+  if (caller != report.predictions.end() && chosen.total_s() > 0.0)
+    out << " (" << caller->total_s() / chosen.total_s() << "x faster than the caller's layout)";
+  out << '\n';
+  return out.str();
+}
+
+Json model_json(const ModelReport& report) {
+  Json predictions = Json::array();
+  for (const core::Prediction& p : report.predictions) predictions.push_back(prediction_json(p));
+  const ModelSettings& s = report.settings;
+  return Json{{"routine", core::routine_name(s.routine)},
+              {"order", s.order},
+              {"flops_at_speed_one", s.flops_at_speed_one},
+              {"memory_bytes", s.memory_bytes},
+              {"network", s.network == core::NetworkKind::SharedBus ? "shared" : "switched"},
+              {"latency_s", s.latency_s},
+              {"bandwidth_bytes_per_s", s.bandwidth_bytes_per_s},
+              {"caller_grid", {{"rows", report.problem.caller.grid_rows},
+                               {"cols", report.problem.caller.grid_cols}}},
+              {"caller_block", s.caller_block},
+              {"predictions", predictions},
+              {"chosen", report.chosen}};
+}
+
+}  // namespace hetscal::tools::plan

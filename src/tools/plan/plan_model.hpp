@@ -1,0 +1,56 @@
+#pragma once
+/// @file plan_model.hpp
+/// `hetscal-plan --model ROUTINE`: predicted times of the candidate distributions (caller's
+/// block-cyclic layout, heterogeneous grids, block-cyclic grids on the fastest processors,
+/// every tile size) for one call, on a platform built from the given speeds.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/platform.hpp"
+#include "core/speeds.hpp"
+#include "core/time_model.hpp"
+#include "tools/plan/input.hpp"
+
+namespace hetscal::tools::plan {
+
+/// The machine and the call the model prices, as the command line sets them.
+struct ModelSettings {
+  core::Routine routine = core::Routine::LU;
+  std::size_t order = 4096;                  ///< N of the N×N matrices
+  double flops_at_speed_one = 100.0e6;       ///< flop/s of a processor of normalised speed 1
+  double memory_bytes = 512.0 * 1024 * 1024;  ///< per processor
+  core::NetworkKind network = core::NetworkKind::SharedBus;
+  double latency_s = 1.0e-4;
+  double bandwidth_bytes_per_s = 100.0e6 / 8.0;
+  std::optional<Shape> caller_grid;          ///< otherwise the squarest p×q = P, p <= q
+  std::size_t caller_block = 64;
+};
+
+/// The routine named `name` (gemm, lu, qr, cholesky; any case).
+/// @throws InvalidArgument for any other name.
+core::Routine routine_from(const std::string& name);
+
+/// What --model reports.
+struct ModelReport {
+  ModelSettings settings;
+  core::Platform platform;
+  core::Problem problem;
+  std::vector<core::Prediction> predictions;  ///< in candidate order
+  std::size_t chosen = 0;                     ///< index of the fastest that fits in memory
+};
+
+/// Builds the platform and the problem and prices every candidate.
+/// @throws InvalidArgument if a setting is out of range (message names it); Error if no
+///         candidate fits in memory.
+ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settings);
+
+/// The predictions as text (fastest first; the table is core's).
+std::string model_text(const ModelReport& report);
+
+/// The predictions as JSON (every candidate).
+nlohmann::ordered_json model_json(const ModelReport& report);
+
+}  // namespace hetscal::tools::plan
