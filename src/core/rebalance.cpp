@@ -153,7 +153,7 @@ std::vector<Operation> sliding_operations(const BlockLayout& old_layout,
 }
 
 RowPlan choose_row_plan(const RowImbalance& imbalance, const RebalanceOptions& options) {
-  if (options.method == PlanMethod::Greedy) return greedy_row_plan(imbalance, options.pricing);
+  if (options.method == RebalanceMethod::Greedy) return greedy_row_plan(imbalance, options.pricing);
   if (options.pricing == RowMigrationCost::Constant) return optimal_row_plan(imbalance);
   return exhaustive_row_plan(imbalance, options.pricing);
 }

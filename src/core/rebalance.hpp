@@ -22,7 +22,7 @@ namespace hetscal::core {
 enum class OperationKind { ColumnMigration, RowMigration, LocalSliding };
 
 /// How the row phase is chosen.
-enum class PlanMethod {
+enum class RebalanceMethod {
   Greedy,   ///< Algorithm 1 (optimal under RowMigrationCost::Constant, Theorem 4)
   Optimal,  ///< exact: dynamic programming (Constant) or exhaustive search (SpannedColumns,
             ///< small cases only: it throws InvalidArgument when too large)
@@ -83,7 +83,7 @@ struct RebalanceSummary {
 struct RebalanceOptions {
   std::size_t blocks = 60;  ///< N
   RowMigrationCost pricing = RowMigrationCost::Constant;
-  PlanMethod method = PlanMethod::Greedy;
+  RebalanceMethod method = RebalanceMethod::Greedy;
 };
 
 /// Lays the old speeds out by COL-PERI-SUM on N×N blocks, keeps that layout for the new speeds

@@ -83,7 +83,7 @@ TEST(Rebalance, GreedyMatchesTheOptimumUnderConstantPrices) {
     const auto new_speeds = Speeds::from_speeds(random_speeds(rng, 9));
     const double greedy = plan_rebalance(old_speeds, new_speeds, {36}).total_cost;
     const double optimal = plan_rebalance(old_speeds, new_speeds,
-                                          {36, RowMigrationCost::Constant, PlanMethod::Optimal})
+                                          {36, RowMigrationCost::Constant, RebalanceMethod::Optimal})
                                .total_cost;
     EXPECT_NEAR(greedy, optimal, 1e-9) << trial;
   }
@@ -161,7 +161,7 @@ TEST(Rebalance, RefusesBadRequests) {
   // The exhaustive search refuses large cases instead of running for hours.
   EXPECT_THROW(plan_rebalance(Speeds::from_speeds({1, 2, 3, 4, 5, 6, 7, 8}),
                               Speeds::from_speeds({8, 2, 3, 4, 5, 6, 7, 1}),
-                              {60, RowMigrationCost::SpannedColumns, PlanMethod::Optimal}),
+                              {60, RowMigrationCost::SpannedColumns, RebalanceMethod::Optimal}),
                InvalidArgument);
 }
 

@@ -37,8 +37,7 @@ enum class GridMethod {
 /// How --rebalance prices a row migration (Beaumont et al. 2000 §4.3 and §4.6).
 enum class RowMigrationPricing { Constant, Spanned };
 
-/// What --rebalance is asked for. (core/rebalance.hpp is kept out of this header: its
-/// PlanMethod clashes with grid_planner.hpp's in the same namespace.)
+/// What --rebalance is asked for (kept free of core types: options.hpp is the command line).
 struct RebalanceSettings {
   std::optional<std::size_t> blocks;  ///< N×N blocks; otherwise core's default
   RowMigrationPricing pricing = RowMigrationPricing::Constant;

@@ -19,8 +19,8 @@ const char* kind_name(core::OperationKind kind) {
   return "?";
 }
 
-const char* method_name(core::PlanMethod method) {
-  return method == core::PlanMethod::Optimal ? "optimal" : "greedy (Algorithm 1)";
+const char* method_name(core::RebalanceMethod method) {
+  return method == core::RebalanceMethod::Optimal ? "optimal" : "greedy (Algorithm 1)";
 }
 
 std::string speeds_text(const core::Speeds& speeds) {
@@ -126,7 +126,7 @@ RebalanceReport rebalance_report(const core::Speeds& old_speeds, const core::Spe
   options.pricing = settings.pricing == RowMigrationPricing::Spanned
                         ? core::RowMigrationCost::SpannedColumns
                         : core::RowMigrationCost::Constant;
-  options.method = settings.optimal ? core::PlanMethod::Optimal : core::PlanMethod::Greedy;
+  options.method = settings.optimal ? core::RebalanceMethod::Optimal : core::RebalanceMethod::Greedy;
   return RebalanceReport{old_speeds, new_speeds, options,
                          core::plan_rebalance(old_speeds, new_speeds, options)};
 }
@@ -167,7 +167,7 @@ Json rebalance_json(const RebalanceReport& report) {
               {"old_speeds", report.old_speeds.speeds()},
               {"new_speeds", report.new_speeds.speeds()},
               {"row_migration_cost", to_string(report.options.pricing)},
-              {"method", report.options.method == core::PlanMethod::Optimal ? "optimal" : "greedy"},
+              {"method", report.options.method == core::RebalanceMethod::Optimal ? "optimal" : "greedy"},
               {"old_layout", layout_json(s.old_layout)},
               {"new_layout", layout_json(s.new_layout)},
               {"old_loads", s.old_loads},

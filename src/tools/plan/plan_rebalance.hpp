@@ -3,9 +3,6 @@
 /// `hetscal-plan --rebalance OLD NEW`: the redistribution of a column-based partition when
 /// the speeds change (Beaumont, Legrand, Rastello & Robert 2000, §4), printed as text or JSON
 /// and drawn before/after.
-///
-/// Include this header only where core/grid_planner.hpp is not included: both core headers
-/// declare hetscal::core::PlanMethod.
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>

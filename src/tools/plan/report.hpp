@@ -18,7 +18,7 @@
 
 namespace hetscal::tools::plan {
 
-struct RebalanceReport;  // plan_rebalance.hpp; not included here (see there)
+struct RebalanceReport;  // plan_rebalance.hpp
 
 /// One processor of the input.
 struct ProcessorRow {
