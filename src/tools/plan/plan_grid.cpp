@@ -1,9 +1,11 @@
 #include "tools/plan/plan_grid.hpp"
+#include "tools/plan/plan_model.hpp"
 
 #include <algorithm>
 
 #include "core/arrangements.hpp"
 #include "core/error.hpp"
+#include "core/grid_choice_by_model.hpp"
 #include "core/grid_planner.hpp"
 #include "core/grid_quality.hpp"
 #include "core/panel_plan.hpp"
@@ -124,9 +126,19 @@ void plan_grid(const Options& options, Report& report) {
   if (options.method == GridMethod::Exact) require_exact_feasible_for_every_shape(cycle_times.size());
   const core::PlannerOptions planner = planner_options(options, cycle_times.size());
   const std::vector<core::GridCandidate> candidates = core::list_grid_shapes(cycle_times, planner);
-  const core::GridCandidate& best = core::best_candidate(candidates);
+  // W alone favours 1×n grids (perfect balance, whole panels broadcast to everyone); the
+  // shape is chosen by the time model's prediction, with --model's settings or defaults.
+  const ModelSettings settings = options.model.value_or(ModelSettings{});
+  const core::Speeds speeds = core::Speeds::from_cycle_times(cycle_times);
+  const core::GridScore score = core::score_by_predicted_time(
+      platform_of(speeds, settings), problem_of(speeds, settings), settings.caller_block, planner);
+  std::vector<double> scores;
+  for (const core::GridCandidate& c : candidates) scores.push_back(score(c));
+  const core::GridCandidate& best = core::best_candidate(
+      candidates, [&](const core::GridCandidate& c) { return scores[&c - candidates.data()]; });
   for (const core::GridCandidate& c : candidates)
-    report.shapes.push_back(ShapeRow{c.rows, c.cols, found_by(c.method), c.figures, &c == &best});
+    report.shapes.push_back(ShapeRow{c.rows, c.cols, found_by(c.method), c.figures,
+                                     -scores[&c - candidates.data()], &c == &best});
   report.grid = grid_report(options, planner, core::plan_grid_shape(cycle_times, best.rows, best.cols, planner));
 }
 

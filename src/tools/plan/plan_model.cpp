@@ -31,29 +31,6 @@ Shape squarest_grid(std::size_t processors) {
   return best;
 }
 
-core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& settings) {
-  const core::Speeds normalised = speeds.normalised();
-  core::Platform platform;
-  for (double s : normalised.speeds())
-    platform.processors.push_back({s * settings.flops_at_speed_one, settings.memory_bytes});
-  platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network};
-  core::require_valid(platform);
-  return platform;
-}
-
-core::Problem problem_of(const core::Speeds& speeds, const ModelSettings& settings) {
-  const Shape grid = settings.caller_grid ? *settings.caller_grid : squarest_grid(speeds.size());
-  if (grid.rows * grid.cols != speeds.size())
-    throw InvalidArgument("--caller-grid " + std::to_string(grid.rows) + "x" +
-                          std::to_string(grid.cols) + " must hold all " +
-                          std::to_string(speeds.size()) + " processors");
-  core::Problem problem;
-  problem.routine = settings.routine;
-  problem.n = settings.order;
-  problem.caller = core::CallerLayout{grid.rows, grid.cols, settings.caller_block, {}};
-  return problem;
-}
-
 std::size_t index_of(const std::vector<core::Prediction>& predictions, const core::Prediction& chosen) {
   for (std::size_t k = 0; k < predictions.size(); ++k)
     if (predictions[k].candidate.label == chosen.candidate.label &&
@@ -77,6 +54,30 @@ Json prediction_json(const core::Prediction& p) {
 }
 
 }  // namespace
+
+core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& settings) {
+  const core::Speeds normalised = speeds.normalised();
+  core::Platform platform;
+  for (double s : normalised.speeds())
+    platform.processors.push_back({s * settings.flops_at_speed_one, settings.memory_bytes});
+  platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network};
+  core::require_valid(platform);
+  return platform;
+}
+
+core::Problem problem_of(const core::Speeds& speeds, const ModelSettings& settings) {
+  const Shape grid = settings.caller_grid ? *settings.caller_grid : squarest_grid(speeds.size());
+  if (grid.rows * grid.cols != speeds.size())
+    throw InvalidArgument("--caller-grid " + std::to_string(grid.rows) + "x" +
+                          std::to_string(grid.cols) + " must hold all " +
+                          std::to_string(speeds.size()) + " processors");
+  core::Problem problem;
+  problem.routine = settings.routine;
+  problem.n = settings.order;
+  problem.caller = core::CallerLayout{grid.rows, grid.cols, settings.caller_block, {}};
+  return problem;
+}
+
 
 core::Routine routine_from(const std::string& name) {
   std::string lower = name;

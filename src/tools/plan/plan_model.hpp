@@ -47,6 +47,14 @@ struct ModelReport {
 ///         candidate fits in memory.
 ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settings);
 
+/// The platform the settings describe for processors of the given relative speeds (the
+/// fastest runs at settings.flops_at_speed_one). @throws InvalidArgument on bad settings.
+core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& settings);
+
+/// The problem the settings describe, the caller's data on settings.caller_grid (or the
+/// squarest grid of all processors). @throws InvalidArgument if that grid does not fit.
+core::Problem problem_of(const core::Speeds& speeds, const ModelSettings& settings);
+
 /// The predictions as text (fastest first; the table is core's).
 std::string model_text(const ModelReport& report);
 

@@ -53,6 +53,7 @@ struct ShapeRow {
   std::size_t cols = 0;
   FoundBy found_by = FoundBy::Heuristic;
   core::GridFigures figures;
+  double predicted_seconds = 0.0;  ///< the time model's prediction, which chose the shape
   bool chosen = false;
 };
 

@@ -32,6 +32,7 @@ Json shapes_json(const std::vector<ShapeRow>& shapes) {
   for (const ShapeRow& row : shapes) {
     Json entry{{"rows", row.rows}, {"cols", row.cols}, {"found_by", to_string(row.found_by)}};
     entry.update(figures_json(row.figures));
+    entry["predicted_seconds"] = row.predicted_seconds;
     entry["chosen"] = row.chosen;
     list.push_back(entry);
   }
