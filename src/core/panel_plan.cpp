@@ -5,6 +5,7 @@
 
 #include "core/allocation_1d.hpp"
 #include "core/error.hpp"
+#include "core/share_rules.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -40,11 +41,8 @@ std::vector<double> column_equivalent_cycle_times(const Arrangement& a,
 
 std::vector<double> row_equivalent_cycle_times(const Arrangement& a,
                                                const std::vector<std::int64_t>& c) {
-  std::vector<double> speed(a.rows, 0.0);
-  for (std::size_t i = 0; i < a.rows; ++i)
-    for (std::size_t j = 0; j < a.cols; ++j) speed[i] += static_cast<double>(c[j]) / a.t(i, j);
-  for (double& s : speed) s = 1.0 / s;
-  return speed;
+  // A grid row of the arrangement is a grid column of its transpose.
+  return column_equivalent_cycle_times(transposed(a), c);
 }
 
 PanelPlan make_panel_plan(const Arrangement& a, const Shares& rational, std::int64_t panel_rows,

@@ -14,20 +14,12 @@
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "layout/pattern_distribution.hpp"
+#include "mpi_test_support.hpp"
 
 namespace hetscal::kernels::test {
 
-inline int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-inline int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using mpi::test::world_rank;
+using mpi::test::world_size;
 
 /// True on every rank iff `ok` on every rank.
 inline bool on_all_ranks(bool ok) {
