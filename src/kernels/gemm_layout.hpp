@@ -1,0 +1,80 @@
+#pragma once
+/// @file gemm_layout.hpp
+/// hetscal's layout for one GEMM shape on a context's ranks: the grid arrangement chosen by
+/// the core planner among the shapes that fit the matrix, an integer block panel (periodic
+/// row and column maps) for C, and op(A), op(B) aligned with it (op(A)'s tile rows follow C's,
+/// op(B)'s tile columns follow C's, and the K dimension uses the same maps), so that the
+/// SUMMA kernel's panels go along grid rows and columns only. Used by the shim (intercepted
+/// PDGEMM) and by the native API (hetscal contexts and their descriptors).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layout/cartesian_distribution.hpp"
+
+namespace hetscal::kernels {
+
+/// How much of C each cell of a Cartesian grid computes: rows_i·cols_j elements of C on the
+/// rank of relative speed speed[i·cols + j].
+struct GridLoad {
+  std::vector<std::int64_t> rows;  ///< rows of C per grid row
+  std::vector<std::int64_t> cols;  ///< columns of C per grid column
+  std::vector<double> speed;       ///< relative speed per cell, row-major
+};
+
+/// Machine figures of the GEMM time model (relative speeds become flop/s through
+/// fastest_flops).
+struct ModelConstants {
+  double fastest_flops = 1.0e10;    ///< DGEMM rate of the fastest rank, flop/s
+  double bytes_per_second = 1.0e9;  ///< per rank, packing and unpacking included
+  double latency_s = 2.0e-5;        ///< one message
+  double element_bytes = 8.0;       ///< double
+};
+
+/// Predicted seconds of one GEMM computed on `load`: max over grid cells of
+/// 2·rows_i·cols_j·K / (speed_ij·rate) plus the SUMMA broadcasts the cell receives
+/// ((rows_i + cols_j)·K elements).
+/// @param fastest_speed the largest relative speed (it runs at constants.fastest_flops).
+double predicted_gemm_seconds(const GridLoad& load, std::int64_t k, double fastest_speed,
+                              const ModelConstants& constants);
+
+/// (Σ rows_i·cols_j / Σ speed_ij) / max_ij(rows_i·cols_j / speed_ij): 1 when every cell
+/// finishes its share of C at the same time (the flop balance the layout predicts).
+double predicted_balance(const GridLoad& load);
+
+/// The same grid with C's rows and columns dealt evenly over its grid rows and columns (what
+/// ScaLAPACK's block-cyclic layout gives on that grid), for speed-up predictions.
+GridLoad even_load(const GridLoad& load);
+
+struct GemmLayout {
+  std::int64_t tile = 1;
+  std::unique_ptr<layout::CartesianDistribution> a;  ///< op(A): M×K
+  std::unique_ptr<layout::CartesianDistribution> b;  ///< op(B): K×N
+  std::unique_ptr<layout::CartesianDistribution> c;  ///< C: M×N
+  GridLoad load;                                     ///< C's rows/columns per grid line
+  std::string description;                           ///< one line for HETSCAL_VERBOSE
+};
+
+/// Tile size of the planned layout for an M×N result on `ranks` processes: large enough for
+/// efficient local BLAS (at most 64), small enough to leave several tiles per process.
+std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks);
+
+/// Plans the layout.
+/// @param speeds relative speed per rank of the context's communicator (ranks of the plan).
+/// @param m,n,k the GEMM's dimensions, >= 1.
+/// @throws InvalidArgument when no grid shape has as many tile rows and columns as it needs.
+GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
+                            std::int64_t k);
+
+/// A rows×cols matrix laid out like `like`: same tile size, row and column maps and grid
+/// (tile row I of any matrix lives where tile row I of `like` lives).
+/// @pre rows, cols >= 0.
+std::unique_ptr<layout::CartesianDistribution> aligned_distribution(
+    const layout::CartesianDistribution& like, std::int64_t rows, std::int64_t cols);
+
+/// How much of a Cartesian distribution each grid line holds, with each cell's speed.
+/// @param speeds relative speed per rank of the distribution.
+GridLoad grid_load(const layout::CartesianDistribution& d, const std::vector<double>& speeds);
+
+}  // namespace hetscal::kernels

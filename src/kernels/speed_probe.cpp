@@ -1,0 +1,42 @@
+#include "kernels/speed_probe.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+extern "C" void dgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                       const int* k, const double* alpha, const double* a, const int* lda,
+                       const double* b, const int* ldb, const double* beta, double* c,
+                       const int* ldc);
+
+namespace hetscal::kernels {
+namespace {
+
+// Large enough to run at the kernel's rate, small enough (~30 ms on a slow core per run) that
+// the first intercepted call does not stall.
+constexpr int kOrder = 256;
+constexpr int kRuns = 5;
+
+double measure() {
+  const int n = kOrder;
+  std::vector<double> a(static_cast<std::size_t>(n) * n, 0.5), b(a), c(a);
+  const double alpha = 1.0, beta = 0.0;
+  std::vector<double> seconds;
+  for (int run = 0; run < kRuns; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    dgemm_("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    seconds.push_back(std::max(took.count(), 1e-9));
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + kRuns / 2, seconds.end());
+  return 2.0 * n * static_cast<double>(n) * n / seconds[kRuns / 2];
+}
+
+}  // namespace
+
+double probed_speed() {
+  static const double speed = measure();
+  return speed;
+}
+
+}  // namespace hetscal::kernels
