@@ -3,8 +3,26 @@
  * @brief hetscal's public C interface.
  *
  * hetscal runs ScaLAPACK's PDGEMM, PDGETRF, PDGEQRF and PDPOTRF on a speed-aware
- * distribution for processors of different speeds. This header is the native API for new
- * code; unchanged ScaLAPACK programs need no header at all (relink or LD_PRELOAD).
+ * distribution for processors of different speeds. Unchanged ScaLAPACK programs need no
+ * header at all (relink or LD_PRELOAD). This header is the native API for new code:
+ *
+ * 1. hetscal_gemm_context_create() plans, once, the layout of an M×N×K product for the
+ *    speeds of a BLACS grid's processes (HeteroPBLAS's hscal_pdgemm_ctxt role): grid
+ *    arrangement, rows and columns per process, tile size.
+ * 2. hetscal_descinit() describes a matrix kept in that heterogeneous layout (DTYPE
+ *    #HETSCAL_DTYPE, which ScaLAPACK never uses); hetscal_local_rows()/hetscal_local_cols()
+ *    size the local arrays, hetscal_global_row()/hetscal_global_col() map local indices to
+ *    global ones, and hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK
+ *    block-cyclic matrix.
+ * 3. hetero_pdgemm() multiplies, with PDGEMM's arguments, either matrices already in the
+ *    heterogeneous layout (no data movement) or ScaLAPACK block-cyclic ones (moved in and
+ *    out around the computation).
+ *
+ * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
+ * taking a context is collective over the processes of its BLACS grid. Argument errors follow
+ * ScaLAPACK: INFO = -(position of the argument), or -(100·position + field) for a field of a
+ * descriptor argument (fields numbered 1..9 as in a 9-entry descriptor, see
+ * #HETSCAL_DESC_LEN); every process returns the same INFO and no data is changed.
  */
 #ifndef HETSCAL_HETSCAL_H
 #define HETSCAL_HETSCAL_H
@@ -13,8 +31,161 @@
 extern "C" {
 #endif
 
+/** Return codes of the functions returning int, and INFO > 0 of hetero_pdgemm(). */
+typedef enum hetscal_status {
+  HETSCAL_SUCCESS = 0,            /**< done */
+  HETSCAL_ERR_ARGUMENT = 1,       /**< an argument is invalid (the message under
+                                       HETSCAL_VERBOSE names it); nothing was changed */
+  HETSCAL_ERR_SPEEDS = 2,         /**< a speed is not finite and > 0, or processes passed
+                                       different speeds */
+  HETSCAL_ERR_NO_PLAN = 3,        /**< no grid of these processes fits the matrix (fewer tiles
+                                       than grid rows or columns) */
+  HETSCAL_ERR_CONTEXT = 4,        /**< not a live hetscal context, or this process is not in
+                                       the BLACS grid */
+  HETSCAL_ERR_UNSUPPORTED = 5,    /**< a valid call hetscal does not compute: a replicated
+                                       ScaLAPACK operand (RSRC or CSRC = -1); call pdgemm_ */
+  HETSCAL_ERR_INTERNAL = 6        /**< an MPI or memory failure; data may be partly moved */
+} hetscal_status;
+
+/** A hetscal context handle (an int, so that it fits the CTXT field of a descriptor). */
+typedef int hetscal_context_t;
+
+/** The null handle, set by hetscal_context_free(). */
+#define HETSCAL_CONTEXT_NULL (-1)
+
+/** Entries of a hetscal descriptor: DTYPE, CTXT, M, N, MB, NB, RSRC, CSRC, LLD. */
+#define HETSCAL_DESC_LEN 9
+
+/**
+ * DTYPE of a hetscal descriptor. ScaLAPACK's own types are 1 (dense block-cyclic), 2 (with
+ * first-block sizes), 501, 502 (band) and 601 (out-of-core), so descriptors can be told apart.
+ * CTXT then holds a hetscal context handle, MB = NB = the context's tile size, RSRC = CSRC = 0.
+ */
+#define HETSCAL_DTYPE 7301
+
 /** @return the library version as "MAJOR.MINOR.PATCH" (static storage). */
 const char* hetscal_version(void);
+
+/**
+ * Plans the heterogeneous layout of C = op(A)·op(B) (M×N, inner dimension K) on the processes
+ * of a BLACS grid. Collective over the grid's processes; each process passes the same values.
+ * @param[in] blacs_context a BLACS context (C handle, from Cblacs_gridinit or
+ *            Cblacs_gridmap); the context is used for communication until
+ *            hetscal_context_free() and must outlive the hetscal context.
+ * @param[in] speeds relative speed of each process, indexed by its rank in the grid's row-major
+ *            order (grid position (r, c) is entry r·NPCOL + c); finite and > 0. NULL: the
+ *            speeds configured for the shim (HETSCAL_SPEEDS or HETSCAL_SPEEDS_FILE, one speed
+ *            per rank of MPI_COMM_WORLD or per host), else each process measures its own with
+ *            a short local DGEMM; the processes' values are then agreed. A malformed setting,
+ *            or one not covering every process, gives HETSCAL_ERR_SPEEDS.
+ * @param[in] m,n,k the product's dimensions, >= 1.
+ * @param[out] ctx the new context; HETSCAL_CONTEXT_NULL on error.
+ * @return HETSCAL_SUCCESS, HETSCAL_ERR_ARGUMENT (M, N or K < 1, ctx NULL),
+ *         HETSCAL_ERR_CONTEXT (this process is not in the grid), HETSCAL_ERR_SPEEDS,
+ *         HETSCAL_ERR_NO_PLAN; the same on every process.
+ */
+int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, int n, int k,
+                                hetscal_context_t* ctx);
+
+/**
+ * Frees a context (collective over its processes) and sets *ctx to HETSCAL_CONTEXT_NULL.
+ * Descriptors naming it become invalid.
+ * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT.
+ */
+int hetscal_context_free(hetscal_context_t* ctx);
+
+/**
+ * The planned grid: NPROW × NPCOL processes, this process at (myrow, mycol) (0-based), -1
+ * when it holds no part of the layout.
+ * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT. Any output pointer may be NULL.
+ */
+int hetscal_context_grid(hetscal_context_t ctx, int* nprow, int* npcol, int* myrow, int* mycol);
+
+/** @return the tile size (MB = NB of the context's descriptors), or -1 for a bad context. */
+int hetscal_context_tile(hetscal_context_t ctx);
+
+/** @return 1 if this process holds part of the planned layout, 0 if not, -1 bad context. */
+int hetscal_context_participates(hetscal_context_t ctx);
+
+/**
+ * The planner's predictions for the planned M×N×K product.
+ * @param[out] seconds predicted time of one product in the layout (compute and broadcasts;
+ *             the fastest process at 1e10 flop/s, 1 GB/s per process).
+ * @param[out] balance (Σ work / Σ speeds) / max(work_i / speed_i), 1 = perfect.
+ * @param[out] speedup predicted time of ScaLAPACK's even block-cyclic split on the same
+ *             grid divided by `seconds`.
+ * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT. Any output pointer may be NULL.
+ */
+int hetscal_context_prediction(hetscal_context_t ctx, double* seconds, double* balance,
+                               double* speedup);
+
+/**
+ * Local rows of an M-row matrix of the context held by this process (its LOCr), 0 when
+ * the process holds none; -1 for a bad context or M < 0.
+ */
+int hetscal_local_rows(hetscal_context_t ctx, int m);
+/** Local columns of an N-column matrix (LOCc); as hetscal_local_rows(). */
+int hetscal_local_cols(hetscal_context_t ctx, int n);
+
+/**
+ * Global row (1-based) of local row `local_row` (1-based) of an M-row matrix on this process;
+ * 0 when out of range or for a bad context.
+ */
+int hetscal_global_row(hetscal_context_t ctx, int m, int local_row);
+/** Global column of a local column; as hetscal_global_row(). */
+int hetscal_global_col(hetscal_context_t ctx, int n, int local_col);
+
+/**
+ * Fills a descriptor of an M×N matrix kept in the heterogeneous layout of `ctx` (the
+ * DESCINIT of hetscal). Local, no communication. Like DESCINIT, DESC is filled even on error
+ * (with LLD raised to the minimum).
+ * @param[out] desc HETSCAL_DESC_LEN entries.
+ * @param[in] lld leading dimension of the local array, >= max(1, hetscal_local_rows(ctx, m)).
+ * @param[out] info 0, -2 (M < 0), -3 (N < 0), -4 (bad context), -5 (LLD too small).
+ */
+void hetscal_descinit(int* desc, int m, int n, hetscal_context_t ctx, int lld, int* info);
+
+/**
+ * Copies the M×N ScaLAPACK submatrix A(IA:IA+M-1, JA:JA+N-1) (9- or 11-entry descriptor,
+ * CTXT = the context's BLACS context) into the heterogeneous matrix H (descriptor from
+ * hetscal_descinit, of size M×N). Collective.
+ * @param[out] info 0, or -(position) / -(100·position + field) of the first bad argument
+ *             (m 1, n 2, a 3, ia 4, ja 5, desca 6, h 7, desch 8); HETSCAL_ERR_UNSUPPORTED for a
+ *             replicated A.
+ */
+void hetscal_scatter(int m, int n, const double* a, int ia, int ja, const int* desca, double* h,
+                     const int* desch, int* info);
+
+/**
+ * The reverse copy: the heterogeneous matrix H into the ScaLAPACK submatrix
+ * A(IA:IA+M-1, JA:JA+N-1). Same argument order (A first) and codes as hetscal_scatter().
+ */
+void hetscal_gather(int m, int n, double* a, int ia, int ja, const int* desca, const double* h,
+                    const int* desch, int* info);
+
+/**
+ * sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), with PDGEMM's arguments plus INFO.
+ * Collective over the operands' grid. Either all three descriptors are hetscal descriptors
+ * of one context (the data stays in place; sub(X) must then be the whole matrix:
+ * IX = JX = 1 and M_X, N_X equal to op's dimensions), or all three are ScaLAPACK descriptors
+ * (DTYPE 1 or 2) of one BLACS context: the operands are moved to hetscal's layout for the
+ * call's shape (planned with the speeds of any hetscal context of that BLACS grid, the
+ * latest one created) and C is moved back. hetscal's path is always taken; beta = 0 never
+ * reads C; alpha = 0 or K = 0 only scale C.
+ * @param[in] transa,transb "N", "T" or "C" (first character, any case).
+ * @param[out] info 0; < 0: argument error as PDGEMM numbers them (transa 1, transb 2, m 3,
+ *             n 4, k 5, ia 8, ja 9, desca 10, ib 12, jb 13, descb 14, ic 17, jc 18,
+ *             descc 19), including a descriptor whose kind differs from DESCA's
+ *             (-(100·position + 1)) and, for hetscal descriptors, another context
+ *             (-(100·position + 2)) or a size differing from op's (field 3 or 4);
+ *             > 0: a #hetscal_status (HETSCAL_ERR_UNSUPPORTED, HETSCAL_ERR_CONTEXT when no
+ *             hetscal context of DESCA's BLACS grid exists, HETSCAL_ERR_NO_PLAN,
+ *             HETSCAL_ERR_INTERNAL).
+ */
+void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, double alpha,
+                   const double* a, int ia, int ja, const int* desca, const double* b, int ib,
+                   int jb, const int* descb, double beta, double* c, int ic, int jc,
+                   const int* descc, int* info);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,124 @@
+!> @file hetscal.f90
+!> @brief Fortran interface to hetscal's native C API (include/hetscal/hetscal.h).
+!>
+!> `use hetscal` gives the constants and bind(C) interfaces of hetscal.h. Contexts are
+!> BLACS contexts from BLACS_GRIDINIT / BLACS_GRIDMAP; all indices are 1-based. Character
+!> options are passed as one-character strings ('N', 'T'). Omit SPEEDS in
+!> hetscal_gemm_context_create for the configured speeds (HETSCAL_SPEEDS) or measured ones.
+module hetscal
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char
+  implicit none
+  private
+
+  !> Return codes (hetscal_status) and INFO > 0 of hetero_pdgemm.
+  integer(c_int), parameter, public :: HETSCAL_SUCCESS = 0, HETSCAL_ERR_ARGUMENT = 1, &
+       HETSCAL_ERR_SPEEDS = 2, HETSCAL_ERR_NO_PLAN = 3, HETSCAL_ERR_CONTEXT = 4, &
+       HETSCAL_ERR_UNSUPPORTED = 5, HETSCAL_ERR_INTERNAL = 6
+  !> The null context handle, entries of a hetscal descriptor and its DTYPE.
+  integer(c_int), parameter, public :: HETSCAL_CONTEXT_NULL = -1, HETSCAL_DESC_LEN = 9, &
+       HETSCAL_DTYPE = 7301
+
+  public :: hetscal_gemm_context_create, hetscal_context_free, hetscal_context_grid, &
+       hetscal_context_tile, hetscal_context_participates, hetscal_context_prediction, &
+       hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
+       hetscal_descinit, hetscal_scatter, hetscal_gather, hetero_pdgemm
+
+  interface
+    integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
+         bind(C, name="hetscal_gemm_context_create")
+      import :: c_int, c_double
+      integer(c_int), value :: blacs_context, m, n, k
+      real(c_double), intent(in), optional :: speeds(*)
+      integer(c_int), intent(out) :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_free(ctx) bind(C, name="hetscal_context_free")
+      import :: c_int
+      integer(c_int), intent(inout) :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_grid(ctx, nprow, npcol, myrow, mycol) &
+         bind(C, name="hetscal_context_grid")
+      import :: c_int
+      integer(c_int), value :: ctx
+      integer(c_int), intent(out) :: nprow, npcol, myrow, mycol
+    end function
+
+    integer(c_int) function hetscal_context_tile(ctx) bind(C, name="hetscal_context_tile")
+      import :: c_int
+      integer(c_int), value :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_participates(ctx) &
+         bind(C, name="hetscal_context_participates")
+      import :: c_int
+      integer(c_int), value :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_prediction(ctx, seconds, balance, speedup) &
+         bind(C, name="hetscal_context_prediction")
+      import :: c_int, c_double
+      integer(c_int), value :: ctx
+      real(c_double), intent(out) :: seconds, balance, speedup
+    end function
+
+    integer(c_int) function hetscal_local_rows(ctx, m) bind(C, name="hetscal_local_rows")
+      import :: c_int
+      integer(c_int), value :: ctx, m
+    end function
+
+    integer(c_int) function hetscal_local_cols(ctx, n) bind(C, name="hetscal_local_cols")
+      import :: c_int
+      integer(c_int), value :: ctx, n
+    end function
+
+    integer(c_int) function hetscal_global_row(ctx, m, local_row) bind(C, name="hetscal_global_row")
+      import :: c_int
+      integer(c_int), value :: ctx, m, local_row
+    end function
+
+    integer(c_int) function hetscal_global_col(ctx, n, local_col) bind(C, name="hetscal_global_col")
+      import :: c_int
+      integer(c_int), value :: ctx, n, local_col
+    end function
+
+    subroutine hetscal_descinit(desc, m, n, ctx, lld, info) bind(C, name="hetscal_descinit")
+      import :: c_int
+      integer(c_int), intent(out) :: desc(*)
+      integer(c_int), value :: m, n, ctx, lld
+      integer(c_int), intent(out) :: info
+    end subroutine
+
+    subroutine hetscal_scatter(m, n, a, ia, ja, desca, h, desch, info) &
+         bind(C, name="hetscal_scatter")
+      import :: c_int, c_double
+      integer(c_int), value :: m, n, ia, ja
+      real(c_double), intent(in) :: a(*)
+      integer(c_int), intent(in) :: desca(*), desch(*)
+      real(c_double), intent(inout) :: h(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+
+    subroutine hetscal_gather(m, n, a, ia, ja, desca, h, desch, info) &
+         bind(C, name="hetscal_gather")
+      import :: c_int, c_double
+      integer(c_int), value :: m, n, ia, ja
+      real(c_double), intent(inout) :: a(*)
+      integer(c_int), intent(in) :: desca(*), desch(*)
+      real(c_double), intent(in) :: h(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+
+    subroutine hetero_pdgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, &
+         beta, c, ic, jc, descc, info) bind(C, name="hetero_pdgemm")
+      import :: c_int, c_double, c_char
+      character(kind=c_char), intent(in) :: transa(*), transb(*)
+      integer(c_int), value :: m, n, k, ia, ja, ib, jb, ic, jc
+      real(c_double), value :: alpha, beta
+      real(c_double), intent(in) :: a(*), b(*)
+      real(c_double), intent(inout) :: c(*)
+      integer(c_int), intent(in) :: desca(*), descb(*), descc(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+  end interface
+end module hetscal

@@ -1,0 +1,42 @@
+#pragma once
+/// @file context_registry.hpp
+/// The native API's contexts: a BLACS grid, the speeds its processes agreed on and the GEMM
+/// layout planned for them, behind an int handle (a descriptor's CTXT holds it). Handles are
+/// per process, like BLACS's; processes that create their contexts in the same order get
+/// the same handles.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/gemm_layout.hpp"
+#include "kernels/gemm_plan_cache.hpp"
+#include "mpi/blacs_context.hpp"
+
+namespace hetscal::api {
+
+struct Context {
+  int handle = -1;
+  int blacs_context = -1;
+  /// The BLACS grid; comm is hetscal's own duplicate, freed with the context, so a context
+  /// stays usable for its own descriptors even if BLACS's cache entry goes first.
+  mpi::ContextInfo grid;
+  std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
+  std::int64_t m = 0, n = 0, k = 0;
+  std::shared_ptr<const kernels::GemmLayout> plan;   ///< the M×N×K layout
+  std::unique_ptr<kernels::PlanCache> other_shapes;  ///< for ScaLAPACK operands' shapes
+
+  /// The heterogeneous layout every matrix of the context follows.
+  const layout::CartesianDistribution& layout() const { return *plan->c; }
+  std::int64_t tile() const { return plan->tile; }
+};
+
+/// The live context with this handle, or nullptr.
+Context* find_context(int handle);
+/// The latest live context created on BLACS context `blacs_context`, or nullptr.
+Context* latest_context_of(int blacs_context);
+/// Takes ownership and assigns the handle. @return the registered context.
+Context& register_context(std::unique_ptr<Context> context);
+/// Frees the communicator and forgets the context. @return false if no such handle.
+bool erase_context(int handle);
+
+}  // namespace hetscal::api

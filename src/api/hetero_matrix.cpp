@@ -1,0 +1,122 @@
+// Native API: hetscal descriptors, local sizes and local-to-global indices (hetscal.h).
+#include "api/hetero_matrix.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "hetscal/hetscal.h"
+#include "kernels/gemm_layout.hpp"
+
+namespace hetscal::api {
+namespace {
+
+// Sort key of an INFO: position·100 + field (0 for the argument itself); 0 = no error.
+int key_of(int info) { return info == 0 ? 0 : (-info < 100 ? -info * 100 : -info); }
+int info_of(int key) { return key % 100 == 0 ? -(key / 100) : -key; }
+
+// Rows (or columns) of an extent-long dimension held by this process's grid row (column).
+std::int64_t local_extent(const Context& context, std::int64_t extent, bool rows) {
+  const HeteroMatrix m =
+      rows ? hetero_matrix(context, extent, 1) : hetero_matrix(context, 1, extent);
+  return rows ? m.storage->local_rows() : m.storage->local_cols();
+}
+
+// Global index (1-based) of local index `local` (1-based) of one dimension; 0 if none.
+std::int64_t global_index(const Context& context, std::int64_t extent, std::int64_t local,
+                          bool rows) {
+  if (local < 1) return 0;
+  const HeteroMatrix m =
+      rows ? hetero_matrix(context, extent, 1) : hetero_matrix(context, 1, extent);
+  const layout::TileSplit& split = rows ? m.distribution->rows() : m.distribution->cols();
+  for (std::int64_t t = 0; t < split.count(); ++t) {
+    const std::int64_t start =
+        rows ? m.storage->local_row_of_tile(t) : m.storage->local_col_of_tile(t);
+    if (start >= 0 && local - 1 >= start && local - 1 < start + split.size(t)) {
+      return split.offset(t) + (local - 1 - start) + 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int check_hetero_descriptor(const int* desc, int position, Context** context) {
+  if (desc[field::kDtype - 1] != HETSCAL_DTYPE) return field_info(position, field::kDtype);
+  Context* found = find_context(desc[field::kCtxt - 1]);
+  if (!found) return field_info(position, field::kCtxt);
+  const int m = desc[field::kM - 1], n = desc[field::kN - 1];
+  if (m < 0) return field_info(position, field::kM);
+  if (n < 0) return field_info(position, field::kN);
+  if (desc[field::kMb - 1] != found->tile()) return field_info(position, field::kMb);
+  if (desc[field::kNb - 1] != found->tile()) return field_info(position, field::kNb);
+  if (desc[field::kRsrc - 1] != 0) return field_info(position, field::kRsrc);
+  if (desc[field::kCsrc - 1] != 0) return field_info(position, field::kCsrc);
+  if (desc[field::kLld - 1] < std::max<std::int64_t>(1, local_extent(*found, m, true))) {
+    return field_info(position, field::kLld);
+  }
+  *context = found;
+  return 0;
+}
+
+int agreed_info(MPI_Comm comm, int local_info) {
+  constexpr int kNone = std::numeric_limits<int>::max();  // no error sorts last
+  int key = local_info == 0 ? kNone : key_of(local_info), earliest = kNone;
+  MPI_Allreduce(&key, &earliest, 1, MPI_INT, MPI_MIN, comm);
+  return earliest == kNone ? 0 : info_of(earliest);
+}
+
+HeteroMatrix hetero_matrix(const Context& context, std::int64_t rows, std::int64_t cols,
+                           std::int64_t lld) {
+  HeteroMatrix m;
+  m.distribution = kernels::aligned_distribution(context.layout(), rows, cols);
+  m.storage = std::make_unique<layout::CartesianLocalLayout>(*m.distribution, context.grid.my_rank);
+  if (lld > 0) {
+    m.storage =
+        std::make_unique<layout::CartesianLocalLayout>(*m.distribution, context.grid.my_rank, lld);
+  }
+  return m;
+}
+
+}  // namespace hetscal::api
+
+using hetscal::api::Context;
+using hetscal::api::find_context;
+
+extern "C" void hetscal_descinit(int* desc, int m, int n, hetscal_context_t ctx, int lld,
+                                 int* info) {
+  namespace field = hetscal::api::field;
+  const Context* context = find_context(ctx);
+  const std::int64_t local_rows =
+      context && m >= 0 ? hetscal::api::local_extent(*context, m, true) : 0;
+  const int minimum = static_cast<int>(std::max<std::int64_t>(1, local_rows));
+  *info = m < 0 ? -2 : n < 0 ? -3 : !context ? -4 : lld < minimum ? -5 : 0;
+  const int tile = context ? static_cast<int>(context->tile()) : 1;
+  const int values[HETSCAL_DESC_LEN] = {
+      HETSCAL_DTYPE, ctx, std::max(m, 0), std::max(n, 0), tile, tile, 0, 0, std::max(lld, minimum)};
+  std::copy(values, values + HETSCAL_DESC_LEN, desc);
+  static_assert(field::kLld == HETSCAL_DESC_LEN, "a hetscal descriptor has 9 entries");
+}
+
+extern "C" int hetscal_local_rows(hetscal_context_t ctx, int m) {
+  const Context* context = find_context(ctx);
+  return context && m >= 0 ? static_cast<int>(hetscal::api::local_extent(*context, m, true)) : -1;
+}
+
+extern "C" int hetscal_local_cols(hetscal_context_t ctx, int n) {
+  const Context* context = find_context(ctx);
+  return context && n >= 0 ? static_cast<int>(hetscal::api::local_extent(*context, n, false)) : -1;
+}
+
+extern "C" int hetscal_global_row(hetscal_context_t ctx, int m, int local_row) {
+  const Context* context = find_context(ctx);
+  return context && m >= 0
+             ? static_cast<int>(hetscal::api::global_index(*context, m, local_row, true))
+             : 0;
+}
+
+extern "C" int hetscal_global_col(hetscal_context_t ctx, int n, int local_col) {
+  const Context* context = find_context(ctx);
+  return context && n >= 0
+             ? static_cast<int>(hetscal::api::global_index(*context, n, local_col, false))
+             : 0;
+}

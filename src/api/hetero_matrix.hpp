@@ -1,0 +1,53 @@
+#pragma once
+/// @file hetero_matrix.hpp
+/// Matrices kept in a context's heterogeneous layout: their descriptors (DTYPE HETSCAL_DTYPE,
+/// fields as a 9-entry ScaLAPACK descriptor), checks with ScaLAPACK-style INFO codes, and
+/// this process's view of one.
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "api/context_registry.hpp"
+#include "layout/cartesian_distribution.hpp"
+#include "layout/local_storage.hpp"
+
+namespace hetscal::api {
+
+/// 1-based fields of a hetscal descriptor (the positions of a 9-entry ScaLAPACK one).
+namespace field {
+inline constexpr int kDtype = 1, kCtxt = 2, kM = 3, kN = 4, kMb = 5, kNb = 6, kRsrc = 7, kCsrc = 8,
+                     kLld = 9;
+}
+
+/// INFO of a descriptor field: -(100·position + field).
+inline int field_info(int position, int field_index) { return -(100 * position + field_index); }
+
+/// Checks a hetscal descriptor on this process (no communication): DTYPE, a live CTXT,
+/// M, N >= 0, MB = NB = the tile, RSRC = CSRC = 0, LLD >= max(1, LOCr(M)).
+/// @param position the descriptor's position in the routine's argument list.
+/// @param[out] context the descriptor's context when CTXT is live (else untouched).
+/// @return 0 or field_info(position, first bad field).
+int check_hetero_descriptor(const int* desc, int position, Context** context);
+
+/// The earliest argument error any process of `comm` found (an argument's own INFO before
+/// its descriptor fields; lower positions first), the same on every process. Collective.
+int agreed_info(MPI_Comm comm, int local_info);
+
+/// This process's view of a rows×cols matrix of the context.
+struct HeteroMatrix {
+  std::unique_ptr<layout::CartesianDistribution> distribution;
+  std::unique_ptr<layout::CartesianLocalLayout> storage;
+};
+
+/// @param lld the local array's leading dimension; 0 chooses max(1, LOCr).
+/// @throws InvalidArgument when lld < LOCr.
+HeteroMatrix hetero_matrix(const Context& context, std::int64_t rows, std::int64_t cols,
+                           std::int64_t lld = 0);
+
+/// The matrix a checked descriptor describes.
+inline HeteroMatrix hetero_matrix(const Context& context, const int* desc) {
+  return hetero_matrix(context, desc[field::kM - 1], desc[field::kN - 1], desc[field::kLld - 1]);
+}
+
+}  // namespace hetscal::api

@@ -1,0 +1,169 @@
+// Native API: hetero_pdgemm, PDGEMM's arguments plus INFO, always computed by hetscal:
+// in place on hetscal descriptors, or moved in and out on ScaLAPACK descriptors.
+#include <cctype>
+#include <exception>
+
+#include "api/hetero_matrix.hpp"
+#include "api/scalapack_operand.hpp"
+#include "hetscal/hetscal.h"
+#include "kernels/gemm.hpp"
+#include "kernels/planned_gemm.hpp"
+
+namespace hetscal::api {
+namespace {
+
+// Positions of the arguments (1-based), as PDGEMM's INFO codes name them.
+enum Position {
+  kTransA = 1,
+  kTransB = 2,
+  kM = 3,
+  kN = 4,
+  kK = 5,
+  kDescA = 10,
+  kDescB = 14,
+  kDescC = 19
+};
+
+enum class Trans { No, Yes, Invalid };
+
+Trans parse_trans(const char* option) {
+  if (!option) return Trans::Invalid;
+  switch (std::toupper(static_cast<unsigned char>(option[0]))) {
+    case 'N':
+      return Trans::No;
+    case 'T':
+    case 'C':
+      return Trans::Yes;  // conjugate transpose is the transpose for real data
+    default:
+      return Trans::Invalid;
+  }
+}
+
+kernels::Op op_of(Trans t) { return t == Trans::No ? kernels::Op::NoTrans : kernels::Op::Trans; }
+
+// One call's arguments, characters parsed; matrix arguments as stored (before op).
+struct Call {
+  Trans trans_a = Trans::No, trans_b = Trans::No;
+  int m = 0, n = 0, k = 0;
+  double alpha = 1.0, beta = 0.0;
+  const double *a = nullptr, *b = nullptr;
+  double* c = nullptr;
+  layout::MatrixArgument arg_a, arg_b, arg_c;
+};
+
+int trans_info(const Call& call) {
+  return call.trans_a == Trans::Invalid ? -kTransA : call.trans_b == Trans::Invalid ? -kTransB : 0;
+}
+
+// A hetscal operand: of `context`, and sub(X) the whole matrix.
+int check_in_place_operand(const layout::MatrixArgument& x, const Context& context) {
+  Context* own = nullptr;
+  const int info = check_hetero_descriptor(x.desc, x.desc_position, &own);
+  if (info != 0) return info;
+  if (own != &context) return field_info(x.desc_position, field::kCtxt);
+  if (x.ia != 1) return -(x.desc_position - 2);
+  if (x.ja != 1) return -(x.desc_position - 1);
+  if (x.desc[field::kM - 1] != x.m) return field_info(x.desc_position, field::kM);
+  if (x.desc[field::kN - 1] != x.n) return field_info(x.desc_position, field::kN);
+  return 0;
+}
+
+int in_place(const Call& call) {
+  const Context* context = find_context(call.arg_a.desc[field::kCtxt - 1]);
+  if (!context) return field_info(kDescA, field::kCtxt);  // no grid to agree on: local
+  int info = trans_info(call);
+  if (info == 0) info = call.m < 0 ? -kM : call.n < 0 ? -kN : call.k < 0 ? -kK : 0;
+  for (const layout::MatrixArgument* x : {&call.arg_a, &call.arg_b, &call.arg_c}) {
+    if (info == 0) info = check_in_place_operand(*x, *context);
+  }
+  info = agreed_info(context->grid.comm, info);
+  if (info != 0 || call.m == 0 || call.n == 0) return info;
+  const HeteroMatrix a = hetero_matrix(*context, call.arg_a.desc);
+  const HeteroMatrix b = hetero_matrix(*context, call.arg_b.desc);
+  const HeteroMatrix c = hetero_matrix(*context, call.arg_c.desc);
+  kernels::gemm<double>(op_of(call.trans_a), op_of(call.trans_b), call.alpha,
+                        {a.distribution.get(), a.storage.get(), call.a},
+                        {b.distribution.get(), b.storage.get(), call.b}, call.beta,
+                        {c.distribution.get(), c.storage.get(), call.c}, context->grid.comm);
+  return 0;
+}
+
+int moved(const Call& call) {
+  if (const int info = trans_info(call)) return info;
+  const int blacs_context = call.arg_a.desc[1];
+  const mpi::ContextInfo* grid = nullptr;
+  try {
+    grid = &mpi::context_info(blacs_context);
+  } catch (const std::exception&) {
+    return field_info(kDescA, field::kCtxt);
+  }
+  mpi::CallerMatrix views[3];
+  int index = 0;
+  for (const layout::MatrixArgument* x : {&call.arg_a, &call.arg_b, &call.arg_c}) {
+    if (x->desc[0] == HETSCAL_DTYPE) return field_info(x->desc_position, field::kDtype);
+    if (const int info = describe_scalapack_operand(*grid, blacs_context, *x, views[index++]))
+      return info;
+  }
+  const Context* context = latest_context_of(blacs_context);
+  if (!context) return HETSCAL_ERR_CONTEXT;
+  if (call.m == 0 || call.n == 0) return 0;
+  if (call.k == 0 || call.alpha == 0.0) {  // only scales C: in the caller's own layout
+    kernels::gemm<double>(op_of(call.trans_a), op_of(call.trans_b), call.alpha,
+                          {views[0].distribution.get(), views[0].storage.get(), call.a},
+                          {views[1].distribution.get(), views[1].storage.get(), call.b}, call.beta,
+                          {views[2].distribution.get(), views[2].storage.get(), call.c},
+                          grid->comm);
+    return 0;
+  }
+  std::shared_ptr<const kernels::GemmLayout> plan;
+  try {
+    plan = context->other_shapes->gemm(call.m, call.n, call.k);
+  } catch (const InvalidArgument&) {
+    return HETSCAL_ERR_NO_PLAN;
+  }
+  kernels::GemmCall gemm;
+  gemm.op_a = op_of(call.trans_a);
+  gemm.op_b = op_of(call.trans_b);
+  gemm.m = call.m;
+  gemm.n = call.n;
+  gemm.k = call.k;
+  gemm.alpha = call.alpha;
+  gemm.beta = call.beta;
+  gemm.a = {call.a, call.arg_a.ia, call.arg_a.ja, call.arg_a.desc};
+  gemm.b = {call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc};
+  gemm.c = {call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc};
+  kernels::run_planned_gemm(context->grid, *plan, gemm);
+  return 0;
+}
+
+}  // namespace
+}  // namespace hetscal::api
+
+extern "C" void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k,
+                              double alpha, const double* a, int ia, int ja, const int* desca,
+                              const double* b, int ib, int jb, const int* descb, double beta,
+                              double* c, int ic, int jc, const int* descc, int* info) {
+  using namespace hetscal::api;
+  Call call;
+  call.trans_a = parse_trans(transa);
+  call.trans_b = parse_trans(transb);
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.alpha = alpha;
+  call.beta = beta;
+  call.a = a;
+  call.b = b;
+  call.c = c;
+  const bool nota = call.trans_a == Trans::No, notb = call.trans_b == Trans::No;
+  call.arg_a = nota ? hetscal::layout::MatrixArgument{m, kM, k, kK, ia, ja, desca, kDescA}
+                    : hetscal::layout::MatrixArgument{k, kK, m, kM, ia, ja, desca, kDescA};
+  call.arg_b = notb ? hetscal::layout::MatrixArgument{k, kK, n, kN, ib, jb, descb, kDescB}
+                    : hetscal::layout::MatrixArgument{n, kN, k, kK, ib, jb, descb, kDescB};
+  call.arg_c = hetscal::layout::MatrixArgument{m, kM, n, kN, ic, jc, descc, kDescC};
+  try {
+    *info = desca[0] == HETSCAL_DTYPE ? in_place(call) : moved(call);
+  } catch (const std::exception&) {
+    *info = HETSCAL_ERR_INTERNAL;
+  }
+}

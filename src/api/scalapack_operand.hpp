@@ -1,0 +1,17 @@
+#pragma once
+/// @file scalapack_operand.hpp
+/// A caller's ScaLAPACK operand in a native API call: checked with PBLAS's rules and codes
+/// (mpi::describe_caller_matrix), replicated operands told apart.
+#include "layout/descriptor.hpp"
+#include "mpi/caller_matrix.hpp"
+
+namespace hetscal::api {
+
+/// Checks and describes sub(A). Collective over grid.comm; every process gets the same code.
+/// @param grid the ContextInfo of a.desc's CTXT.
+/// @param[out] matrix the description when the operand is accepted.
+/// @return 0; PBLAS's negative INFO; or HETSCAL_ERR_UNSUPPORTED for a replicated operand.
+int describe_scalapack_operand(const mpi::ContextInfo& grid, int blacs_context,
+                               const layout::MatrixArgument& a, mpi::CallerMatrix& matrix);
+
+}  // namespace hetscal::api

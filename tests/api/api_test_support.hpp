@@ -1,0 +1,122 @@
+#pragma once
+// Shared by the native API tests: a BLACS grid of every rank, ScaLAPACK's DESCINIT/NUMROC,
+// analytic matrices and the reference product they are checked against.
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "hetscal/hetscal.h"
+#include "mpi/blacs.hpp"
+
+extern "C" {
+void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
+               const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
+int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
+}
+
+namespace hetscal::api_test {
+
+inline int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+/// A BLACS grid of every rank (rows <= columns, as square as the count allows), freed on exit.
+struct BlacsGrid {
+  int context = -1, nprow = 1, npcol = 1, myrow = 0, mycol = 0;
+  BlacsGrid() {
+    const int p = world_size();
+    for (int r = 1; r * r <= p; ++r) {
+      if (p % r == 0) nprow = r;
+    }
+    npcol = p / nprow;
+    Cblacs_get(0, 0, &context);
+    Cblacs_gridinit(&context, "Row", nprow, npcol);
+    Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+  }
+  ~BlacsGrid() { Cblacs_gridexit(context); }
+  BlacsGrid(const BlacsGrid&) = delete;
+  BlacsGrid& operator=(const BlacsGrid&) = delete;
+};
+
+/// Speeds 1, 2, ..., P.
+inline std::vector<double> rising_speeds() {
+  std::vector<double> speeds;
+  for (int r = 0; r < world_size(); ++r) speeds.push_back(1.0 + r);
+  return speeds;
+}
+
+/// Element (i, j) (1-based) of test matrix `which`: small integers, so products are exact.
+inline double element(int which, int i, int j) {
+  return static_cast<double>((i * 7 + j * (3 + which)) % 11) - 5.0;
+}
+
+/// The whole rows×cols matrix `which`, column-major.
+inline std::vector<double> whole(int which, int rows, int cols) {
+  std::vector<double> x(static_cast<std::size_t>(rows) * cols);
+  for (int j = 1; j <= cols; ++j) {
+    for (int i = 1; i <= rows; ++i)
+      x[(j - 1) * static_cast<std::size_t>(rows) + (i - 1)] = element(which, i, j);
+  }
+  return x;
+}
+
+/// op(X)(i, j) of a column-major rows×cols matrix (0-based).
+inline double op_at(const std::vector<double>& x, int rows, bool trans, int i, int j) {
+  return trans ? x[i * static_cast<std::size_t>(rows) + j]
+               : x[j * static_cast<std::size_t>(rows) + i];
+}
+
+/// alpha·op(A)·op(B) + beta·C, all whole and column-major (A stored a_rows×…, B b_rows×…).
+inline std::vector<double> reference_gemm(bool ta, bool tb, int m, int n, int k, double alpha,
+                                          const std::vector<double>& a, int a_rows,
+                                          const std::vector<double>& b, int b_rows, double beta,
+                                          const std::vector<double>& c) {
+  std::vector<double> out(static_cast<std::size_t>(m) * n);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < m; ++i) {
+      double sum = 0.0;
+      for (int l = 0; l < k; ++l) sum += op_at(a, a_rows, ta, i, l) * op_at(b, b_rows, tb, l, j);
+      const double old = beta == 0.0 ? 0.0 : beta * c[j * static_cast<std::size_t>(m) + i];
+      out[j * static_cast<std::size_t>(m) + i] = alpha * sum + old;
+    }
+  }
+  return out;
+}
+
+/// This process's local array of a whole matrix in a context's heterogeneous layout.
+inline std::vector<double> local_hetero(hetscal_context_t ctx, const std::vector<double>& x,
+                                        int rows, int cols, int lld) {
+  const int lr = hetscal_local_rows(ctx, rows), lc = hetscal_local_cols(ctx, cols);
+  std::vector<double> local(static_cast<std::size_t>(std::max(lld, 1)) * std::max(lc, 1), -99.0);
+  for (int jl = 1; jl <= lc; ++jl) {
+    for (int il = 1; il <= lr; ++il) {
+      const int i = hetscal_global_row(ctx, rows, il), j = hetscal_global_col(ctx, cols, jl);
+      local[(jl - 1) * static_cast<std::size_t>(lld) + (il - 1)] =
+          x[(j - 1) * static_cast<std::size_t>(rows) + (i - 1)];
+    }
+  }
+  return local;
+}
+
+/// Largest |local - whole| over this process's elements, reduced over every rank.
+inline double max_error_hetero(hetscal_context_t ctx, const std::vector<double>& local,
+                               const std::vector<double>& x, int rows, int cols, int lld) {
+  const int lr = hetscal_local_rows(ctx, rows), lc = hetscal_local_cols(ctx, cols);
+  double error = 0.0;
+  for (int jl = 1; jl <= lc; ++jl) {
+    for (int il = 1; il <= lr; ++il) {
+      const int i = hetscal_global_row(ctx, rows, il), j = hetscal_global_col(ctx, cols, jl);
+      error = std::max(error, std::abs(local[(jl - 1) * static_cast<std::size_t>(lld) + (il - 1)] -
+                                       x[(j - 1) * static_cast<std::size_t>(rows) + (i - 1)]));
+    }
+  }
+  double worst = 0.0;
+  MPI_Allreduce(&error, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
+}
+
+}  // namespace hetscal::api_test

@@ -1,0 +1,97 @@
+#include "driver_input.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace hetscal::driver {
+namespace {
+
+// Lines of the file, consumed one item at a time.
+class Lines {
+ public:
+  explicit Lines(const std::string& path) : in_(path) {
+    if (!in_) throw std::runtime_error("cannot read " + path);
+  }
+  // The first `count` whitespace-separated values of the next line (quotes stripped).
+  std::vector<std::string> values(std::size_t count, const std::string& what) {
+    std::string line;
+    ++number_;
+    if (!std::getline(in_, line))
+      throw std::runtime_error("line " + std::to_string(number_) + ": missing " + what);
+    std::istringstream words(line);
+    std::vector<std::string> out;
+    std::string word;
+    while (out.size() < count && words >> word) {
+      if (word.size() >= 2 && word.front() == '\'' && word.back() == '\'')
+        word = word.substr(1, word.size() - 2);
+      out.push_back(word);
+    }
+    if (out.size() < count) {
+      throw std::runtime_error("line " + std::to_string(number_) + ": " + what + " needs " +
+                               std::to_string(count) + " values");
+    }
+    return out;
+  }
+  template <typename T>
+  std::vector<T> numbers(std::size_t count, const std::string& what) {
+    std::vector<T> out;
+    for (const std::string& text : values(count, what)) {
+      std::istringstream value(text);
+      T x{};
+      if (!(value >> x) || !value.eof())
+        throw std::runtime_error("line " + std::to_string(number_) + ": bad " + what + " '" + text +
+                                 "'");
+      out.push_back(x);
+    }
+    return out;
+  }
+  int count(const std::string& what) {
+    const int n = numbers<int>(1, what).front();
+    if (n < 1)
+      throw std::runtime_error("line " + std::to_string(number_) + ": " + what + " must be >= 1");
+    return n;
+  }
+
+ private:
+  std::ifstream in_;
+  int number_ = 0;
+};
+
+std::vector<char> transposes(Lines& lines, std::size_t count, const std::string& what) {
+  std::vector<char> out;
+  for (const std::string& option : lines.values(count, what)) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(option[0])));
+    if (c != 'N' && c != 'T' && c != 'C')
+      throw std::runtime_error(what + ": '" + option + "' is not N, T or C");
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+DriverInput read_driver_input(const std::string& path) {
+  Lines lines(path);
+  DriverInput in;
+  std::getline(std::ifstream(path), in.title);
+  lines.values(0, "title");
+  const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
+  in.m = lines.numbers<int>(problems, "values of M");
+  in.n = lines.numbers<int>(problems, "values of N");
+  in.k = lines.numbers<int>(problems, "values of K");
+  in.trans_a = transposes(lines, problems, "values of TRANSA");
+  in.trans_b = transposes(lines, problems, "values of TRANSB");
+  in.block = lines.numbers<int>(static_cast<std::size_t>(lines.count("number of block sizes")),
+                                "values of NB");
+  const auto grids = static_cast<std::size_t>(lines.count("number of grids"));
+  in.grid_rows = lines.numbers<int>(grids, "values of P");
+  in.grid_cols = lines.numbers<int>(grids, "values of Q");
+  in.speeds =
+      lines.numbers<double>(static_cast<std::size_t>(lines.count("number of speeds")), "speeds");
+  in.repetitions = lines.count("repetitions");
+  in.threshold = lines.numbers<double>(1, "threshold").front();
+  return in;
+}
+
+}  // namespace hetscal::driver

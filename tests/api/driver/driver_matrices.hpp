@@ -1,0 +1,158 @@
+#pragma once
+// The driver's grids and matrices: a BLACS grid of the first P·Q processes, ScaLAPACK
+// block-cyclic operands filled from a generator, the same operands in a hetscal context's
+// layout, and the reference product summed from the generator (independent of ScaLAPACK
+// and hetscal).
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "hetscal/hetscal.h"
+#include "mpi/blacs.hpp"
+
+extern "C" {
+void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
+               const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
+int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
+}
+
+namespace hetscal::driver {
+
+/// Element (i, j) (0-based) of matrix `which`: pseudo-random in [-0.5, 0.5), reproducible
+/// on every process.
+inline double generated(int which, std::int64_t i, std::int64_t j) {
+  std::uint64_t x = (static_cast<std::uint64_t>(which) << 56) ^
+                    (static_cast<std::uint64_t>(i) << 28) ^ static_cast<std::uint64_t>(j);
+  x += 0x9E3779B97F4A7C15ull;  // splitmix64
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return static_cast<double>(x >> 11) * 0x1.0p-53 - 0.5;
+}
+
+/// A P×Q BLACS grid ("Row" order) of the first P·Q processes; the others are not members.
+struct Grid {
+  int context = -1, nprow = 0, npcol = 0, myrow = -1, mycol = -1;
+  int rank = -1;                  ///< row-major grid position (the speeds' index)
+  MPI_Comm comm = MPI_COMM_NULL;  ///< the members, ranked by position
+  Grid(int p, int q) : nprow(p), npcol(q) {
+    Cblacs_get(0, 0, &context);
+    Cblacs_gridinit(&context, "Row", p, q);
+    if (context >= 0) Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+    if (member()) rank = myrow * npcol + mycol;
+    MPI_Comm_split(MPI_COMM_WORLD, member() ? 0 : MPI_UNDEFINED, rank, &comm);
+  }
+  ~Grid() {
+    if (!member()) return;
+    MPI_Comm_free(&comm);
+    Cblacs_gridexit(context);
+  }
+  Grid(const Grid&) = delete;
+  Grid& operator=(const Grid&) = delete;
+  bool member() const { return context >= 0 && myrow >= 0; }
+  int size() const { return nprow * npcol; }
+  /// Every member's value, by grid rank.
+  std::vector<double> gather(double mine) const {
+    std::vector<double> all(static_cast<std::size_t>(size()));
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm);
+    return all;
+  }
+};
+
+/// A rows×cols ScaLAPACK matrix (MB = NB = nb, RSRC = CSRC = 0) holding generated(which, ·).
+struct Operand {
+  int which, rows, cols, nb, local_rows, local_cols, lld;
+  const Grid* grid;
+  int desc[9] = {};
+  std::vector<double> local;
+  Operand(const Grid& g, int w, int r, int c, int block)
+      : which(w), rows(r), cols(c), nb(block), grid(&g) {
+    const int zero = 0;
+    local_rows = numroc_(&rows, &nb, &g.myrow, &zero, &g.nprow);
+    local_cols = numroc_(&cols, &nb, &g.mycol, &zero, &g.npcol);
+    lld = std::max(1, local_rows);
+    int info = 0;
+    descinit_(desc, &rows, &cols, &nb, &nb, &zero, &zero, &g.context, &lld, &info);
+    local.assign(static_cast<std::size_t>(lld) * std::max(1, local_cols), 0.0);
+    for (int jl = 0; jl < local_cols; ++jl) {
+      for (int il = 0; il < local_rows; ++il)
+        at(il, jl) = generated(which, global_row(il), global_col(jl));
+    }
+  }
+  double& at(int il, int jl) { return local[static_cast<std::size_t>(jl) * lld + il]; }
+  double at(int il, int jl) const { return local[static_cast<std::size_t>(jl) * lld + il]; }
+  int global_row(int il) const { return (il / nb * grid->nprow + grid->myrow) * nb + il % nb; }
+  int global_col(int jl) const { return (jl / nb * grid->npcol + grid->mycol) * nb + jl % nb; }
+};
+
+/// alpha·op(A)·op(B) + beta·C on this process's elements of C, and the scaled residual.
+class Reference {
+ public:
+  Reference(const Grid& grid, const Operand& a, bool ta, const Operand& b, bool tb,
+            const Operand& c, double alpha, double beta)
+      : grid_(&grid), expected_(c.local) {
+    const int k = ta ? a.rows : a.cols;
+    for (int jl = 0; jl < c.local_cols; ++jl) {
+      for (int il = 0; il < c.local_rows; ++il) {
+        const int i = c.global_row(il), j = c.global_col(jl);
+        double sum = 0.0;
+        for (int l = 0; l < k; ++l) {
+          sum += (ta ? generated(a.which, l, i) : generated(a.which, i, l)) *
+                 (tb ? generated(b.which, j, l) : generated(b.which, l, j));
+        }
+        expected_[static_cast<std::size_t>(jl) * c.lld + il] = alpha * sum + beta * c.at(il, jl);
+      }
+    }
+    // |A|_max, |B|_max, |C|_max <= 0.5 by construction.
+    scale_ = (std::abs(alpha) * k * 0.25 + std::abs(beta) * 0.5 + 1.0) *
+             std::numeric_limits<double>::epsilon();
+  }
+  /// max |C - C_ref| / scale over the grid; sets `passed` to residual < threshold.
+  double residual(const Operand& c, double threshold, bool& passed) const {
+    double error = 0.0, worst = 0.0;
+    for (int jl = 0; jl < c.local_cols; ++jl) {
+      for (int il = 0; il < c.local_rows; ++il) {
+        const double d =
+            std::abs(c.at(il, jl) - expected_[static_cast<std::size_t>(jl) * c.lld + il]);
+        error = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(error, d);
+      }
+    }
+    MPI_Allreduce(&error, &worst, 1, MPI_DOUBLE, MPI_MAX, grid_->comm);
+    passed = worst / scale_ < threshold;
+    return worst / scale_;
+  }
+
+ private:
+  const Grid* grid_;
+  std::vector<double> expected_;
+  double scale_ = 1.0;
+};
+
+/// An operand copied into a hetscal context's heterogeneous layout.
+struct HeteroOperand {
+  int desc[HETSCAL_DESC_LEN] = {};
+  std::vector<double> local;
+  HeteroOperand(hetscal_context_t ctx, const Operand& x) {
+    int info = 0;
+    const int lld = std::max(1, hetscal_local_rows(ctx, x.rows));
+    hetscal_descinit(desc, x.rows, x.cols, ctx, lld, &info);
+    local.assign(static_cast<std::size_t>(lld) * std::max(1, hetscal_local_cols(ctx, x.cols)), 0.0);
+    hetscal_scatter(x.rows, x.cols, x.local.data(), 1, 1, x.desc, local.data(), desc, &info);
+  }
+  /// Scatters `values` (a local array laid out as x's) and returns the result.
+  std::vector<double> scatter(const std::vector<double>& values, const Operand& x) {
+    int info = 0;
+    hetscal_scatter(x.rows, x.cols, values.data(), 1, 1, x.desc, local.data(), desc, &info);
+    return local;
+  }
+  void gather(Operand& x) const {
+    int info = 0;
+    hetscal_gather(x.rows, x.cols, x.local.data(), 1, 1, x.desc, local.data(), desc, &info);
+  }
+};
+
+}  // namespace hetscal::driver
