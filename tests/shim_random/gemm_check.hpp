@@ -1,0 +1,26 @@
+#pragma once
+/// @file gemm_check.hpp
+/// Runs one PDGEMM case on this process's part of the operands and checks it against a
+/// plain-loop product of the formulas (no ScaLAPACK, no BLAS).
+#include <string>
+
+#include "local_operand.hpp"
+#include "random_case.hpp"
+
+namespace hetscal_test {
+
+/// What one process found wrong in one case.
+struct CaseFindings {
+  long wrong_in_sub_c = 0;      ///< elements of sub(C) outside the error bound (or NaN)
+  long changed_outside = 0;     ///< C elements outside sub(C), or padding, not bit-identical
+  long changed_a = 0, changed_b = 0;  ///< A or B elements (padding included) not bit-identical
+  std::string first_problem;    ///< the first offending element, for the report
+
+  bool failed() const { return wrong_in_sub_c + changed_outside + changed_a + changed_b > 0; }
+};
+
+/// Builds the local operands, calls pdgemm_ (every process of the grid must call this for
+/// the same case), and checks this process's part.
+CaseFindings run_and_check(const GemmCase& t, const GridPosition& grid);
+
+}  // namespace hetscal_test

@@ -1,0 +1,55 @@
+#include "local_operand.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace hetscal_test {
+
+std::vector<int> CyclicAxis::owned_by(int proc) const {
+  std::vector<int> owned;
+  int start = 0, owner = source, length = first_block;
+  while (start < extent) {
+    if (owner == proc) {
+      for (int g = start; g < std::min(start + length, extent); ++g) owned.push_back(g);
+    }
+    start += length;
+    owner = (owner + 1) % nprocs;
+    length = block;
+  }
+  return owned;
+}
+
+double padding_sentinel() {
+  const std::uint64_t bits = 0x7FF8DEAD0000BEEFull;
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+double outside_sentinel() {
+  const std::uint64_t bits = 0x7FF8BAD00000F00Dull;
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+LocalOperand::LocalOperand(const MatrixLayout& x, const GridPosition& grid,
+                           const std::function<double(int, int)>& value) {
+  global_rows_ = CyclicAxis{x.rows, x.imb, x.mb, x.rsrc, grid.nprow}.owned_by(grid.myrow);
+  global_cols_ = CyclicAxis{x.cols, x.inb, x.nb, x.csrc, grid.npcol}.owned_by(grid.mycol);
+  lld_ = std::max(1, local_rows()) + x.lld_padding;
+  if (x.type == DescriptorType::BlockCyclic9) {
+    desc_ = {1, grid.context, x.rows, x.cols, x.mb, x.nb, x.rsrc, x.csrc, lld_};
+  } else {
+    desc_ = {2, grid.context, x.rows, x.cols, x.imb, x.inb, x.mb, x.nb, x.rsrc, x.csrc, lld_};
+  }
+  data_.assign(at(0, std::max(1, local_cols())), padding_sentinel());
+  for (int lj = 0; lj < local_cols(); ++lj) {
+    for (int li = 0; li < local_rows(); ++li) data_[at(li, lj)] = value(global_rows_[li], global_cols_[lj]);
+  }
+}
+
+}  // namespace hetscal_test

@@ -1,0 +1,65 @@
+#pragma once
+/// @file local_operand.hpp
+/// One process's part of a block-cyclic matrix, built from first principles (which global
+/// rows and columns land on a process is counted block by block, not taken from ScaLAPACK's
+/// NUMROC/INDXL2G), with its descriptor in either PBLAS type and NaN sentinels in the padding
+/// below LLD.
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "random_case.hpp"
+
+namespace hetscal_test {
+
+/// Where this process sits on a BLACS grid.
+struct GridPosition {
+  int context = -1;
+  int nprow = 1, npcol = 1, myrow = 0, mycol = 0;
+};
+
+/// One axis of a block-cyclic layout: a first block, then blocks of `block`, dealt from
+/// process `source` onwards.
+struct CyclicAxis {
+  int extent = 0, first_block = 1, block = 1, source = 0, nprocs = 1;
+
+  /// @return the global indices (0-based) process `proc` holds, in local order.
+  std::vector<int> owned_by(int proc) const;
+};
+
+/// The padding sentinel: a quiet NaN with a payload of its own (compared bit for bit).
+double padding_sentinel();
+
+/// The sentinel outside sub(A) and sub(B): another quiet NaN payload.
+double outside_sentinel();
+
+/// @return true when a and b hold the same bits.
+bool same_bits(double a, double b);
+
+class LocalOperand {
+ public:
+  /// @param value global element (i, j), 0-based
+  LocalOperand(const MatrixLayout& layout, const GridPosition& grid,
+               const std::function<double(int, int)>& value);
+
+  const int* desc() const { return desc_.data(); }
+  int local_rows() const { return static_cast<int>(global_rows_.size()); }
+  int local_cols() const { return static_cast<int>(global_cols_.size()); }
+  int lld() const { return lld_; }
+  int global_row(int local) const { return global_rows_[local]; }
+  int global_col(int local) const { return global_cols_[local]; }
+  /// Position of local element (li, lj); li may reach into the padding (li < lld).
+  std::size_t at(int li, int lj) const {
+    return static_cast<std::size_t>(li) + static_cast<std::size_t>(lj) * lld_;
+  }
+  std::vector<double>& data() { return data_; }
+  const std::vector<double>& data() const { return data_; }
+
+ private:
+  std::vector<int> desc_;
+  std::vector<int> global_rows_, global_cols_;
+  int lld_ = 1;
+  std::vector<double> data_;
+};
+
+}  // namespace hetscal_test

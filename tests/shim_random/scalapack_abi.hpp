@@ -1,0 +1,22 @@
+#pragma once
+/// @file scalapack_abi.hpp
+/// The BLACS (C interface) and PBLAS (Fortran ABI) routines a plain ScaLAPACK program calls,
+/// declared as a user's program declares them: these tests link ScaLAPACK only and know
+/// nothing of hetscal, which is preloaded.
+
+#include <mpi.h>
+
+extern "C" {
+void Cblacs_pinfo(int* rank, int* size);
+void Cblacs_get(int context, int what, int* value);
+void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
+void Cblacs_gridmap(int* context, int* usermap, int ldumap, int nprow, int npcol);
+void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
+void Cblacs_gridexit(int context);
+int Csys2blacs_handle(MPI_Comm comm);
+void Cfree_blacs_system_handle(int handle);
+void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
+             const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
+             double* c, const int* ic, const int* jc, const int* descc);
+}
