@@ -1,11 +1,58 @@
 #!/usr/bin/env bash
-# The main job on a built-in default: set-up (packages, configure, build), then plan the
-# 9 heterogeneous workstations of Boudet, Petitet, Rastello & Robert (1999), Table 3, on a
-# 2D grid and draw the resulting distribution of a matrix.
+# The main job: set-up (packages, configure, build), then
+#  1. an unchanged ScaLAPACK program (examples/scalapack/pdgemm_example.f90) run on 2 ranks of
+#     this machine made heterogeneous: rank 1 slowed 3x by the emulator
+#     (libhetscal-slowdown.so), once with plain ScaLAPACK and once with libhetscal.so preloaded
+#     (HETSCAL_SPEEDS=1,0.3333), side by side;
+#  2. the grid planner on the 9 heterogeneous workstations of Boudet, Petitet, Rastello &
+#     Robert (1999), Table 3, with a picture of the distribution.
+# Environment: HETSCAL_DEMO_N (matrix size, default 4000), HETSCAL_DEMO_NB (block size, 128).
+# Arguments after demo.sh are passed to hetscal-plan.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${HETSCAL_BUILD_DIR:-$repo/build}
 bash "$repo/cmake/bootstrap.sh"
-"$build/src/tools/hetscal-plan" --cycle-times 7.8,1.0,1.0,4.0,1.0,6.3,7.8,7.95,8.0 \
-  --picture "$build/demo-plan.svg" "$@"
-echo "picture of the distribution: $build/demo-plan.svg"
+
+export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+n=${HETSCAL_DEMO_N:-4000}
+nb=${HETSCAL_DEMO_NB:-128}
+example=$build/examples/pdgemm_example
+slowdown=$build/src/tools/libhetscal-slowdown.so
+field() { awk -v key="$1" '$1 == key { print $2; exit }'; }
+
+echo
+echo "== 1. An unchanged ScaLAPACK program on a heterogeneous machine (N=$n, NB=$nb, 2 ranks) =="
+# The emulator sleeps (3 - 1) x flops / rate after each of rank 1's BLAS calls: the rate is
+# one core's DGEMM rate, measured here with the same program on one rank.
+gflops=$(mpirun --oversubscribe -np 1 "$example" 2000 "$nb" 1 1 | field gflops)
+rate=$(awk -v g="$gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
+echo "one core: $gflops GFLOP/s; rank 1 slowed 3x (HETSCAL_SLOWDOWN=1:3 HETSCAL_SLOWDOWN_RATE=$rate)"
+slowed=(mpirun --oversubscribe -np 2 -x OPENBLAS_NUM_THREADS -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE="$rate")
+
+echo "-- plain ScaLAPACK"
+plain=$("${slowed[@]}" -x LD_PRELOAD="$slowdown" "$example" "$n" "$nb" 1 2)
+echo "$plain"
+if [ -f "$build/src/libhetscal.so" ]; then
+  echo "-- the same binary with libhetscal.so preloaded (HETSCAL_SPEEDS=1,0.3333 HETSCAL_VERBOSE=1)"
+  hetero=$("${slowed[@]}" -x LD_PRELOAD="$slowdown:$build/src/libhetscal.so" -x HETSCAL_SPEEDS=1,0.3333 \
+    -x HETSCAL_VERBOSE=1 "$example" "$n" "$nb" 1 2)
+  echo "$hetero"
+  printf "\n%-10s %14s %14s\n" "" "ScaLAPACK" "hetscal"
+  for key in residual time_s gflops; do
+    printf "%-10s %14s %14s\n" "$key" "$(field "$key" <<<"$plain")" "$(field "$key" <<<"$hetero")"
+  done
+  awk -v a="$(field time_s <<<"$plain")" -v b="$(field time_s <<<"$hetero")" \
+    'BEGIN { printf "speedup    %14s %14.2f   (ideal 2.00: speeds 1 + 1/3 against 2 x 1/3)\n", "", a / b }'
+else
+  echo "libhetscal.so is not built: only the plain run is shown"
+fi
+
+echo
+echo "== 2. The grid planner on the 9 workstations of Boudet et al. (1999), Table 3 =="
+if [ -x "$build/src/tools/hetscal-plan" ]; then
+  "$build/src/tools/hetscal-plan" --cycle-times 7.8,1.0,1.0,4.0,1.0,6.3,7.8,7.95,8.0 \
+    --picture "$build/demo-plan.svg" "$@"
+  echo "picture of the distribution: $build/demo-plan.svg"
+else
+  echo "hetscal-plan is not built"
+fi

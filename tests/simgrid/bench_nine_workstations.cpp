@@ -1,0 +1,118 @@
+// Simulated GEMM benchmark (DESIGN.md, instrument 2): the 9 workstations of Boudet, Petitet,
+// Rastello & Robert (1999), Table 3, on their 3×3 and 2×4 grids (Figures 10 and 11).
+// hetscal's kernel on the planner's heterogeneous distribution versus the same kernel on
+// ScaLAPACK's 2D block-cyclic distribution over the same grid, next to the theoretical time
+// cyclic / S with S = W_hetero / W_cyclic of the rational shares (the paper's 3.34 and 3.63);
+// S_plan is the same ratio for the integer panel plan actually used at that N.
+// Flops are injected (ComputeMode::Skip) and the matrices live in SMPI shared memory, so
+// N = 8000 costs little real memory or time.
+//
+// Usage (run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
+//   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
+//   --cfg=smpi/shared-malloc:global bench_nine_workstations [OUTPUT_PREFIX [NB [N_LIST]]]
+// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_gemm).
+#include <mpi.h>
+
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../bench/gemm/planned_grid.hpp"
+#include "kernels/flop_counter.hpp"
+#include "kernels/gemm.hpp"
+#include "layout/local_storage.hpp"
+#include "svg_time_plot.hpp"
+
+namespace {
+using namespace hetscal;
+
+/// Table 3's cycle-times, in the order of nine_workstations.hosts (rank i on host i).
+const std::vector<double> kCycleTimes{7.8, 1.0, 1.0, 4.0, 1.0, 6.3, 7.8, 7.95, 8.0};
+
+/// Simulated seconds of C = A·B + C on distribution `d` (one call, all ranks of the world).
+double simulated_gemm(const layout::Distribution& d, int rank) {
+  const std::unique_ptr<layout::LocalLayout> storage = layout::make_local_layout(d, rank);
+  const auto bytes = static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements())) * sizeof(double);
+  // Shared (global mode): every allocation maps the same few pages; the data is meaningless
+  // and never computed on. beta = 1 keeps the kernel from writing C.
+  auto* a = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
+  auto* b = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
+  auto* c = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  kernels::gemm<double>(kernels::Op::NoTrans, kernels::Op::NoTrans, 1.0, {&d, storage.get(), a},
+                        {&d, storage.get(), b}, 1.0, {&d, storage.get(), c}, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double seconds = MPI_Wtime() - start;
+  SMPI_SHARED_FREE(a), SMPI_SHARED_FREE(b), SMPI_SHARED_FREE(c);
+  return seconds;
+}
+
+std::vector<std::int64_t> parse_sizes(const std::string& text) {
+  std::vector<std::int64_t> values;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stoll(item));
+  return values;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_gemm";
+  const std::int64_t nb = argc > 2 ? std::stoll(argv[2]) : 64;  // the paper's r = 64
+  const std::vector<std::int64_t> sizes =
+      parse_sizes(argc > 3 ? argv[3] : "1000,2000,3000,4000,5000,6000,7000,8000");
+  if (ranks != static_cast<int>(kCycleTimes.size())) {
+    if (rank == 0) std::printf("bench_nine_workstations needs 9 ranks\n");
+    MPI_Finalize();
+    return 2;
+  }
+  kernels::set_compute_mode(kernels::ComputeMode::Skip);
+
+  std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
+  if (rank == 0) {
+    if (csv == nullptr) std::printf("cannot write %s.csv\n", prefix.c_str());
+    else std::fprintf(csv, "grid,n,nb,cyclic_s,hetero_s,theoretical_s,speedup,theoretical_speedup,plan_speedup,fraction\n");
+    std::printf("%-5s %6s %10s %10s %14s %8s %8s %8s %8s\n", "grid", "N", "cyclic_s", "hetero_s",
+                "theoretical_s", "speedup", "S_W", "S_plan", "fraction");
+  }
+  std::vector<bench::Panel> panels;
+  for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{3, 3}, {2, 4}}) {
+    const std::string grid = std::to_string(shape.first) + "x" + std::to_string(shape.second);
+    bench::Panel panel{"GEMM on a " + grid + " grid (9 workstations, simulated)", {}, {}};
+    bench::Series cyclic{"cyclic(" + std::to_string(nb) + ")", "#d62728", {}};
+    bench::Series hetero{"hetero(" + std::to_string(nb) + ")", "#1f77b4", {}};
+    bench::Series theory{"theoretical (cyclic / S)", "#2ca02c", {}};
+    for (std::int64_t n : sizes) {
+      const bench::PlannedGrid plan = bench::plan_grid(kCycleTimes, shape.first, shape.second, n, nb);
+      const double s = plan.rational_speedup(), s_plan = plan.predicted_speedup();
+      const double cyclic_s = simulated_gemm(*bench::cyclic_distribution(plan, n, nb), rank);
+      const double hetero_s = simulated_gemm(*bench::planned_distribution(plan, n, nb), rank);
+      panel.x.push_back(double(n));
+      cyclic.y.push_back(cyclic_s), hetero.y.push_back(hetero_s), theory.y.push_back(cyclic_s / s);
+      if (rank != 0) continue;
+      const double speedup = cyclic_s / hetero_s;
+      std::printf("%-5s %6lld %10.1f %10.1f %14.1f %8.3f %8.3f %8.3f %8.3f\n", grid.c_str(), (long long)n,
+                  cyclic_s, hetero_s, cyclic_s / s, speedup, s, s_plan, speedup / s);
+      if (csv != nullptr)
+        std::fprintf(csv, "%s,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", grid.c_str(), (long long)n,
+                     (long long)nb, cyclic_s, hetero_s, cyclic_s / s, speedup, s, s_plan, speedup / s);
+      std::fflush(stdout);
+    }
+    panel.series = {cyclic, hetero, theory};
+    panels.push_back(panel);
+  }
+  if (rank == 0) {
+    if (csv != nullptr) std::fclose(csv);
+    const bool written = bench::write_time_plot(prefix + ".svg", panels);
+    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(), prefix.c_str());
+  }
+  MPI_Finalize();
+  return 0;
+}
