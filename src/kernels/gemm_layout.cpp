@@ -39,7 +39,11 @@ std::string describe(const core::GridChoice& choice, const core::PanelPlan& pane
 }  // namespace
 
 std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks) {
-  return std::clamp<std::int64_t>(std::min(m, n) / (2 * std::max(ranks, 1)), 1, 64);
+  // Up to 256: each SUMMA step is one local GEMM with inner dimension `tile`, and OpenBLAS
+  // needs an inner dimension of a few hundred to run near its peak (ScaLAPACK's and hetscal's
+  // best block size on this class of machine is 256; tests/bench/gemm). Smaller matrices
+  // get smaller tiles so that every rank still holds several.
+  return std::clamp<std::int64_t>(std::min(m, n) / (2 * std::max(ranks, 1)), 1, 256);
 }
 
 GridLoad grid_load(const layout::CartesianDistribution& d, const std::vector<double>& speeds) {

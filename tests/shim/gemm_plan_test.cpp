@@ -58,7 +58,9 @@ TEST(ShimGemmPlan, RefusesMatricesSmallerThanEveryGrid) {
 
 TEST(ShimGemmPlan, TileBounds) {
   EXPECT_EQ(planned_tile(1, 1, 8), 1);
-  EXPECT_EQ(planned_tile(100000, 100000, 4), 64);
+  EXPECT_EQ(planned_tile(100000, 100000, 4), 256);  // the cap: OpenBLAS near peak
+  EXPECT_EQ(planned_tile(4000, 4000, 2), 256);
+  EXPECT_EQ(planned_tile(1000, 4000, 4), 125);
   EXPECT_EQ(planned_tile(160, 400, 4), 20);
 }
 
