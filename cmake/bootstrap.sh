@@ -10,7 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libopenblas-dev libscalapack-openmpi-dev scalapack-mpi-test
   libgtest-dev libcli11-dev libpng-dev nlohmann-json3-dev
-  libsimgrid-dev simgrid
+  libsimgrid-dev  # brings smpicxx and smpirun
 )
 missing=()
 for p in "${packages[@]}"; do
