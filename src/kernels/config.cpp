@@ -9,35 +9,10 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/value_list.hpp"
 
 namespace hetscal::kernels {
 namespace {
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-// Entries separated by commas, blanks or newlines, '#' comments removed.
-std::vector<std::string> split_entries(const std::string& text) {
-  std::vector<std::string> entries;
-  std::string current;
-  bool in_comment = false;
-  for (const char ch : text + "\n") {
-    if (ch == '\n') in_comment = false;
-    if (in_comment) continue;
-    if (ch == '#') {
-      in_comment = true;
-    } else if (ch == ',' || std::isspace(static_cast<unsigned char>(ch))) {
-      if (!current.empty()) entries.push_back(current);
-      current.clear();
-    } else {
-      current += ch;
-    }
-  }
-  return entries;
-}
 
 double parse_speed(const std::string& text, const std::string& entry) {
   std::size_t used = 0;
@@ -86,7 +61,7 @@ std::string Configuration::fingerprint() const {
 }
 
 SpeedSpec parse_speed_list(const std::string& text) {
-  const std::vector<std::string> entries = split_entries(text);
+  const std::vector<std::string> entries = core::split_value_list(text);
   if (entries.empty()) throw InvalidArgument("hetscal: the speed list is empty");
   SpeedSpec spec;
   const bool by_host = entries.front().find('=') != std::string::npos;
@@ -113,7 +88,7 @@ SpeedSpec parse_speed_list(const std::string& text) {
 }
 
 bool parse_switch(const std::string& name, const std::string& value) {
-  const std::string v = lowercase(value);
+  const std::string v = core::ascii_lowercase(value);
   if (v.empty() || v == "0" || v == "false" || v == "no" || v == "off") return false;
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   throw InvalidArgument("hetscal: " + name + "='" + value + "' is not a switch (1/0, on/off)");

@@ -9,26 +9,10 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/value_list.hpp"
 
 namespace hetscal::tools::plan {
 namespace {
-
-bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-std::vector<std::string> split_tokens(const std::string& text) {
-  std::vector<std::string> tokens;
-  std::string current;
-  for (char c : text) {
-    if (is_separator(c)) {
-      if (!current.empty()) tokens.push_back(std::move(current));
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  if (!current.empty()) tokens.push_back(std::move(current));
-  return tokens;
-}
 
 // strtod also reads "nan" and "inf"; they are numbers here and refused later by Speeds
 // with their position, which is the clearer message.
@@ -43,22 +27,6 @@ double parse_number(const std::string& token, std::size_t position, const std::s
     throw InvalidArgument(msg.str());
   }
   return value;
-}
-
-std::string strip_comments(std::istream& in) {
-  std::string text;
-  std::string line;
-  while (std::getline(in, line)) {
-    text += line.substr(0, line.find('#'));
-    text += '\n';
-  }
-  return text;
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
 }
 
 std::size_t parse_dimension(const std::string& digits, const std::string& text,
@@ -80,7 +48,7 @@ std::string to_string(ValueKind kind) {
 }
 
 std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
-  const std::vector<std::string> tokens = split_tokens(text);
+  const std::vector<std::string> tokens = core::split_value_list(text);
   if (tokens.empty()) throw InvalidArgument(what + ": the list is empty");
   std::vector<double> values;
   values.reserve(tokens.size());
@@ -95,13 +63,14 @@ ProcessorFile read_processor_file(const std::string& path,
     throw InvalidArgument("--file: '" + path + "' is a directory, not a file");
   std::ifstream in(path);
   if (!in) throw InvalidArgument("--file: cannot read '" + path + "'");
-  std::string text = strip_comments(in);
+  std::ostringstream text;
+  text << in.rdbuf();
   if (in.bad()) throw InvalidArgument("--file: error while reading '" + path + "'");
 
-  std::vector<std::string> tokens = split_tokens(text);
+  std::vector<std::string> tokens = core::split_value_list(text.str());
   std::optional<ValueKind> header_kind;
-  if (!tokens.empty() && lower(tokens.front()) == "speeds:") header_kind = ValueKind::Speeds;
-  if (!tokens.empty() && lower(tokens.front()) == "cycle-times:") header_kind = ValueKind::CycleTimes;
+  if (!tokens.empty() && core::ascii_lowercase(tokens.front()) == "speeds:") header_kind = ValueKind::Speeds;
+  if (!tokens.empty() && core::ascii_lowercase(tokens.front()) == "cycle-times:") header_kind = ValueKind::CycleTimes;
   if (header_kind) tokens.erase(tokens.begin());
 
   if (header_kind && declared_kind && *header_kind != *declared_kind)
@@ -145,7 +114,7 @@ PictureFormat picture_format_of(const std::string& path) {
   const std::size_t dot = path.rfind('.');
   const std::size_t slash = path.find_last_of("/\\");
   const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  const std::string extension = has_extension ? lower(path.substr(dot)) : "";
+  const std::string extension = has_extension ? core::ascii_lowercase(path.substr(dot)) : "";
   if (extension == ".svg") return PictureFormat::Svg;
   if (extension == ".png") return PictureFormat::Png;
   throw InvalidArgument("--picture: '" + path + "' must end in .svg or .png" +
