@@ -3,17 +3,12 @@
 /// ScaLAPACK's and PBLAS's own index tools and checkers, as exported by libscalapack-openmpi
 /// (no header ships with them). The layout tests compare hetscal's arithmetic with these.
 /// Fortran routines take every argument by pointer and use 1-based indices; PBLAS's C tools
-/// take values and use 0-based indices.
+/// take values and use 0-based indices. The BLACS and the TOOLS index functions a plain
+/// ScaLAPACK program calls are in tests/support/scalapack_abi.hpp.
+#include "scalapack_abi.hpp"
 
 extern "C" {
-// ScaLAPACK TOOLS (Fortran).
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
-int indxg2p_(const int* indxglob, const int* nb, const int* iproc, const int* isrcproc,
-             const int* nprocs);
-int indxg2l_(const int* indxglob, const int* nb, const int* iproc, const int* isrcproc,
-             const int* nprocs);
-int indxl2g_(const int* indxloc, const int* nb, const int* iproc, const int* isrcproc,
-             const int* nprocs);
+// ScaLAPACK TOOLS (Fortran), beyond the index functions.
 void chk1mat_(const int* ma, const int* mapos0, const int* na, const int* napos0, const int* ia,
               const int* ja, const int* desca, const int* descapos0, int* info);
 
@@ -27,11 +22,6 @@ void PB_CargFtoC(int if_, int jf, int* descin, int* ic, int* jc, int* descout);
 void PB_Cchkmat(int ictxt, char* rout, char* mname, int m, int mpos0, int n, int npos0, int ia,
                 int ja, int* desca, int dpos0, int* info);
 
-// BLACS (C interface).
-void Cblacs_pinfo(int* mypnum, int* nprocs);
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
-void Cblacs_gridexit(int context);
+// BLACS (C interface), beyond what a PDGEMM program needs.
 void Cblacs_exit(int not_done);
 }

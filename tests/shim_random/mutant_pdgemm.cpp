@@ -14,11 +14,6 @@
 
 #include "scalapack_abi.hpp"
 
-extern "C" {
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxg2p_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxg2l_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-}
 
 namespace {
 

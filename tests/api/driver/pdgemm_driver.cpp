@@ -24,10 +24,7 @@
 #include "hetscal/hetscal.h"
 #include "kernels/flop_counter.hpp"
 
-extern "C" void pdgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-                        const double*, const int*, const int*, const int*, const double*,
-                        const int*, const int*, const int*, const double*, double*, const int*,
-                        const int*, const int*);
+#include "scalapack_abi.hpp"
 
 namespace hetscal::driver {
 namespace {

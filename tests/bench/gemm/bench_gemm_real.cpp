@@ -28,15 +28,7 @@
 #include "layout/local_storage.hpp"
 #include "planned_grid.hpp"
 
-extern "C" {
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
-void Cblacs_gridexit(int context);
-void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
-             const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
-             const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
-             double* c, const int* ic, const int* jc, const int* descc);
-}
+#include "scalapack_abi.hpp"
 
 namespace {
 using namespace hetscal;

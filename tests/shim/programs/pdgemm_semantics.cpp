@@ -14,19 +14,7 @@
 #include <limits>
 #include <vector>
 
-extern "C" {
-void Cblacs_pinfo(int* rank, int* size);
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxl2g_(const int* local, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-void pdgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-             const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
-             const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
-             double* c, const int* ic, const int* jc, const int* descc);
-}
+#include "scalapack_abi.hpp"
 
 namespace {
 

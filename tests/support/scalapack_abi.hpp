@@ -1,8 +1,8 @@
 #pragma once
 /// @file scalapack_abi.hpp
-/// The BLACS (C interface) and PBLAS (Fortran ABI) routines a plain ScaLAPACK program calls,
-/// declared as a user's program declares them: these tests link ScaLAPACK only and know
-/// nothing of hetscal, which is preloaded.
+/// The BLACS (C interface), PBLAS and ScaLAPACK TOOLS (Fortran ABI) routines a plain
+/// ScaLAPACK program calls, declared once for every test and benchmark program that plays
+/// such a program: they link ScaLAPACK only and know nothing of hetscal, which is preloaded.
 
 #include <mpi.h>
 
@@ -15,6 +15,13 @@ void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol
 void Cblacs_gridexit(int context);
 int Csys2blacs_handle(MPI_Comm comm);
 void Cfree_blacs_system_handle(int handle);
+int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
+int indxg2p_(const int* indxglob, const int* nb, const int* iproc, const int* isrcproc,
+             const int* nprocs);
+int indxg2l_(const int* indxglob, const int* nb, const int* iproc, const int* isrcproc,
+             const int* nprocs);
+int indxl2g_(const int* indxloc, const int* nb, const int* iproc, const int* isrcproc,
+             const int* nprocs);
 void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
              const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
              const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
