@@ -10,8 +10,8 @@
 #include "api/context_registry.hpp"
 #include "core/error.hpp"
 #include "hetscal/hetscal.h"
-#include "kernels/config.hpp"
-#include "kernels/speed_probe.hpp"
+#include "runtime/config.hpp"
+#include "runtime/speed_probe.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agree_on_speeds.hpp"
 
@@ -23,18 +23,18 @@ namespace {
 // configuration is malformed or does not cover this process: the agreement then refuses the
 // speeds on every process alike, instead of this process leaving the collective.
 double configured_speed() {
-  const kernels::Configuration& config = kernels::process_configuration();
+  const runtime::Configuration& config = runtime::process_configuration();
   if (!config.valid()) return 0.0;
-  if (config.speeds.source == kernels::SpeedSource::None) return kernels::probed_speed();
+  if (config.speeds.source == runtime::SpeedSource::None) return runtime::probed_speed();
   int world_rank = 0, world_size = 1, length = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Get_processor_name(host, &length);
   try {
-    return kernels::speed_of_process(config.speeds, world_rank, world_size,
+    return runtime::speed_of_process(config.speeds, world_rank, world_size,
                                      std::string(host, static_cast<std::size_t>(length)),
-                                     kernels::probed_speed);
+                                     runtime::probed_speed);
   } catch (const InvalidArgument&) {
     return 0.0;
   }

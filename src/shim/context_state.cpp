@@ -6,16 +6,16 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "kernels/speed_probe.hpp"
+#include "runtime/speed_probe.hpp"
 #include "shim/report.hpp"
 
 namespace hetscal::shim {
 namespace {
 
-using kernels::Configuration;
-using kernels::SpeedSource;
-using kernels::process_configuration;
-using kernels::speed_of_process;
+using runtime::Configuration;
+using runtime::SpeedSource;
+using runtime::process_configuration;
+using runtime::speed_of_process;
 
 // FNV-1a: the same on every rank (std::hash need not be).
 std::uint64_t fingerprint_hash(const std::string& text) {
@@ -42,7 +42,7 @@ double my_speed(const Configuration& config, std::string& problem) {
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   try {
-    return speed_of_process(config.speeds, world_rank, world_size, host_name(), kernels::probed_speed);
+    return speed_of_process(config.speeds, world_rank, world_size, host_name(), runtime::probed_speed);
   } catch (const InvalidArgument& e) {
     problem = e.what();
     return 0.0;

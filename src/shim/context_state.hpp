@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "kernels/config.hpp"
+#include "runtime/config.hpp"
 #include "kernels/gemm_plan_cache.hpp"
 #include "mpi/blacs_context.hpp"
 
 namespace hetscal::shim {
 
-using kernels::Verbosity;
+using runtime::Verbosity;
 
 struct ContextState {
   const mpi::ContextInfo* context = nullptr;

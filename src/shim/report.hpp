@@ -5,12 +5,12 @@
 /// calls at exit. Configuration problems are printed at every level, once.
 #include <string>
 
-#include "kernels/config.hpp"
+#include "runtime/config.hpp"
 #include "shim/decision.hpp"
 
 namespace hetscal::shim {
 
-using kernels::Verbosity;
+using runtime::Verbosity;
 
 /// Prints `message` (prefixed "hetscal: ") on stderr once per process, if this process is
 /// rank 0 of its context and `verbosity` reaches `needed`.

@@ -3,10 +3,10 @@
 /// Speed measurement (HETSCAL_PROBE=1 in the shim, NULL speeds in the native API): each rank measures its own DGEMM rate at first use (HeteroPBLAS's
 /// automatic speed measurement on the representative kernel, seed 004).
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 
 /// The median over several runs of a local n×n DGEMM, in flop/s; measured once per process
 /// (later calls return the same value). Calls BLAS directly, outside the flop accounting.
 double probed_speed();
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

@@ -4,9 +4,9 @@
 #include <map>
 
 #include "core/error.hpp"
-#include "kernels/config.hpp"
+#include "runtime/config.hpp"
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 namespace {
 
 Configuration parse(const std::map<std::string, std::string>& variables,
@@ -122,4 +122,4 @@ TEST(ShimConfig, SpeedOfEachProcess) {
 }
 
 }  // namespace
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

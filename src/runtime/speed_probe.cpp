@@ -1,4 +1,4 @@
-#include "kernels/speed_probe.hpp"
+#include "runtime/speed_probe.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@ extern "C" void dgemm_(const char* transa, const char* transb, const int* m, con
                        const double* b, const int* ldb, const double* beta, double* c,
                        const int* ldc);
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 namespace {
 
 // Large enough to run at the kernel's rate, small enough (~30 ms on a slow core per run) that
@@ -39,4 +39,4 @@ double probed_speed() {
   return speed;
 }
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

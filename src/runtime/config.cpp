@@ -1,4 +1,4 @@
-#include "kernels/config.hpp"
+#include "runtime/config.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "core/value_list.hpp"
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 namespace {
 
 double parse_speed(const std::string& text, const std::string& entry) {
@@ -168,4 +168,4 @@ double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
                         "or HETSCAL_PROBE=1)");
 }
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 
 /// Where the speeds come from.
 enum class SpeedSource {
@@ -89,4 +89,4 @@ const Configuration& process_configuration();
 double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
                         const std::string& host, const std::function<double()>& probe);
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime
