@@ -1,11 +1,16 @@
 #include "runtime/config.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <set>
+#include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -14,75 +19,221 @@
 namespace hetscal::runtime {
 namespace {
 
-double parse_speed(const std::string& text, const std::string& entry) {
-  std::size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+// A path is quoted longer than a bad entry: its directories are what tells files apart.
+constexpr std::size_t kPathExcerpt = 200;
+
+std::string quoted(const std::string& text, std::size_t max_chars = 40) {
+  return "'" + message_excerpt(text, max_chars) + "'";
+}
+
+// Why `text` is not a speed, or "" when `value` is one. Speeds are relative, so any normal
+// double > 0 will do; a subnormal one is refused, since the planner's sums and ratios of
+// speeds would lose it (1e-308 + 1 == 1) or overflow dividing by it.
+std::string speed_problem(const std::string& text, double& value) {
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (stop == text.data() || (error == std::errc() && stop != end)) return "is not a number";
+  if (error == std::errc::result_out_of_range) {
+    return "is outside the range of a double (a speed lies between 2.2e-308 and 1.8e308)";
   }
-  if (used == 0 || used != text.size() || !std::isfinite(value) || value <= 0.0) {
-    throw InvalidArgument("hetscal: speed entry '" + entry +
-                          "' is not a finite number > 0");
+  if (!std::isfinite(value)) return "is not finite";
+  if (value <= 0.0) return "is not > 0";
+  if (value < std::numeric_limits<double>::min()) {
+    return "is subnormal, below 2.2e-308 (speeds are relative: scale the list up)";
+  }
+  return "";
+}
+
+double parse_speed(const std::string& text, const std::string& entry, const std::string& origin) {
+  double value = 0.0;
+  const std::string problem = speed_problem(text, value);
+  if (!problem.empty()) {
+    throw InvalidArgument("hetscal: " + origin + ": speed entry " + quoted(entry) + " " + problem);
   }
   return value;
 }
 
 std::int64_t parse_count(const std::string& name, const std::string& value) {
-  std::size_t used = 0;
-  long long parsed = -1;
-  try {
-    parsed = std::stoll(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != value.size() || parsed < 0) {
-    throw InvalidArgument("hetscal: " + name + "='" + value + "' is not an integer >= 0");
+  std::int64_t parsed = -1;
+  const char* const end = value.data() + value.size();
+  const auto [stop, error] = std::from_chars(value.data(), end, parsed);
+  if (error != std::errc() || stop != end || parsed < 0) {
+    throw InvalidArgument("hetscal: " + name + "=" + quoted(value) + " is not an integer >= 0");
   }
   return parsed;
 }
 
-std::optional<std::string> read_whole_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
+// What a file that is not a regular one is, for "HETSCAL_SPEEDS_FILE='x' is a directory".
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+FileRead failure(std::string problem) { return FileRead{std::nullopt, std::move(problem)}; }
+
+std::string too_big(std::uintmax_t bytes) {
+  return "is " + std::to_string(bytes) + " bytes, more than the " +
+         std::to_string(kMaxSpeedsFileBytes) + " a speeds file may have";
+}
+
+// Reads at most kMaxSpeedsFileBytes + 1 bytes: one more tells a file grown since fstat.
+FileRead read_bounded(int fd) {
+  std::string content(kMaxSpeedsFileBytes + 1, '\0');
+  std::size_t used = 0;
+  while (used < content.size()) {
+    const ssize_t got = ::read(fd, content.data() + used, content.size() - used);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return failure(std::string("cannot be read: ") + std::strerror(errno));
+    }
+    used += static_cast<std::size_t>(got);
+  }
+  if (used > kMaxSpeedsFileBytes) return failure(too_big(used));
+  content.resize(used);
+  return FileRead{std::move(content), ""};
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
+void add_speeds(std::ostringstream& out, const SpeedSpec& speeds) {
+  out << ";source=" << static_cast<int>(speeds.source) << ";speeds=" << std::hexfloat;
+  for (double speed : speeds.rank_speeds) out << speed << ',';
+  // Host names carry their length, so that no name can imitate a list of others.
+  for (const auto& [host, speed] : speeds.host_speeds) {
+    out << host.size() << ':' << host << '=' << speed << ',';
+  }
+  out << std::defaultfloat;
+}
+
+std::optional<std::string> getenv_lookup(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
 }
 
 }  // namespace
 
+std::string message_excerpt(const std::string& text, std::size_t max_chars) {
+  std::string shown;
+  for (std::size_t i = 0; i < text.size() && i < max_chars; ++i) {
+    const unsigned char byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f && byte != '\\') {
+      shown += static_cast<char>(byte);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      shown += escaped;
+    }
+  }
+  return text.size() > max_chars ? shown + "\u2026" : shown;
+}
+
+FileRead read_speeds_file(const std::string& path) {
+  struct stat info {};
+  // stat before open: opening some devices has effects (a tape rewinds, a watchdog arms).
+  if (::stat(path.c_str(), &info) != 0) {
+    return failure(std::string("cannot be opened: ") + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) return failure("is " + kind_of(info.st_mode) + ", not a regular file");
+  if (static_cast<std::uintmax_t>(info.st_size) > kMaxSpeedsFileBytes) {
+    return failure(too_big(static_cast<std::uintmax_t>(info.st_size)));
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return failure(std::string("cannot be opened: ") + std::strerror(errno));
+  FileRead result;
+  // The path may have been replaced between stat and open: what is open is what counts.
+  if (::fstat(fd, &info) != 0) {
+    result = failure(std::string("cannot be examined: ") + std::strerror(errno));
+  } else if (!S_ISREG(info.st_mode)) {
+    result = failure("is " + kind_of(info.st_mode) + ", not a regular file");
+  } else {
+    result = read_bounded(fd);
+  }
+  ::close(fd);
+  return result;
+}
+
+const std::set<std::string>& known_routines() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> all;
+    for (const char* operation : {"gemm", "potrf", "getrf", "geqrf"}) {
+      for (const char type : {'s', 'd', 'c', 'z'}) all.insert(std::string("p") + type + operation);
+    }
+    return all;
+  }();
+  return names;
+}
+
+std::set<std::string> parse_routine_list(const std::string& text) {
+  const std::vector<std::string> entries = core::split_value_list(text);
+  if (entries.empty()) {
+    throw InvalidArgument("hetscal: HETSCAL_ROUTINES names no routine (unset it to allow all, "
+                          "or set HETSCAL_DISABLE=1 to forward every call)");
+  }
+  std::set<std::string> routines;
+  for (const std::string& entry : entries) {
+    const std::string name = core::ascii_lowercase(entry);
+    if (known_routines().count(name) == 0) {
+      throw InvalidArgument("hetscal: HETSCAL_ROUTINES: " + quoted(entry) +
+                            " is not a routine hetscal implements (" + join(known_routines()) + ")");
+    }
+    routines.insert(name);
+  }
+  return routines;
+}
+
+Configuration::Configuration() : routines(known_routines()) {}
+
+bool Configuration::allows(const std::string& routine) const {
+  return routines.count(core::ascii_lowercase(routine)) != 0;
+}
+
 std::string Configuration::fingerprint() const {
   std::ostringstream out;
-  out << "disabled=" << disabled << ";force=" << force << ";min_n=" << min_n
-      << ";source=" << static_cast<int>(speeds.source) << ";errors=" << errors.size();
+  out << "valid=" << valid() << ";disabled=" << disabled << ";force=" << force
+      << ";min_n=" << min_n << ";routines=" << join(routines);
+  add_speeds(out, speeds);
   return out.str();
 }
 
-SpeedSpec parse_speed_list(const std::string& text) {
+SpeedSpec parse_speed_list(const std::string& text, const std::string& origin) {
   const std::vector<std::string> entries = core::split_value_list(text);
-  if (entries.empty()) throw InvalidArgument("hetscal: the speed list is empty");
+  if (entries.empty()) throw InvalidArgument("hetscal: " + origin + " lists no speed");
   SpeedSpec spec;
+  spec.origin = origin;
   const bool by_host = entries.front().find('=') != std::string::npos;
   spec.source = by_host ? SpeedSource::HostList : SpeedSource::RankList;
-  std::set<std::string> hosts;
   for (const std::string& entry : entries) {
     const std::size_t equals = entry.find('=');
     if ((equals != std::string::npos) != by_host) {
-      throw InvalidArgument("hetscal: speed entry '" + entry +
-                            "' mixes host=speed pairs with plain speeds");
+      throw InvalidArgument("hetscal: " + origin + ": speed entry " + quoted(entry) +
+                            " mixes host=speed pairs with plain speeds");
     }
     if (!by_host) {
-      spec.rank_speeds.push_back(parse_speed(entry, entry));
+      spec.rank_speeds.push_back(parse_speed(entry, entry, origin));
       continue;
     }
     const std::string host = entry.substr(0, equals);
-    if (host.empty()) throw InvalidArgument("hetscal: speed entry '" + entry + "' has no host name");
-    if (!hosts.insert(host).second) {
-      throw InvalidArgument("hetscal: host '" + host + "' is given two speeds");
+    if (host.empty()) {
+      throw InvalidArgument("hetscal: " + origin + ": speed entry " + quoted(entry) +
+                            " has no host name");
     }
-    spec.host_speeds.emplace_back(host, parse_speed(entry.substr(equals + 1), entry));
+    for (const auto& [known, speed] : spec.host_speeds) {
+      if (known == host) {
+        throw InvalidArgument("hetscal: " + origin + ": host " + quoted(host) +
+                              " is given two speeds");
+      }
+    }
+    spec.host_speeds.emplace_back(host, parse_speed(entry.substr(equals + 1), entry, origin));
   }
   return spec;
 }
@@ -91,41 +242,55 @@ bool parse_switch(const std::string& name, const std::string& value) {
   const std::string v = core::ascii_lowercase(value);
   if (v.empty() || v == "0" || v == "false" || v == "no" || v == "off") return false;
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  throw InvalidArgument("hetscal: " + name + "='" + value + "' is not a switch (1/0, on/off)");
+  throw InvalidArgument("hetscal: " + name + "=" + quoted(value) +
+                        " is not a switch (1/0, on/off)");
 }
+
+namespace {
+
+SpeedSpec speeds_from_file(const std::string& path, const FileReader& read_file) {
+  const std::string origin = "HETSCAL_SPEEDS_FILE=" + quoted(path, kPathExcerpt);
+  const FileRead read = read_file(path);
+  if (!read.content) throw InvalidArgument("hetscal: " + origin + " " + read.problem);
+  return parse_speed_list(*read.content, origin);
+}
+
+}  // namespace
 
 Configuration parse_configuration(const EnvironmentLookup& lookup, const FileReader& read_file) {
   Configuration config;
-  // Each variable on its own, so that one malformed value is reported with the others.
+  // Each variable on its own, so that one malformed value is reported with the others; any
+  // other failure (memory, a reader's exception) is a message too, never an escape.
   const auto guarded = [&config](const auto& parse) {
     try {
       parse();
     } catch (const InvalidArgument& e) {
       config.errors.emplace_back(e.what());
+    } catch (const std::exception& e) {
+      config.errors.emplace_back(std::string("hetscal: reading the configuration failed: ") + e.what());
     }
   };
   const auto get = [&lookup](const char* name) { return lookup(name); };
   guarded([&] { if (auto v = get("HETSCAL_DISABLE")) config.disabled = parse_switch("HETSCAL_DISABLE", *v); });
   guarded([&] { if (auto v = get("HETSCAL_FORCE")) config.force = parse_switch("HETSCAL_FORCE", *v); });
   guarded([&] { if (auto v = get("HETSCAL_MIN_N")) config.min_n = parse_count("HETSCAL_MIN_N", *v); });
+  guarded([&] { if (auto v = get("HETSCAL_ROUTINES")) config.routines = parse_routine_list(*v); });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);
-      if (level > 2) throw InvalidArgument("hetscal: HETSCAL_VERBOSE='" + *v + "' is not 0, 1 or 2");
+      if (level > 2) throw InvalidArgument("hetscal: HETSCAL_VERBOSE=" + quoted(*v) + " is not 0, 1 or 2");
       config.verbosity = static_cast<Verbosity>(level);
     }
   });
-  const std::optional<std::string> list = get("HETSCAL_SPEEDS");
-  const std::optional<std::string> file = get("HETSCAL_SPEEDS_FILE");
   guarded([&] {
+    const std::optional<std::string> list = get("HETSCAL_SPEEDS");
+    const std::optional<std::string> file = get("HETSCAL_SPEEDS_FILE");
     if (list && file) {
       throw InvalidArgument("hetscal: HETSCAL_SPEEDS and HETSCAL_SPEEDS_FILE are both set");
     } else if (list) {
-      config.speeds = parse_speed_list(*list);
+      config.speeds = parse_speed_list(*list, "HETSCAL_SPEEDS");
     } else if (file) {
-      const std::optional<std::string> content = read_file(*file);
-      if (!content) throw InvalidArgument("hetscal: HETSCAL_SPEEDS_FILE='" + *file + "' cannot be read");
-      config.speeds = parse_speed_list(*content);
+      config.speeds = speeds_from_file(*file, read_file);
     } else if (auto probe = get("HETSCAL_PROBE"); probe && parse_switch("HETSCAL_PROBE", *probe)) {
       config.speeds.source = SpeedSource::Probe;
     }
@@ -133,15 +298,18 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   return config;
 }
 
+ConfigurationCache::ConfigurationCache(EnvironmentLookup lookup, FileReader read_file)
+    : lookup_(std::move(lookup)), read_file_(std::move(read_file)) {}
+
+const Configuration& ConfigurationCache::get() {
+  // parse_configuration does not throw, so call_once always completes and never parses again.
+  std::call_once(parsed_, [this] { config_ = parse_configuration(lookup_, read_file_); });
+  return config_;
+}
+
 const Configuration& process_configuration() {
-  static const Configuration config = parse_configuration(
-      [](const std::string& name) -> std::optional<std::string> {
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) return std::nullopt;
-        return std::string(value);
-      },
-      read_whole_file);
-  return config;
+  static ConfigurationCache cache(getenv_lookup, read_speeds_file);
+  return cache.get();
 }
 
 double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
@@ -149,7 +317,7 @@ double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
   switch (spec.source) {
     case SpeedSource::RankList:
       if (static_cast<int>(spec.rank_speeds.size()) != world_size) {
-        throw InvalidArgument("hetscal: HETSCAL_SPEEDS lists " +
+        throw InvalidArgument("hetscal: " + spec.origin + " lists " +
                               std::to_string(spec.rank_speeds.size()) + " speeds for " +
                               std::to_string(world_size) + " ranks of MPI_COMM_WORLD");
       }
@@ -158,7 +326,7 @@ double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
       for (const auto& [name, speed] : spec.host_speeds) {
         if (name == host) return speed;
       }
-      throw InvalidArgument("hetscal: host '" + host + "' has no speed in HETSCAL_SPEEDS");
+      throw InvalidArgument("hetscal: host " + quoted(host) + " has no speed in " + spec.origin);
     case SpeedSource::Probe:
       return probe();
     case SpeedSource::None:

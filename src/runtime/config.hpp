@@ -9,21 +9,36 @@
 /// Variables:
 ///   HETSCAL_DISABLE=1        forward every call to ScaLAPACK
 ///   HETSCAL_SPEEDS=1,2,3,4   one relative speed per rank of MPI_COMM_WORLD, or
-///   HETSCAL_SPEEDS=nodeA=2,nodeB=1   one speed per host name (every rank on that host)
-///   HETSCAL_SPEEDS_FILE=path the same list in a file (commas, blanks or newlines; # comments)
+///   HETSCAL_SPEEDS=nodeA=2,nodeB=1   one speed per host name (every rank on that host);
+///                            a speed is a normal double > 0 (2.2e-308 .. 1.8e308)
+///   HETSCAL_SPEEDS_FILE=path the same list in a regular file of at most kMaxSpeedsFileBytes
+///                            (commas, blanks or newlines; # comments)
 ///   HETSCAL_PROBE=1          neither given: measure each rank with a short local DGEMM
 ///   HETSCAL_MIN_N=512        calls with min(M, N, K) below this go to ScaLAPACK
+///   HETSCAL_ROUTINES=pdgemm,pdpotrf  only these routines may be taken over (any case; default
+///                            every routine hetscal implements, see known_routines())
 ///   HETSCAL_FORCE=1          take over every supported call the size rule lets through,
 ///                            whatever the predicted times (testing)
 ///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once; 2: every call
+///
+/// Everything here is read, bounded and validated before any collective: a malformed or
+/// hostile value becomes a message in Configuration::errors on the rank that read it, never an
+/// exception, a hang or an unbounded read, so that the ranks still reach their agreement.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace hetscal::runtime {
+
+/// The largest speeds file read (64 KiB: thousands of host=speed lines); a bigger file is
+/// refused unread rather than read without limit on every rank.
+inline constexpr std::size_t kMaxSpeedsFileBytes = 64 * 1024;
 
 /// Where the speeds come from.
 enum class SpeedSource {
@@ -40,6 +55,8 @@ struct SpeedSpec {
   SpeedSource source = SpeedSource::None;
   std::vector<double> rank_speeds;                          ///< RankList
   std::vector<std::pair<std::string, double>> host_speeds;  ///< HostList, in given order
+  /// Where the list was read, for messages: "HETSCAL_SPEEDS" or "HETSCAL_SPEEDS_FILE='path'".
+  std::string origin = "HETSCAL_SPEEDS";
 };
 
 /// Everything one process read.
@@ -49,35 +66,86 @@ struct Configuration {
   std::int64_t min_n = 512;
   Verbosity verbosity = Verbosity::Quiet;
   SpeedSpec speeds;
+  /// Lower-case names of the routines that may be taken over (HETSCAL_ROUTINES).
+  std::set<std::string> routines;
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;
 
+  Configuration();
   bool valid() const { return errors.empty(); }
-  /// A canonical text of every setting that changes a decision: equal on two ranks iff they
-  /// would decide alike (the speed values themselves are compared after resolution).
+  /// @param routine a routine name in any case ("pdgemm", "PDPOTRF").
+  /// @return whether HETSCAL_ROUTINES lets hetscal take `routine` over.
+  bool allows(const std::string& routine) const;
+  /// A canonical text of every setting that changes a decision (switches, minimum size,
+  /// routines, speed source and speed values, whether anything is malformed): equal on two
+  /// ranks iff they would decide alike. The verbosity is left out: it changes no decision.
   std::string fingerprint() const;
 };
 
 /// Looks up one environment variable; nullopt when unset.
 using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
-/// Reads a file's whole content; nullopt when it cannot be read.
-using FileReader = std::function<std::optional<std::string>(const std::string&)>;
+
+/// What reading a speeds file gave: its content, or why there is none.
+struct FileRead {
+  std::optional<std::string> content;
+  std::string problem;  ///< without content: "is a directory", "cannot be opened: ..." ...
+};
+/// Reads a speeds file (read_speeds_file, or a stand-in in tests).
+using FileReader = std::function<FileRead(const std::string&)>;
+
+/// Reads a speeds file without ever blocking or reading without limit: only a regular file
+/// (checked before opening, so that no device is opened, and again on the open descriptor,
+/// opened O_NONBLOCK so that a FIFO swapped in cannot block), of at most kMaxSpeedsFileBytes.
+/// @param path the file's path.
+/// @return the content, or the problem: what the path is when not a regular file (directory,
+///         FIFO, character device ...), its size when too big, the system's error otherwise.
+FileRead read_speeds_file(const std::string& path);
+
+/// `text` made safe and short for a message: at most `max_chars` characters, then "…";
+/// bytes outside printable ASCII (control bytes, bytes of non-ASCII characters) and the
+/// backslash written as \xNN.
+std::string message_excerpt(const std::string& text, std::size_t max_chars = 40);
+
+/// Every routine name HETSCAL_ROUTINES accepts: PDGEMM, PDPOTRF, PDGETRF, PDGEQRF and their
+/// S, C and Z variants, in lower case.
+const std::set<std::string>& known_routines();
+
+/// Parses HETSCAL_ROUTINES: routine names separated by commas or blanks, any case.
+/// @throws InvalidArgument naming the first unknown entry, or when the list is empty.
+std::set<std::string> parse_routine_list(const std::string& text);
 
 /// Parses a speed list: "1,2.5,3" (ranks) or "host=2,other=1" (hosts); commas, blanks and
 /// newlines separate entries; '#' starts a comment up to the end of the line.
-/// @throws InvalidArgument naming the bad entry (empty list, a value not finite and > 0,
-///         a mix of both forms, a repeated or empty host name).
-SpeedSpec parse_speed_list(const std::string& text);
+/// @param origin where the text comes from, named in messages and kept in SpeedSpec::origin.
+/// @throws InvalidArgument naming `origin` and the bad entry (empty list, a value that is not
+///         a normal double > 0, a mix of both forms, a repeated or empty host name).
+SpeedSpec parse_speed_list(const std::string& text, const std::string& origin = "HETSCAL_SPEEDS");
 
 /// Parses a switch: 1/0, true/false, yes/no, on/off (any case); empty counts as false.
 /// @throws InvalidArgument naming `name` and the value otherwise.
 bool parse_switch(const std::string& name, const std::string& value);
 
-/// Parses every variable; malformed ones land in Configuration::errors (never throws).
+/// Parses every variable; malformed ones land in Configuration::errors (never throws, also
+/// not when `read_file` does).
 /// HETSCAL_SPEEDS and HETSCAL_SPEEDS_FILE together is an error (which one would win?).
 Configuration parse_configuration(const EnvironmentLookup& lookup, const FileReader& read_file);
 
-/// The process's configuration from getenv, parsed on first call (thread-safe).
+/// A configuration parsed on first use and kept, errors included, for the cache's life:
+/// the speeds file is read once, whatever the outcome. Thread-safe.
+class ConfigurationCache {
+ public:
+  ConfigurationCache(EnvironmentLookup lookup, FileReader read_file);
+  /// The configuration; parsed by the first call (never throws: failures are its errors).
+  const Configuration& get();
+
+ private:
+  EnvironmentLookup lookup_;
+  FileReader read_file_;
+  std::once_flag parsed_;
+  Configuration config_;
+};
+
+/// The process's configuration from getenv and read_speeds_file, parsed on first call.
 const Configuration& process_configuration();
 
 /// The speed of one process under `spec`.
@@ -85,7 +153,8 @@ const Configuration& process_configuration();
 /// @param world_size the size of MPI_COMM_WORLD (a RankList must have exactly this many).
 /// @param host the process's host name (MPI_Get_processor_name).
 /// @param probe measures this process when the source is Probe.
-/// @throws InvalidArgument when the list does not match world_size or the host is not listed.
+/// @throws InvalidArgument naming spec.origin when the list does not match world_size or
+///         the host is not listed.
 double speed_of_process(const SpeedSpec& spec, int world_rank, int world_size,
                         const std::string& host, const std::function<double()>& probe);
 
