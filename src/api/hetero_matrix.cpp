@@ -2,17 +2,13 @@
 #include "api/hetero_matrix.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "hetscal/hetscal.h"
-#include "kernels/gemm_layout.hpp"
+#include "runtime/gemm_plan.hpp"
+#include "mpi/agreement.hpp"
 
 namespace hetscal::api {
 namespace {
-
-// Sort key of an INFO: position·100 + field (0 for the argument itself); 0 = no error.
-int key_of(int info) { return info == 0 ? 0 : (-info < 100 ? -info * 100 : -info); }
-int info_of(int key) { return key % 100 == 0 ? -(key / 100) : -key; }
 
 // Rows (or columns) of an extent-long dimension held by this process's grid row (column).
 std::int64_t local_extent(const Context& context, std::int64_t extent, bool rows) {
@@ -59,16 +55,13 @@ int check_hetero_descriptor(const int* desc, int position, Context** context) {
 }
 
 int agreed_info(MPI_Comm comm, int local_info) {
-  constexpr int kNone = std::numeric_limits<int>::max();  // no error sorts last
-  int key = local_info == 0 ? kNone : key_of(local_info), earliest = kNone;
-  MPI_Allreduce(&key, &earliest, 1, MPI_INT, MPI_MIN, comm);
-  return earliest == kNone ? 0 : info_of(earliest);
+  return mpi::earliest_argument_info(comm, local_info);
 }
 
 HeteroMatrix hetero_matrix(const Context& context, std::int64_t rows, std::int64_t cols,
                            std::int64_t lld) {
   HeteroMatrix m;
-  m.distribution = kernels::aligned_distribution(context.layout(), rows, cols);
+  m.distribution = runtime::aligned_distribution(context.layout(), rows, cols);
   m.storage = std::make_unique<layout::CartesianLocalLayout>(*m.distribution, context.grid.my_rank);
   if (lld > 0) {
     m.storage =

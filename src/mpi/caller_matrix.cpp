@@ -4,25 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::mpi {
 namespace {
 
-// ScaLAPACK's encoding for finding the earliest error with MIN (PCHK1MAT): a scalar
-// argument at position p is p*100, field f of the descriptor at position p is p*100+f.
+// Codes as mpi/agreement.hpp encodes INFO (PCHK1MAT): a scalar argument at position p is
+// p*100, field f of the descriptor at position p is p*100+f.
 constexpr int kDescMult = 100;
-constexpr int kNoError = kDescMult * kDescMult;
-
-int code_of(int info) {
-  if (info >= 0) return kNoError;
-  return info < -kDescMult ? -info : -info * kDescMult;
-}
-
-int info_of(int code) {
-  if (code == kNoError) return 0;
-  return code % kDescMult == 0 ? -code / kDescMult : -code;
-}
 
 // The global values of the argument with their codes, as GLOBCHK compares them: every rank
 // must pass what grid position (0,0) passes, or the ranks would plan different moves.
@@ -64,7 +54,7 @@ int agreed_info(const ContextInfo& context, int blacs_context, const layout::Mat
   const int local = rules == CheckRules::Pblas
                         ? layout::check_matrix_pblas(a, grid, previous_info)
                         : layout::check_matrix_scalapack(a, grid, previous_info);
-  int code = code_of(local);
+  int code = argument_info_key(local);
   const auto values = global_values(a, rules);
   // The value count depends on DTYPE; broadcast it first so a differing DTYPE cannot hang.
   int count = static_cast<int>(values.size());
@@ -81,9 +71,9 @@ int agreed_info(const ContextInfo& context, int blacs_context, const layout::Mat
     if (values[k].first != reference[k]) code = std::min(code, values[k].second);
   }
   if (values.size() != reference.size()) code = std::min(code, a.desc_position * kDescMult + 1);
-  int global = kNoError;
+  int global = 0;
   check_mpi(MPI_Allreduce(&code, &global, 1, MPI_INT, MPI_MIN, context.comm), "MPI_Allreduce");
-  return info_of(global);
+  return argument_info_of_key(global);
 }
 
 }  // namespace
@@ -115,12 +105,16 @@ CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_contex
   if (info != 0) {
     throw DescriptorError(info, "hetscal: matrix argument refused, INFO = " + std::to_string(info));
   }
-  const layout::Descriptor desc = layout::Descriptor::parse(a.desc);
-  const layout::SubmatrixExtent sub{a.ia - 1, a.ja - 1, a.m, a.n};
+  return caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n);
+}
+
+CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,
+                           std::int64_t ja, std::int64_t rows, std::int64_t cols) {
   layout::ProcessGrid grid(context.nprow, context.npcol, context.rank_table, context.num_ranks());
   CallerMatrix matrix;
-  matrix.distribution =
-      std::make_unique<layout::BlockCyclicDistribution>(desc, sub, std::move(grid));
+  matrix.distribution = std::make_unique<layout::BlockCyclicDistribution>(
+      layout::Descriptor::parse(desc), layout::SubmatrixExtent{ia, ja, rows, cols},
+      std::move(grid));
   matrix.storage = std::make_unique<layout::CartesianLocalLayout>(
       layout::caller_local_layout(*matrix.distribution, context.my_rank));
   return matrix;

@@ -45,6 +45,13 @@ struct CallerMatrix {
 /// @throws InvalidArgument if a process of the grid is not in `comm`.
 layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm comm);
 
+/// sub(A) = A(IA+1.., JA+1..) of `rows`×`cols` as a distribution over context.comm and this
+/// rank's view of the caller's array, for an argument already checked. Local: the one
+/// builder of a caller's view (shim, runtime and native API all use it).
+/// @param ia,ja 0-based offsets of sub(A) in the global matrix.
+CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,
+                           std::int64_t ja, std::int64_t rows, std::int64_t cols);
+
 /// Checks and describes a caller's submatrix argument. Collective over context.comm: the
 /// INFO of every rank is combined (the earliest argument/field any rank finds wins), so all
 /// ranks accept or all refuse with the same code.

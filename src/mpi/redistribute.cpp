@@ -234,6 +234,17 @@ void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& s
   }
 }
 
+template <class T>
+void reserve_buffers(const RedistributionPlan& plan) {
+  buffer_of<T>(plan.send_buffer(), plan.total_send());
+  buffer_of<T>(plan.receive_buffer(), plan.total_receive());
+}
+
+template void reserve_buffers<float>(const RedistributionPlan&);
+template void reserve_buffers<double>(const RedistributionPlan&);
+template void reserve_buffers<std::complex<float>>(const RedistributionPlan&);
+template void reserve_buffers<std::complex<double>>(const RedistributionPlan&);
+
 template void redistribute<float>(const RedistributionPlan&, const std::vector<const float*>&,
                                   const std::vector<float*>&, Exchange);
 template void redistribute<double>(const RedistributionPlan&, const std::vector<const double*>&,

@@ -34,6 +34,13 @@ template <class T>
 void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& sources,
                   const std::vector<T*>& targets, Exchange exchange = Exchange::PointToPoint);
 
+/// Allocates (or keeps) the send and receive buffers `plan` needs for elements of type T,
+/// so that a following redistribute<T> allocates nothing large: the local part of a move,
+/// which can fail on one rank, done before the ranks agree to start it.
+/// @throws std::bad_alloc when the memory is not there.
+template <class T>
+void reserve_buffers(const RedistributionPlan& plan);
+
 /// One matrix: target = op(source) for a single-matrix plan.
 template <class T>
 void redistribute(const RedistributionPlan& plan, const T* source, T* target,

@@ -1,0 +1,55 @@
+#pragma once
+/// @file agreement.hpp
+/// How the ranks of a communicator stay on one route. A taken-over call is a sequence of
+/// stages; each stage does its local part (planning, allocation, packing: what can fail on
+/// one rank) and then every rank learns, in one collective, whether every rank succeeded.
+/// Only then does the stage's communication start, so a rank that failed never leaves the
+/// others waiting in a collective, and all ranks take the same route afterwards.
+///
+/// INFO values are combined here too, with ScaLAPACK's rules: the earliest argument error
+/// (PCHK1MAT's encoding) and the smallest positive INFO (the first zero pivot or
+/// non-positive minor).
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace hetscal::mpi {
+
+/// Thrown on every rank of a communicator when some rank failed a stage's local part.
+class StageFailed : public Error {
+ public:
+  StageFailed(int failed_rank, const std::string& message)
+      : Error(message), failed_rank_(failed_rank) {}
+  /// The lowest rank (of the stage's communicator) that failed.
+  int failed_rank() const { return failed_rank_; }
+
+ private:
+  int failed_rank_;
+};
+
+/// Collective over `comm`: every rank passes the outcome of its local part ("" = success).
+/// Returns on every rank when all succeeded; otherwise throws StageFailed on every rank with
+/// the message of the lowest failing rank ("<stage> failed on rank r: <its message>").
+void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure);
+
+/// Runs `local_part` (which must not communicate over `comm`), catching what it throws, then
+/// agree_on_stage. @throws StageFailed on every rank when any rank's local part threw.
+void run_agreed(MPI_Comm comm, const char* stage, const std::function<void()>& local_part);
+
+/// The earliest argument error any rank found: ScaLAPACK's encoding (PCHK1MAT), where a
+/// scalar argument at position p ranks as p·100 and field f of the descriptor at position p
+/// as p·100 + f, reduced with MIN. Collective. @param local_info 0 or a negative INFO.
+int earliest_argument_info(MPI_Comm comm, int local_info);
+
+/// Encoding used by earliest_argument_info (exposed for callers that reduce it themselves).
+int argument_info_key(int info);  ///< 0 → no error (sorts last)
+int argument_info_of_key(int key);
+
+/// The smallest positive INFO over the ranks (0 when every rank has 0): the first failing
+/// pivot or minor, in global numbering. Collective. @param local_info >= 0.
+int smallest_positive_info(MPI_Comm comm, int local_info);
+
+}  // namespace hetscal::mpi
