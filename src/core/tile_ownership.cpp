@@ -11,14 +11,17 @@
 namespace hetscal::core {
 namespace {
 
-std::size_t tile_count(std::size_t n, std::size_t tile) { return (n + tile - 1) / tile; }
+/// Tiles covering `extent` elements when the first tile is `offset` elements short.
+std::size_t tile_count(std::size_t extent, std::size_t tile, std::size_t offset = 0) {
+  return (extent + offset + tile - 1) / tile;
+}
 
-void require_sizes(std::size_t n, std::size_t tile, std::size_t rows, std::size_t cols,
+void require_sizes(MatrixShape shape, std::size_t tile, std::size_t rows, std::size_t cols,
                    std::size_t owners, const char* what) {
   std::ostringstream msg;
-  if (n == 0 || tile == 0 || rows == 0 || cols == 0)
-    msg << what << ": n = " << n << ", tile = " << tile << ", " << rows << " x " << cols
-        << " classes; every size must be >= 1";
+  if (shape.rows == 0 || shape.cols == 0 || tile == 0 || rows == 0 || cols == 0)
+    msg << what << ": " << shape.rows << " x " << shape.cols << " matrix, tile = " << tile
+        << ", " << rows << " x " << cols << " classes; every size must be >= 1";
   else if (owners != rows * cols)
     msg << what << ": " << owners << " owners for a " << rows << " x " << cols << " table";
   else return;
@@ -31,21 +34,41 @@ std::vector<std::size_t> cyclic_classes(std::size_t count, std::size_t classes) 
   return out;
 }
 
-/// joint[u * to_classes + i] = elements e in [0, n) with from class u and to class i.
-std::vector<double> joint_counts(std::size_t n, std::size_t from_tile,
-                                 const std::vector<std::size_t>& from_class, std::size_t from_classes,
-                                 std::size_t to_tile, const std::vector<std::size_t>& to_class,
-                                 std::size_t to_classes) {
-  std::vector<double> joint(from_classes * to_classes, 0.0);
+/// One dimension of an ownership: how its elements fall into tiles and tiles into classes.
+struct Axis {
+  std::size_t extent;
+  std::size_t block;
+  std::size_t offset;
+  const std::vector<std::size_t>& tile_class;
+  std::size_t classes;
+};
+
+Axis row_axis(const TileOwnership& t) {
+  return {t.row_extent(), t.row_block(), t.row_offset, t.row_class, t.rows};
+}
+Axis col_axis(const TileOwnership& t) { return {t.n, t.tile, t.col_offset, t.col_class, t.cols}; }
+
+/// joint[u * to.classes + i] = elements e in [0, extent) with from class u and to class i.
+std::vector<double> joint_counts(const Axis& from, const Axis& to) {
+  std::vector<double> joint(from.classes * to.classes, 0.0);
   // Walk e in runs where neither tile index changes.
   std::size_t e = 0;
-  while (e < n) {
-    const std::size_t tf = e / from_tile, tt = e / to_tile;
-    const std::size_t end = std::min({n, (tf + 1) * from_tile, (tt + 1) * to_tile});
-    joint[from_class[tf] * to_classes + to_class[tt]] += static_cast<double>(end - e);
+  while (e < from.extent) {
+    const std::size_t tf = (e + from.offset) / from.block, tt = (e + to.offset) / to.block;
+    const std::size_t end = std::min({from.extent, (tf + 1) * from.block - from.offset,
+                                      (tt + 1) * to.block - to.offset});
+    joint[from.tile_class[tf] * to.classes + to.tile_class[tt]] += static_cast<double>(end - e);
     e = end;
   }
   return joint;
+}
+
+void require_offset_inside_block(const BlockCyclicAxis& axis, const char* which) {
+  if (axis.block == 0 || axis.offset < axis.block) return;
+  std::ostringstream msg;
+  msg << "block-cyclic layout: " << which << " offset " << axis.offset
+      << " must be smaller than the block " << axis.block;
+  throw InvalidArgument(msg.str());
 }
 
 }  // namespace
@@ -70,37 +93,69 @@ std::vector<std::size_t> proportional_sequence(std::size_t count, const std::vec
 
 TileOwnership block_cyclic_ownership(std::size_t n, std::size_t tile, std::size_t grid_rows,
                                      std::size_t grid_cols, std::vector<std::size_t> processor_at) {
+  return block_cyclic_ownership(BlockCyclicAxis{n, tile, 0, grid_rows},
+                                BlockCyclicAxis{n, tile, 0, grid_cols}, std::move(processor_at));
+}
+
+TileOwnership block_cyclic_ownership(const BlockCyclicAxis& rows, const BlockCyclicAxis& cols,
+                                     std::vector<std::size_t> processor_at) {
   if (processor_at.empty()) {
-    processor_at.resize(grid_rows * grid_cols);
+    processor_at.resize(rows.grid * cols.grid);
     std::iota(processor_at.begin(), processor_at.end(), std::size_t{0});
   }
-  require_sizes(n, tile, grid_rows, grid_cols, processor_at.size(), "block-cyclic layout");
-  const std::size_t k = tile_count(n, tile);
-  return {n, tile, grid_rows, grid_cols, std::move(processor_at), cyclic_classes(k, grid_rows),
-          cyclic_classes(k, grid_cols)};
+  require_sizes({rows.extent, cols.extent}, std::min(rows.block, cols.block), rows.grid,
+                cols.grid, processor_at.size(), "block-cyclic layout");
+  require_offset_inside_block(rows, "row");
+  require_offset_inside_block(cols, "column");
+  TileOwnership t{cols.extent, cols.block, rows.grid, cols.grid, std::move(processor_at),
+                  cyclic_classes(tile_count(rows.extent, rows.block, rows.offset), rows.grid),
+                  cyclic_classes(tile_count(cols.extent, cols.block, cols.offset), cols.grid)};
+  t.m = rows.extent;
+  t.row_tile = rows.block;
+  t.row_offset = rows.offset;
+  t.col_offset = cols.offset;
+  return t;
 }
 
 TileOwnership cartesian_ownership(std::size_t n, std::size_t tile, std::size_t grid_rows,
                                   std::size_t grid_cols, std::vector<std::size_t> processor_at,
                                   const std::vector<double>& row_share,
                                   const std::vector<double>& col_share) {
-  require_sizes(n, tile, grid_rows, grid_cols, processor_at.size(), "Cartesian grid");
+  return cartesian_ownership(MatrixShape{n, n}, tile, grid_rows, grid_cols,
+                             std::move(processor_at), row_share, col_share);
+}
+
+TileOwnership cartesian_ownership(MatrixShape shape, std::size_t tile, std::size_t grid_rows,
+                                  std::size_t grid_cols, std::vector<std::size_t> processor_at,
+                                  const std::vector<double>& row_share,
+                                  const std::vector<double>& col_share) {
+  require_sizes(shape, tile, grid_rows, grid_cols, processor_at.size(), "Cartesian grid");
   if (row_share.size() != grid_rows || col_share.size() != grid_cols) {
     std::ostringstream msg;
     msg << "Cartesian grid " << grid_rows << " x " << grid_cols << ": " << row_share.size()
         << " row shares and " << col_share.size() << " column shares";
     throw InvalidArgument(msg.str());
   }
-  const std::size_t k = tile_count(n, tile);
-  return {n, tile, grid_rows, grid_cols, std::move(processor_at),
-          proportional_sequence(k, row_share), proportional_sequence(k, col_share)};
+  TileOwnership t{shape.cols, tile, grid_rows, grid_cols, std::move(processor_at),
+                  proportional_sequence(tile_count(shape.rows, tile), row_share),
+                  proportional_sequence(tile_count(shape.cols, tile), col_share)};
+  t.m = shape.rows;
+  return t;
 }
 
 TileOwnership pattern_ownership(std::size_t n, std::size_t tile, std::size_t rows, std::size_t cols,
                                 std::vector<std::size_t> owner) {
-  require_sizes(n, tile, rows, cols, owner.size(), "pattern");
-  const std::size_t k = tile_count(n, tile);
-  return {n, tile, rows, cols, std::move(owner), cyclic_classes(k, rows), cyclic_classes(k, cols)};
+  return pattern_ownership(MatrixShape{n, n}, tile, rows, cols, std::move(owner));
+}
+
+TileOwnership pattern_ownership(MatrixShape shape, std::size_t tile, std::size_t rows,
+                                std::size_t cols, std::vector<std::size_t> owner) {
+  require_sizes(shape, tile, rows, cols, owner.size(), "pattern");
+  TileOwnership t{shape.cols, tile, rows, cols, std::move(owner),
+                  cyclic_classes(tile_count(shape.rows, tile), rows),
+                  cyclic_classes(tile_count(shape.cols, tile), cols)};
+  t.m = shape.rows;
+  return t;
 }
 
 std::vector<double> elements_held(const TileOwnership& layout, std::size_t processors) {
@@ -109,15 +164,14 @@ std::vector<double> elements_held(const TileOwnership& layout, std::size_t proce
 
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
                                   std::size_t processors) {
-  if (from.n != to.n) {
+  if (from.row_extent() != to.row_extent() || from.n != to.n) {
     std::ostringstream msg;
-    msg << "elements_kept: matrix orders differ (" << from.n << " and " << to.n << ")";
+    msg << "elements_kept: matrix shapes differ (" << from.row_extent() << " x " << from.n
+        << " and " << to.row_extent() << " x " << to.n << ")";
     throw InvalidArgument(msg.str());
   }
-  const auto rows = joint_counts(from.n, from.tile, from.row_class, from.rows, to.tile,
-                                 to.row_class, to.rows);
-  const auto cols = joint_counts(from.n, from.tile, from.col_class, from.cols, to.tile,
-                                 to.col_class, to.cols);
+  const auto rows = joint_counts(row_axis(from), row_axis(to));
+  const auto cols = joint_counts(col_axis(from), col_axis(to));
   std::vector<double> kept(processors, 0.0);
   for (std::size_t u = 0; u < from.rows; ++u)
     for (std::size_t v = 0; v < from.cols; ++v) {

@@ -3,29 +3,56 @@
 /// One description that a Cartesian heterogeneous grid, a pattern and the caller's 2D block-
 /// cyclic layout all fit, so that the time model prices them with the same code.
 ///
-/// The N×N matrix is cut into nb×nb tiles (the last tile row/column may be partial). Tile row
-/// t falls in row class row_class[t], tile column t in column class col_class[t], and the
-/// class table (rows × cols) names the platform processor owning each (row class, column
-/// class) pair:
+/// The M×N matrix is cut into tiles (nb×nb, or mb×nb for the caller's ScaLAPACK layout; the
+/// first tile row/column is shorter for a submatrix that starts inside a block, the last may be
+/// partial). Tile row t falls in row class row_class[t], tile column t in column class
+/// col_class[t], and the class table (rows × cols) names the platform processor owning each
+/// (row class, column class) pair:
 /// - a p×q Cartesian grid: classes are grid rows/columns, tile rows spread over grid rows in
 ///   proportion to the shares r_i (Boudet et al. 1999 §3.1.2; uniform shares give block-cyclic);
-/// - a pattern (Beaumont et al. 2023): classes are pattern rows/columns, t mod R and t mod C.
+/// - a pattern (Beaumont et al. 2023): classes are pattern rows/columns, t mod R and t mod C;
+/// - the caller's block-cyclic layout: classes are BLACS grid rows/columns, t mod P and t mod Q.
 #include <cstddef>
 #include <vector>
 
 namespace hetscal::core {
 
+/// Rows × columns of a matrix, in elements.
+struct MatrixShape {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+};
+
 struct TileOwnership {
-  std::size_t n = 0;     ///< matrix order
-  std::size_t tile = 0;  ///< nb
+  std::size_t n = 0;     ///< columns (the order of a square matrix)
+  std::size_t tile = 0;  ///< nb: width of a tile column (and height of a tile row unless row_tile)
   std::size_t rows = 0;  ///< row classes
   std::size_t cols = 0;  ///< column classes
   std::vector<std::size_t> owner;      ///< rows·cols platform processors, row-major
   std::vector<std::size_t> row_class;  ///< one per tile row
   std::vector<std::size_t> col_class;  ///< one per tile column
+  std::size_t m = 0;           ///< rows; 0: n (square)
+  std::size_t row_tile = 0;    ///< mb, height of a tile row; 0: tile (square tiles)
+  std::size_t row_offset = 0;  ///< the first tile row is row_block() − row_offset high
+  std::size_t col_offset = 0;  ///< the first tile column is tile − col_offset wide
 
+  /// Tile rows (tiles per side of a square ownership).
   std::size_t tiles() const { return row_class.size(); }
   std::size_t at(std::size_t a, std::size_t b) const { return owner[a * cols + b]; }
+  std::size_t row_extent() const { return m == 0 ? n : m; }
+  std::size_t row_block() const { return row_tile == 0 ? tile : row_tile; }
+  /// The tile row holding element row e (counted from the matrix's first row).
+  std::size_t tile_row_of(std::size_t e) const { return (e + row_offset) / row_block(); }
+  /// The tile column holding element column e.
+  std::size_t tile_col_of(std::size_t e) const { return (e + col_offset) / tile; }
+};
+
+/// One dimension of ScaLAPACK's block-cyclic layout of a (sub)matrix.
+struct BlockCyclicAxis {
+  std::size_t extent = 0;  ///< elements along this dimension (M or N of the submatrix)
+  std::size_t block = 0;   ///< MB or NB
+  std::size_t offset = 0;  ///< (IA−1) mod MB: the first block holds block − offset elements
+  std::size_t grid = 0;    ///< processes along this dimension (P or Q)
 };
 
 /// `count` items dealt to classes in proportion to `shares`: item t goes to the class a that
@@ -41,10 +68,27 @@ std::vector<std::size_t> proportional_sequence(std::size_t count, const std::vec
 TileOwnership block_cyclic_ownership(std::size_t n, std::size_t tile, std::size_t grid_rows,
                                      std::size_t grid_cols, std::vector<std::size_t> processor_at);
 
+/// The caller's layout of a submatrix: mb×nb blocks, the submatrix starting `offset` elements
+/// into its first block along each dimension, that first block on grid position (0, 0).
+/// @param rows,cols the submatrix's extent, block, offset and process count per dimension.
+/// @param processor_at as above (rows.grid × cols.grid, row-major; empty: 0, 1, 2, …).
+/// @throws InvalidArgument on a zero size, an offset >= its block, or a processor_at of the
+///   wrong length.
+TileOwnership block_cyclic_ownership(const BlockCyclicAxis& rows, const BlockCyclicAxis& cols,
+                                     std::vector<std::size_t> processor_at);
+
 /// A heterogeneous Cartesian grid: tile rows dealt to grid rows by proportional_sequence over
 /// row_share, tile columns over col_share.
 /// @throws InvalidArgument on size mismatches or bad shares.
 TileOwnership cartesian_ownership(std::size_t n, std::size_t tile, std::size_t grid_rows,
+                                  std::size_t grid_cols, std::vector<std::size_t> processor_at,
+                                  const std::vector<double>& row_share,
+                                  const std::vector<double>& col_share);
+
+/// The same grid over an M×N matrix (the class sequences of a smaller matrix are prefixes of
+/// those of a larger one, so A, B and C of one GEMM agree on a shared dimension).
+/// @throws InvalidArgument as above.
+TileOwnership cartesian_ownership(MatrixShape shape, std::size_t tile, std::size_t grid_rows,
                                   std::size_t grid_cols, std::vector<std::size_t> processor_at,
                                   const std::vector<double>& row_share,
                                   const std::vector<double>& col_share);
@@ -55,13 +99,18 @@ TileOwnership cartesian_ownership(std::size_t n, std::size_t tile, std::size_t g
 TileOwnership pattern_ownership(std::size_t n, std::size_t tile, std::size_t rows, std::size_t cols,
                                 std::vector<std::size_t> owner);
 
+/// The same pattern over an M×N matrix.
+/// @throws InvalidArgument on size mismatches.
+TileOwnership pattern_ownership(MatrixShape shape, std::size_t tile, std::size_t rows,
+                                std::size_t cols, std::vector<std::size_t> owner);
+
 /// Matrix elements each of `processors` platform processors holds (edge tiles counted
 /// exactly).
 std::vector<double> elements_held(const TileOwnership& layout, std::size_t processors);
 
-/// Elements that processor x holds in both `from` and `to` (same n): what stays in place
+/// Elements that processor x holds in both `from` and `to` (same M×N): what stays in place
 /// when data moves from one layout to the other.
-/// @throws InvalidArgument if the matrix orders differ.
+/// @throws InvalidArgument if the matrix shapes differ.
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
                                   std::size_t processors);
 

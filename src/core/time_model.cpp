@@ -23,25 +23,85 @@ void require_owners_exist(const std::vector<std::size_t>& owners, std::size_t pr
   }
 }
 
-TileOwnership caller_ownership(const Problem& problem) {
-  const CallerLayout& c = problem.caller;
-  return block_cyclic_ownership(problem.n, c.block, c.grid_rows, c.grid_cols, c.processor_at);
+/// The matrices of a call that share one shape: how many there are (each held by the caller
+/// and, unless computing in place, copied to the plan) and how many moves they take in all
+/// (one per matrix moved in, one per matrix moved out). Grouping by shape prices a square
+/// call's matrices once.
+struct SameShapeMatrices {
+  MatrixShape shape;
+  std::size_t count = 0;
+  std::size_t moves = 0;
+};
+
+std::vector<SameShapeMatrices> matrices_of(const Problem& problem) {
+  const std::size_t m = problem.rows(), n = problem.n, k = problem.inner();
+  std::vector<SameShapeMatrices> groups;
+  const auto add = [&groups](MatrixShape shape, std::size_t moves) {
+    for (auto& group : groups)
+      if (group.shape.rows == shape.rows && group.shape.cols == shape.cols) {
+        ++group.count;
+        group.moves += moves;
+        return;
+      }
+    groups.push_back({shape, 1, moves});
+  };
+  if (problem.routine == Routine::Gemm) {
+    add({m, k}, 1);                       // A in
+    add({k, n}, 1);                       // B in
+    add({m, n}, problem.c_read ? 2 : 1);  // C in only when read, always out
+  } else {
+    add({m, n}, 2);                       // factored in place: in and out
+  }
+  return groups;
 }
 
-/// Bytes each processor needs: its part of the caller's arrays, of the planned copy (unless
-/// computing in place), and two panels (N × nb) of workspace.
+/// What the caller's matrices cost besides the steps: moving them to the plan and back, and
+/// the memory every processor needs for them (its part of the caller's arrays and, unless
+/// computing in place, of the planned copies).
+struct DataCost {
+  double redistribution_s = 0.0;
+  double moved_bytes = 0.0;
+  std::vector<double> array_bytes;  ///< per processor
+};
+
+DataCost data_cost(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  const std::size_t p = platform.size();
+  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
+  DataCost cost;
+  cost.array_bytes.assign(p, 0.0);
+  for (const SameShapeMatrices& group : matrices_of(problem)) {
+    const TileOwnership caller = caller_ownership(problem, group.shape);
+    const auto caller_held = elements_held(caller, p);
+    std::vector<double> plan_held(p, 0.0);
+    if (!in_place) {
+      const TileOwnership plan = ownership_of(candidate, group.shape);
+      plan_held = elements_held(plan, p);
+      const auto kept = elements_kept(caller, plan, p);
+      const double moves = static_cast<double>(group.moves);
+      cost.redistribution_s +=
+          moves * redistribution_time(platform.network, caller_held, plan_held, kept);
+      double moved = 0.0;
+      for (std::size_t x = 0; x < p; ++x) moved += caller_held[x] - kept[x];
+      cost.moved_bytes += moves * moved * kBytesPerElement;
+    }
+    for (std::size_t x = 0; x < p; ++x)
+      cost.array_bytes[x] += (caller_held[x] + plan_held[x]) * static_cast<double>(group.count) *
+                             kBytesPerElement;
+  }
+  return cost;
+}
+
+/// Bytes each processor needs: its arrays (data_cost) and, where the candidate computes, a
+/// column and a row panel ((M + N) × nb) of workspace.
 std::vector<double> memory_needed(const Problem& problem, const Candidate& candidate,
-                                  const std::vector<double>& caller_held,
-                                  const std::vector<double>& plan_held, std::size_t arrays) {
-  const double workspace = 2.0 * static_cast<double>(problem.n) *
+                                  const std::vector<double>& array_bytes) {
+  const double workspace = static_cast<double>(problem.rows() + problem.n) *
                            static_cast<double>(candidate.tile) * kBytesPerElement;
   const auto used = candidate.processors();
-  std::vector<double> needed(caller_held.size());
+  std::vector<double> needed(array_bytes.size());
   for (std::size_t x = 0; x < needed.size(); ++x) {
-    const double copy = candidate.kind == CandidateKind::CallerLayout ? 0.0 : plan_held[x];
     const bool works = std::binary_search(used.begin(), used.end(), x);
-    needed[x] = (caller_held[x] + copy) * static_cast<double>(arrays) * kBytesPerElement +
-                (works ? workspace : 0.0);
+    needed[x] = array_bytes[x] + (works ? workspace : 0.0);
   }
   return needed;
 }
@@ -63,53 +123,68 @@ std::vector<std::size_t> Candidate::processors() const {
   return {distinct.begin(), distinct.end()};
 }
 
+void require_valid(const Problem& problem) {
+  std::ostringstream msg;
+  if (problem.n == 0)
+    msg << routine_name(problem.routine) << ": matrix order N = 0";
+  else if (problem.routine == Routine::Cholesky && problem.rows() != problem.n)
+    msg << "Cholesky needs a square matrix; got " << problem.rows() << " x " << problem.n;
+  else
+    return;
+  throw InvalidArgument(msg.str());
+}
+
 Candidate caller_layout_candidate(const Problem& problem) {
   const CallerLayout& c = problem.caller;
   Candidate candidate;
   candidate.kind = CandidateKind::CallerLayout;
   candidate.label = "caller layout";
-  candidate.tile = c.block;
+  candidate.tile = c.nb();
   candidate.rows = c.grid_rows;
   candidate.cols = c.grid_cols;
-  candidate.owner = caller_ownership(problem).owner;
+  candidate.owner = caller_ownership(problem, {problem.rows(), problem.n}).owner;
   candidate.row_share.assign(c.grid_rows, 1.0);
   candidate.col_share.assign(c.grid_cols, 1.0);
   return candidate;
 }
 
 TileOwnership ownership_of(const Candidate& candidate, std::size_t n) {
+  return ownership_of(candidate, MatrixShape{n, n});
+}
+
+TileOwnership ownership_of(const Candidate& candidate, MatrixShape shape) {
   if (candidate.kind == CandidateKind::Pattern)
-    return pattern_ownership(n, candidate.tile, candidate.rows, candidate.cols, candidate.owner);
-  return cartesian_ownership(n, candidate.tile, candidate.rows, candidate.cols, candidate.owner,
-                             candidate.row_share, candidate.col_share);
+    return pattern_ownership(shape, candidate.tile, candidate.rows, candidate.cols, candidate.owner);
+  return cartesian_ownership(shape, candidate.tile, candidate.rows, candidate.cols,
+                             candidate.owner, candidate.row_share, candidate.col_share);
+}
+
+TileOwnership caller_ownership(const Problem& problem, MatrixShape shape) {
+  const CallerLayout& c = problem.caller;
+  return block_cyclic_ownership(BlockCyclicAxis{shape.rows, c.mb(), c.row_offset, c.grid_rows},
+                                BlockCyclicAxis{shape.cols, c.nb(), c.col_offset, c.grid_cols},
+                                c.processor_at);
 }
 
 Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate) {
   require_valid(platform);
-  if (problem.n == 0) throw InvalidArgument("predict: matrix order N = 0");
-  const TileOwnership caller = caller_ownership(problem);
+  require_valid(problem);
+  // One layout for every step: GEMM's steps reach over A, B and C at once.
+  const MatrixShape shape = step_layout_shape(problem);
+  const TileOwnership caller = caller_ownership(problem, shape);
   require_owners_exist(caller.owner, platform.size(), "the caller's grid");
-  const TileOwnership plan = ownership_of(candidate, problem.n);
+  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
+  const TileOwnership plan = in_place ? caller : ownership_of(candidate, shape);
   require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
 
   Prediction prediction;
   prediction.candidate = candidate;
-  prediction.time = simulate_steps(platform, problem.routine, plan);
+  prediction.time = simulate_steps(platform, problem, plan);
+  const DataCost data = data_cost(platform, problem, candidate);
+  prediction.time.redistribution = data.redistribution_s;
+  prediction.moved_bytes = data.moved_bytes;
 
-  const RoutineCosts costs = routine_costs(problem.routine, static_cast<double>(candidate.tile));
-  const auto caller_held = elements_held(caller, platform.size());
-  const auto plan_held = elements_held(plan, platform.size());
-  if (candidate.kind != CandidateKind::CallerLayout) {
-    const auto kept = elements_kept(caller, plan, platform.size());
-    const double in_and_out = static_cast<double>(costs.matrices_in + costs.matrices_out);
-    prediction.time.redistribution =
-        in_and_out * redistribution_time(platform.network, caller_held, plan_held, kept);
-    double moved = 0.0;
-    for (std::size_t x = 0; x < kept.size(); ++x) moved += caller_held[x] - kept[x];
-    prediction.moved_bytes = in_and_out * moved * kBytesPerElement;
-  }
-
-  const auto needed = memory_needed(problem, candidate, caller_held, plan_held, costs.matrices_in);
+  const auto needed = memory_needed(problem, candidate, data.array_bytes);
   for (std::size_t x = 0; x < needed.size(); ++x) {
     const double fraction = needed[x] / platform.processors[x].memory_bytes;
     if (fraction > prediction.memory_fraction) {

@@ -7,7 +7,8 @@
 /// and out. The planner calls predict_candidates on whatever candidates it built (grid
 /// shapes, patterns, process subsets, tile sizes) and choose() keeps the fastest that fits.
 ///
-/// The model, per step of the right-looking blocked algorithm (K = ⌈N/nb⌉ steps):
+/// The model, per step of the right-looking blocked algorithm (K = ⌈min(M, N)/nb⌉ steps for a
+/// factorisation, ⌈K/nb⌉ for GEMM), counting whole tiles:
 ///   compute        max over processors of update flops / (speed · efficiency(nb));
 ///   panel          the panel factorisation of the grid column owning the step (max over its
 ///                  processors), the U row-block solve (LU), and per panel column the pivot
@@ -19,11 +20,12 @@
 ///                  all groups add up); on a switched network a broadcast is a binomial tree
 ///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
 ///                  broadcasts still one after another;
-/// plus, unless the candidate keeps the caller's layout, the redistribution in and out:
-/// the elements that change owner, over the same network model. Steps add up (no overlap).
+/// plus, unless the candidate keeps the caller's layout, the redistribution in and out of
+/// each matrix (GEMM: A and B in, C in when read and out): the elements that change owner,
+/// over the same network model. Steps add up (no overlap).
 /// Memory: every processor must hold its part of the caller's arrays, its part of the
-/// planned copy, and two panels of workspace; a candidate that does not fit is kept in the
-/// list but marked, and never chosen.
+/// planned copy, and a column and a row panel of workspace ((M + N)·nb); a candidate that
+/// does not fit is kept in the list but marked, and never chosen.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -38,22 +40,47 @@ enum class Routine { Gemm, LU, QR, Cholesky };
 /// "GEMM", "LU", "QR", "Cholesky".
 const char* routine_name(Routine routine);
 
-/// The caller's data: ScaLAPACK's block-cyclic layout with square blocks on a
-/// grid_rows × grid_cols BLACS grid; processor_at[i·grid_cols + j] is the platform processor
-/// at grid position (i, j) (empty: 0, 1, 2, … row-major).
+/// The caller's data: ScaLAPACK's block-cyclic layout on a grid_rows × grid_cols BLACS grid;
+/// processor_at[i·grid_cols + j] is the platform processor at grid position (i, j) (empty: 0,
+/// 1, 2, … row-major). A submatrix sub(A) = A(IA:…, JA:…) starts row_offset = (IA−1) mod MB
+/// rows and col_offset = (JA−1) mod NB columns into its first block, and that first block is
+/// on grid position (0, 0) (rotate processor_at so that the process holding A(IA, JA) comes
+/// first). Every matrix of a call (GEMM's A, B and C) is taken to share this layout.
 struct CallerLayout {
   std::size_t grid_rows = 1;
   std::size_t grid_cols = 1;
-  std::size_t block = 64;
+  std::size_t block = 64;       ///< MB = NB unless row_block / col_block say otherwise
   std::vector<std::size_t> processor_at;
+  std::size_t row_block = 0;    ///< MB; 0: block
+  std::size_t col_block = 0;    ///< NB; 0: block
+  std::size_t row_offset = 0;   ///< (IA−1) mod MB, < MB
+  std::size_t col_offset = 0;   ///< (JA−1) mod NB, < NB
+
+  std::size_t mb() const { return row_block == 0 ? block : row_block; }
+  std::size_t nb() const { return col_block == 0 ? block : col_block; }
 };
 
-/// One call: routine on square N×N matrices (GEMM: C = A·B, all N×N) held in `caller`.
+/// One call, held in `caller`:
+/// - GEMM: C (m×n) = A (m×k) · B (k×n) (+ β·C), in ⌈k/nb⌉ steps; C is moved in only when it is
+///   read (β ≠ 0: c_read) and always moved back;
+/// - LU, QR: an m×n matrix, min(m, n) columns factored, the trailing (m−j)×(n−j) matrix
+///   updated at step j (k and c_read unused);
+/// - Cholesky: n×n (m must equal n).
+/// m = 0 or k = 0 means "equal to n", so {routine, n, caller} is the square problem N×N.
 struct Problem {
   Routine routine = Routine::Gemm;
-  std::size_t n = 0;
+  std::size_t n = 0;      ///< columns (of C for GEMM); the order of a square problem
   CallerLayout caller;
+  std::size_t m = 0;      ///< rows; 0: n
+  std::size_t k = 0;      ///< GEMM's inner dimension; 0: n
+  bool c_read = true;     ///< GEMM: C is read (β ≠ 0), so it is moved in as well as out
+
+  std::size_t rows() const { return m == 0 ? n : m; }
+  std::size_t inner() const { return k == 0 ? n : k; }
 };
+
+/// @throws InvalidArgument if N = 0, or Cholesky has M ≠ N.
+void require_valid(const Problem& problem);
 
 enum class CandidateKind {
   CallerLayout,  ///< compute in place on the caller's block-cyclic layout (no redistribution)
@@ -77,12 +104,25 @@ struct Candidate {
   std::vector<std::size_t> processors() const;
 };
 
-/// The candidate that computes on the caller's layout as it is (tile = the caller's block).
+/// The candidate that computes on the caller's layout as it is (tile = the caller's column
+/// block NB). predict() prices a CallerLayout candidate on problem.caller itself (row and
+/// column blocks, offsets).
+/// @throws InvalidArgument if the caller's grid does not match its processor list.
 Candidate caller_layout_candidate(const Problem& problem);
 
 /// The candidate as a tile ownership of the N×N matrix.
 /// @throws InvalidArgument on inconsistent sizes, shares, or a zero tile.
 TileOwnership ownership_of(const Candidate& candidate, std::size_t n);
+
+/// The candidate as a tile ownership of an M×N matrix (the same classes as for any other
+/// shape on their common tiles).
+/// @throws InvalidArgument as above.
+TileOwnership ownership_of(const Candidate& candidate, MatrixShape shape);
+
+/// The caller's layout of an M×N matrix of `problem` (blocks, offsets, grid).
+/// @throws InvalidArgument on a zero size, an offset not inside its block, or a grid that
+///   does not match its processor list.
+TileOwnership caller_ownership(const Problem& problem, MatrixShape shape);
 
 /// Predicted seconds, by kind of cost.
 struct TimeBreakdown {
@@ -104,9 +144,10 @@ struct Prediction {
 };
 
 /// Prices one candidate.
-/// @throws InvalidArgument if the platform or problem is invalid (N = 0, caller grid not
-///   matching its processor list or naming a processor the platform lacks) or the candidate
-///   is inconsistent (sizes, shares, an owner outside the platform, tile = 0).
+/// @throws InvalidArgument if the platform or problem is invalid (N = 0, Cholesky with
+///   m ≠ n, a caller offset not inside its block, caller grid not matching its processor list
+///   or naming a processor the platform lacks) or the candidate is inconsistent (sizes,
+///   shares, an owner outside the platform, tile = 0).
 Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
 /// predict() for each candidate, in the given order.

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
+
+#include "core/error.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -67,7 +70,55 @@ double slowest(const Platform& platform, const std::vector<double>& work_tiles,
   return worst;
 }
 
+/// How many tiles the problem covers on the layout, and which tile row holds the diagonal
+/// (GEMM: B's row panel) of each step.
+struct StepGeometry {
+  std::size_t tile_rows = 0;  ///< of the M×N matrix (C for GEMM)
+  std::size_t tile_cols = 0;
+  std::vector<std::size_t> diagonal_row;  ///< one per step; step j is tile column j
+};
+
+StepGeometry step_geometry(const Problem& problem, const TileOwnership& layout) {
+  require_valid(problem);
+  const std::size_t m = problem.rows(), n = problem.n;
+  const MatrixShape needed = step_layout_shape(problem);
+  if (layout.tile_row_of(needed.rows - 1) >= layout.row_class.size() ||
+      layout.tile_col_of(needed.cols - 1) >= layout.col_class.size()) {
+    std::ostringstream msg;
+    msg << "simulate_steps: a layout of " << layout.row_class.size() << " x "
+        << layout.col_class.size() << " tiles does not cover " << needed.rows << " x "
+        << needed.cols << " elements";
+    throw InvalidArgument(msg.str());
+  }
+  StepGeometry g;
+  g.tile_rows = layout.tile_row_of(m - 1) + 1;
+  g.tile_cols = layout.tile_col_of(n - 1) + 1;
+  const std::size_t stepped =
+      problem.routine == Routine::Gemm ? problem.inner() : std::min(m, n);
+  const std::size_t steps = layout.tile_col_of(stepped - 1) + 1;
+  for (std::size_t j = 0; j < steps; ++j) {
+    const std::size_t first_column = j == 0 ? 0 : j * layout.tile - layout.col_offset;
+    g.diagonal_row.push_back(layout.tile_row_of(first_column));
+  }
+  return g;
+}
+
+/// Per-class counts of the first `count` entries of `classes`, by suffix (see
+/// suffix_class_counts).
+std::vector<std::vector<std::size_t>> prefix_suffix_counts(const std::vector<std::size_t>& classes,
+                                                           std::size_t count,
+                                                           std::size_t num_classes) {
+  return suffix_class_counts({classes.begin(), classes.begin() + static_cast<long>(count)},
+                             num_classes);
+}
+
 }  // namespace
+
+MatrixShape step_layout_shape(const Problem& problem) {
+  const std::size_t m = problem.rows(), n = problem.n, k = problem.inner();
+  if (problem.routine == Routine::Gemm) return {std::max(m, k), std::max(n, k)};
+  return {m, n};
+}
 
 RoutineCosts routine_costs(Routine routine, double tile) {
   const double cube = tile * tile * tile;
@@ -75,7 +126,6 @@ RoutineCosts routine_costs(Routine routine, double tile) {
   switch (routine) {
     case Routine::Gemm:
       c.update_flops_per_tile = 2.0 * cube;
-      c.matrices_in = 3;
       break;
     case Routine::LU:
       c.update_flops_per_tile = 2.0 * cube;
@@ -110,25 +160,39 @@ double broadcast_time(const Network& network, std::size_t group, double bytes) {
 }
 
 TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout) {
+  Problem problem;
+  problem.routine = routine;
+  problem.n = layout.n;
+  problem.m = layout.row_extent();
+  return simulate_steps(platform, problem, layout);
+}
+
+TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
+                             const TileOwnership& layout) {
+  const StepGeometry geometry = step_geometry(problem, layout);
   const double nb = real(layout.tile);
-  const RoutineCosts costs = routine_costs(routine, nb);
+  const RoutineCosts costs = routine_costs(problem.routine, nb);
   const double efficiency = platform.kernel.efficiency(nb);
-  const double tile_bytes = nb * nb * kBytesPerElement;
-  const auto rows_from = suffix_class_counts(layout.row_class, layout.rows);
-  const auto cols_from = suffix_class_counts(layout.col_class, layout.cols);
+  // A tile is mb×nb: its update and panel work and its bytes scale with its height mb; a tile
+  // of the row block (nb rows of the step) is nb×nb.
+  const double height = real(layout.row_block()) / nb;
+  const double update_flops = costs.update_flops_per_tile * height;
+  const double panel_flops = costs.panel_flops_per_tile * height;
+  const double tile_bytes = real(layout.row_block()) * nb * kBytesPerElement;
+  const double row_tile_bytes = nb * nb * kBytesPerElement;
+  const auto rows_from = prefix_suffix_counts(layout.row_class, geometry.tile_rows, layout.rows);
+  const auto cols_from = prefix_suffix_counts(layout.col_class, geometry.tile_cols, layout.cols);
   const GroupSizes groups = group_sizes(layout);
-  const std::size_t steps = layout.tiles();
   const std::size_t p = platform.size();
 
   TimeBreakdown t;
-  for (std::size_t k = 0; k < steps; ++k) {
+  for (std::size_t k = 0; k < geometry.diagonal_row.size(); ++k) {
     // Tiles of the trailing matrix (GEMM: the whole C every step) and of the panel.
-    const std::size_t trailing = costs.factorisation ? k + 1 : 0;
-    const std::size_t panel_from = costs.factorisation ? k : 0;
-    const std::size_t owner_col = layout.col_class[k], owner_row = layout.row_class[k];
-    const auto& r_trail = rows_from[trailing];
-    const auto& c_trail = cols_from[trailing];
-    const auto& r_panel = rows_from[panel_from];
+    const std::size_t diagonal = geometry.diagonal_row[k];
+    const std::size_t owner_col = layout.col_class[k], owner_row = layout.row_class[diagonal];
+    const auto& r_trail = rows_from[costs.factorisation ? diagonal + 1 : 0];
+    const auto& c_trail = cols_from[costs.factorisation ? k + 1 : 0];
+    const auto& r_panel = rows_from[costs.factorisation ? diagonal : 0];
 
     std::vector<double> update(p, 0.0), panel(p, 0.0), row_block(p, 0.0);
     for (std::size_t a = 0; a < layout.rows; ++a)
@@ -137,9 +201,9 @@ TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const Ti
     for (std::size_t a = 0; a < layout.rows; ++a) panel[layout.at(a, owner_col)] += real(r_panel[a]);
     for (std::size_t b = 0; b < layout.cols; ++b) row_block[layout.at(owner_row, b)] += real(c_trail[b]);
 
-    t.compute += slowest(platform, update, costs.update_flops_per_tile, efficiency);
+    t.compute += slowest(platform, update, update_flops, efficiency);
     if (costs.factorisation) {
-      t.panel += slowest(platform, panel, costs.panel_flops_per_tile, efficiency);
+      t.panel += slowest(platform, panel, panel_flops, efficiency);
       t.panel += slowest(platform, row_block, costs.row_block_flops_per_tile, efficiency);
       t.panel += nb * costs.panel_collectives_per_column *
                  broadcast_time(platform.network, groups.col[owner_col], nb * kBytesPerElement);
@@ -154,7 +218,7 @@ TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const Ti
     for (std::size_t b = 0; b < layout.cols; ++b) {
       if (c_trail[b] > 0)
         for (double round = 0; round < costs.column_broadcast_rounds; round += 1.0)
-          along_cols.broadcast(layout.at(owner_row, b), groups.col[b], real(c_trail[b]) * tile_bytes);
+          along_cols.broadcast(layout.at(owner_row, b), groups.col[b], real(c_trail[b]) * row_tile_bytes);
       if (costs.row_swaps && groups.col[b] > 1) {
         // nb rows over the whole width of this column class (L to the left as well as the
         // trailing part), exchanged with the pivot rows' owners; a pivot is elsewhere with
@@ -162,7 +226,7 @@ TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const Ti
         const double width = real(cols_from[0][b]);
         const double g = real(groups.col[b]);
         along_cols.broadcast(layout.at(owner_row, b), 2,
-                             (g - 1.0) / g * width * tile_bytes);
+                             (g - 1.0) / g * width * row_tile_bytes);
       }
     }
     t.communication += along_rows.time() + along_cols.time();

@@ -22,8 +22,6 @@ struct RoutineCosts {
   double panel_collectives_per_column = 0.0;  ///< LU pivot search/row, QR norms
   bool factorisation = false;          ///< trailing matrix shrinks (not GEMM)
   bool row_swaps = false;              ///< LU
-  std::size_t matrices_in = 1;         ///< arrays moved to the plan (GEMM: A, B, C)
-  std::size_t matrices_out = 1;        ///< arrays moved back (C or the factors)
 };
 
 /// @param tile nb.
@@ -33,8 +31,24 @@ RoutineCosts routine_costs(Routine routine, double tile);
 /// 0 if group <= 1; shared bus: (group − 1) messages; switched: ⌈log2 group⌉ message times.
 double broadcast_time(const Network& network, std::size_t group, double bytes);
 
-/// Compute, panel and communication seconds of `routine` on `layout` (redistribution and
-/// memory are priced by the caller, time_model.cpp).
+/// The shape a layout given to simulate_steps must cover: max(M, K) × max(N, K) for GEMM (its
+/// steps reach over A, B and C), M × N otherwise.
+MatrixShape step_layout_shape(const Problem& problem);
+
+/// Compute, panel and communication seconds of `problem`'s routine on its M×N (GEMM: M×N×K)
+/// shape laid out by `layout` (redistribution and memory are priced by the caller,
+/// time_model.cpp). Tiles are counted whole. Step j is tile column j; its diagonal (GEMM: B's
+/// row panel) is the tile row holding that column's first element, so mb×nb tiles and
+/// submatrix offsets are priced too.
+/// @param layout covers step_layout_shape(problem) at least.
+/// @pre every owner of layout is < platform.size().
+/// @throws InvalidArgument if the problem is invalid (require_valid) or layout covers less
+///   than step_layout_shape(problem).
+TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
+                             const TileOwnership& layout);
+
+/// The problem of layout's whole M×N shape (GEMM: K = N): simulate_steps(platform,
+/// {routine, N, {}, M}, layout).
 /// @pre every owner of layout is < platform.size().
 TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout);
 

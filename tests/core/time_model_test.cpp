@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/time_model_steps.hpp"
+#include "time_model_test_support.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -19,21 +20,6 @@ Platform uniform_platform(std::size_t count, double flops, NetworkKind kind,
   p.network = {1e-5, 1e9, kind};
   p.kernel.half_tile = 16.0;
   return p;
-}
-
-Candidate grid(std::size_t rows, std::size_t cols, std::size_t tile,
-               std::vector<std::size_t> owner, std::vector<double> r = {},
-               std::vector<double> c = {}) {
-  Candidate cand;
-  cand.kind = CandidateKind::Cartesian;
-  cand.label = "grid";
-  cand.tile = tile;
-  cand.rows = rows;
-  cand.cols = cols;
-  cand.owner = std::move(owner);
-  cand.row_share = r.empty() ? std::vector<double>(rows, 1.0) : r;
-  cand.col_share = c.empty() ? std::vector<double>(cols, 1.0) : c;
-  return cand;
 }
 
 /// Compute and panel time by enumerating every tile of every step (independent of the

@@ -1,0 +1,28 @@
+#pragma once
+/// @file time_model_test_support.hpp
+/// Candidates shared by the time model's tests.
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "core/time_model.hpp"
+
+namespace hetscal::core {
+
+/// A Cartesian rows × cols grid candidate of `tile`; shares default to 1 (block-cyclic).
+inline Candidate grid(std::size_t rows, std::size_t cols, std::size_t tile,
+                      std::vector<std::size_t> owner, std::vector<double> r = {},
+                      std::vector<double> c = {}) {
+  Candidate cand;
+  cand.kind = CandidateKind::Cartesian;
+  cand.label = "grid";
+  cand.tile = tile;
+  cand.rows = rows;
+  cand.cols = cols;
+  cand.owner = std::move(owner);
+  cand.row_share = r.empty() ? std::vector<double>(rows, 1.0) : r;
+  cand.col_share = c.empty() ? std::vector<double>(cols, 1.0) : c;
+  return cand;
+}
+
+}  // namespace hetscal::core
