@@ -46,27 +46,45 @@ bool wants(const CandidateOptions& options, CandidateFamily family) {
          options.families.end();
 }
 
+Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors) {
+  std::vector<double> speeds;
+  for (std::size_t x : processors) speeds.push_back(platform.processors[x].speed_flops);
+  return Speeds::from_speeds(std::move(speeds));
+}
+
 /// G-2DBC and heterogeneous patterns on the processors `fastest` (fastest first).
 void append_patterns(const Platform& platform, const CandidateOptions& options,
                      const std::vector<std::size_t>& tiles, const std::vector<std::size_t>& fastest,
-                     std::vector<Candidate>& out) {
+                     std::size_t largest_hetero_patterns, std::vector<Candidate>& out) {
   const int k = static_cast<int>(fastest.size());
   if (wants(options, CandidateFamily::G2dbcPattern) && g2dbc_parameters(k).c != 0) {
     const Pattern pattern = g2dbc_pattern(k);
     for (std::size_t nb : tiles) out.push_back(pattern_candidate("G-2DBC " + std::to_string(k), nb, pattern, fastest));
   }
-  if (wants(options, CandidateFamily::HeterogeneousPattern) && k >= 2) {
-    std::vector<double> speeds;
-    for (std::size_t x : fastest) speeds.push_back(platform.processors[x].speed_flops);
+  if (wants(options, CandidateFamily::HeterogeneousPattern) && k >= 2 &&
+      static_cast<std::size_t>(k) <= largest_hetero_patterns) {
     HeteroPatternOptions pattern_options;
     pattern_options.min_cells_per_node = options.pattern_min_cells_per_node;
-    const Pattern pattern = hetero_pattern(Speeds::from_speeds(speeds), pattern_options);
+    const Pattern pattern = hetero_pattern(speeds_of(platform, fastest), pattern_options);
     for (std::size_t nb : tiles)
       out.push_back(pattern_candidate("hetpattern " + std::to_string(k), nb, pattern, fastest));
   }
 }
 
 }  // namespace
+
+std::size_t largest_hetero_pattern_count(const Platform& platform, const CandidateOptions& options) {
+  const auto order = fastest_first(platform);
+  double cells = 0.0;
+  std::size_t largest = 1;
+  for (std::size_t k = 2; k <= order.size(); ++k) {
+    const std::vector<std::size_t> fastest(order.begin(), order.begin() + static_cast<long>(k));
+    cells += hetero_pattern_cells_needed(speeds_of(platform, fastest), options.pattern_min_cells_per_node);
+    if (cells > options.max_pattern_cells) break;
+    largest = k;
+  }
+  return largest;
+}
 
 std::vector<std::size_t> fastest_first(const Platform& platform) {
   std::vector<std::size_t> order(platform.size());
@@ -102,11 +120,13 @@ std::vector<Candidate> generate_candidates(const Platform& platform, const Probl
   const auto order = fastest_first(platform);
   const auto cycle_times = cycle_times_of(platform);
 
+  const std::size_t largest_hetero_patterns = largest_hetero_pattern_count(platform, options);
+
   std::vector<Candidate> out;
   if (wants(options, CandidateFamily::CallerLayout)) out.push_back(caller_layout_candidate(problem));
   for (std::size_t k = 1; k <= most; ++k) {
     const std::vector<std::size_t> fastest(order.begin(), order.begin() + static_cast<long>(k));
-    append_patterns(platform, options, tiles, fastest, out);
+    append_patterns(platform, options, tiles, fastest, largest_hetero_patterns, out);
     for (std::size_t p = 1; p <= k; ++p) {
       if (k % p != 0) continue;
       const std::size_t q = k / p;

@@ -23,7 +23,7 @@ enum class CandidateFamily {
   HeterogeneousGrid,  ///< plan_grid_heuristic on the fastest p·q processors
   BlockCyclicGrid,    ///< equal shares on the fastest p·q processors (sorted row-major)
   G2dbcPattern,       ///< G-2DBC on the fastest k when k is not r·r or r·(r+1)
-  HeterogeneousPattern,  ///< hetero_pattern on the fastest k (k >= 2)
+  HeterogeneousPattern,  ///< hetero_pattern on the fastest k, 2 <= k <= largest_hetero_pattern_count
 };
 
 struct CandidateOptions {
@@ -33,6 +33,11 @@ struct CandidateOptions {
       CandidateFamily::BlockCyclicGrid, CandidateFamily::G2dbcPattern,
       CandidateFamily::HeterogeneousPattern};
   int pattern_min_cells_per_node = 4;  ///< HeteroPatternOptions::min_cells_per_node
+  /// Cells of all heterogeneous patterns together (on the fastest 2, 3, … processors): their
+  /// construction and pricing grow with their cells, and a pattern's cells with k and the
+  /// speed ratio (hetero_pattern_cells_needed). 2^16 keeps equal speeds on 128 processors
+  /// and a ratio of 16,000 on 2; beyond it the larger k are left out.
+  double max_pattern_cells = 65536;
   std::size_t max_processors = 0;  ///< 0: all of the platform's
 };
 
@@ -54,6 +59,11 @@ Candidate cartesian_candidate(std::string label, std::size_t tile, std::size_t r
 /// @throws InvalidArgument if node_processor does not have one entry per pattern node.
 Candidate pattern_candidate(std::string label, std::size_t tile, const Pattern& pattern,
                             const std::vector<std::size_t>& node_processor);
+
+/// The largest process count k whose heterogeneous pattern generate_candidates builds (on
+/// the fastest k): the patterns for 2, 3, …, k together need at most max_pattern_cells
+/// cells. 1 when none is built (a single processor, or the pattern on 2 is too large).
+std::size_t largest_hetero_pattern_count(const Platform& platform, const CandidateOptions& options);
 
 /// Processors of the platform by decreasing speed (stable: ties keep index order).
 std::vector<std::size_t> fastest_first(const Platform& platform);

@@ -167,12 +167,16 @@ std::vector<std::int64_t> apportion(const std::vector<double>& weights, std::int
   require_positive_finite(weights, "apportion weights");
   if (total < 0)
     throw InvalidArgument("apportion: total " + std::to_string(total) + " must be >= 0");
-  const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  // Weights relative to the largest: their sum cannot overflow (three weights of 1e308 made
+  // it inf, every quota NaN, and the leftover loop below endless).
+  const double largest = *std::max_element(weights.begin(), weights.end());
+  double sum = 0.0;
+  for (double w : weights) sum += w / largest;
   std::vector<std::int64_t> counts(weights.size());
   std::vector<double> remainder(weights.size());
   std::int64_t given = 0;
   for (std::size_t k = 0; k < weights.size(); ++k) {
-    const double quota = static_cast<double>(total) * weights[k] / sum;
+    const double quota = static_cast<double>(total) * (weights[k] / largest) / sum;
     counts[k] = std::min(total, static_cast<std::int64_t>(std::floor(quota)));
     remainder[k] = quota - static_cast<double>(counts[k]);
     given += counts[k];
@@ -247,16 +251,23 @@ Pattern hetero_pattern(const Speeds& speeds, int rows, int cols,
   return improved(best_start(speeds, rows, cols), static_cast<int>(speeds.size()), options);
 }
 
-Pattern hetero_pattern(const Speeds& speeds, const HeteroPatternOptions& options) {
-  require_sweeps(options);
-  if (options.min_cells_per_node < 1) {
+double hetero_pattern_cells_needed(const Speeds& speeds, int min_cells_per_node) {
+  if (min_cells_per_node < 1) {
     throw InvalidArgument("hetero_pattern: min_cells_per_node " +
-                          std::to_string(options.min_cells_per_node) + " must be >= 1");
+                          std::to_string(min_cells_per_node) + " must be >= 1");
   }
   const auto& s = speeds.speeds();
   const double slowest = *std::min_element(s.begin(), s.end());
-  const double needed =
-      options.min_cells_per_node * std::accumulate(s.begin(), s.end(), 0.0) / slowest;
+  double relative_total = 0.0;
+  for (double speed : s) relative_total += speed / slowest;
+  return min_cells_per_node * relative_total;
+}
+
+Pattern hetero_pattern(const Speeds& speeds, const HeteroPatternOptions& options) {
+  require_sweeps(options);
+  const double needed = hetero_pattern_cells_needed(speeds, options.min_cells_per_node);
+  const auto& s = speeds.speeds();
+  const double slowest = *std::min_element(s.begin(), s.end());
   if (needed > static_cast<double>(kLargestPatternCells)) {
     throw InvalidArgument("hetero_pattern: " + std::to_string(needed) +
                           " cells needed, more than 4096x4096; lower min_cells_per_node");

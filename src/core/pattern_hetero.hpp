@@ -46,6 +46,12 @@ struct HeteroPatternOptions {
   std::uint64_t seed = 0;       ///< local search is deterministic in it
 };
 
+/// Cells the sized pattern needs (step 1): min_cells_per_node·Σs/min s, computed on speeds
+/// relative to the slowest so that huge speeds (1e308) do not overflow. It grows with the
+/// speed ratio, and the construction's time and memory with it: callers bound it first.
+/// @throws InvalidArgument if min_cells_per_node < 1.
+double hetero_pattern_cells_needed(const Speeds& speeds, int min_cells_per_node);
+
 /// The pattern for `speeds` (P = speeds.size() nodes), sized as in the file comment.
 /// Deterministic for given speeds and options.
 /// @throws InvalidArgument if min_cells_per_node < 1, improvement_sweeps < 0, or the size

@@ -1,6 +1,7 @@
 #include "core/time_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -193,6 +194,27 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
     }
   }
   return prediction;
+}
+
+PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
+                               std::size_t processors) {
+  const auto steps_of = [&](std::size_t tile) {
+    return std::ceil(static_cast<double>(problem.n) / static_cast<double>(std::max<std::size_t>(tile, 1)));
+  };
+  const double steps = steps_of(candidate.tile), caller_steps = steps_of(problem.caller.block);
+  const double rows = static_cast<double>(candidate.rows), cols = static_cast<double>(candidate.cols);
+  const double cells = rows * cols;
+  const double caller_cells =
+      static_cast<double>(problem.caller.grid_rows) * static_cast<double>(problem.caller.grid_cols);
+  // A step's class counts are one vector per suffix (a heap block of its own each).
+  constexpr double kVectorBytes = 48.0;
+  PredictionCost cost;
+  cost.operations = steps * (cells + rows + cols + static_cast<double>(processors)) +  // simulate_steps
+                    cells * (rows + cols) + caller_cells * cells +                     // elements_kept
+                    2.0 * (steps + caller_steps);                                      // class tables
+  cost.peak_bytes = (steps + 1.0) * ((rows + cols) * sizeof(std::size_t) + 2.0 * kVectorBytes) +
+                    2.0 * caller_steps * sizeof(std::size_t);
+  return cost;
 }
 
 std::vector<Prediction> predict_candidates(const Platform& platform, const Problem& problem,

@@ -150,6 +150,20 @@ struct Prediction {
 ///   shares, an owner outside the platform, tile = 0).
 Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
+/// What predict() costs for one candidate, estimated from sizes alone, so that a caller can
+/// refuse a problem it cannot price in reasonable time or memory before pricing it.
+struct PredictionCost {
+  double operations = 0.0;  ///< steps × (owner cells + classes + processors) + the overlap count
+  double peak_bytes = 0.0;  ///< the per-step class counts simulate_steps holds at once
+};
+
+/// The cost of predict(platform, problem, candidate) for a platform of `processors`: K = ⌈N/nb⌉
+/// steps each visit the owner table, the classes and the processors; the overlaps with the
+/// candidate itself and with the caller's layout compare pairs of cells (elements_kept); the
+/// class tables hold one entry per tile row and column.
+PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
+                               std::size_t processors);
+
 /// predict() for each candidate, in the given order.
 /// @throws InvalidArgument as predict.
 std::vector<Prediction> predict_candidates(const Platform& platform, const Problem& problem,

@@ -1,18 +1,13 @@
 #include "runtime/config.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
+#include "core/bounded_file.hpp"
 #include "core/error.hpp"
 #include "core/value_list.hpp"
 
@@ -63,41 +58,6 @@ std::int64_t parse_count(const std::string& name, const std::string& value) {
   return parsed;
 }
 
-// What a file that is not a regular one is, for "HETSCAL_SPEEDS_FILE='x' is a directory".
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
-}
-
-FileRead failure(std::string problem) { return FileRead{std::nullopt, std::move(problem)}; }
-
-std::string too_big(std::uintmax_t bytes) {
-  return "is " + std::to_string(bytes) + " bytes, more than the " +
-         std::to_string(kMaxSpeedsFileBytes) + " a speeds file may have";
-}
-
-// Reads at most kMaxSpeedsFileBytes + 1 bytes: one more tells a file grown since fstat.
-FileRead read_bounded(int fd) {
-  std::string content(kMaxSpeedsFileBytes + 1, '\0');
-  std::size_t used = 0;
-  while (used < content.size()) {
-    const ssize_t got = ::read(fd, content.data() + used, content.size() - used);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return failure(std::string("cannot be read: ") + std::strerror(errno));
-    }
-    used += static_cast<std::size_t>(got);
-  }
-  if (used > kMaxSpeedsFileBytes) return failure(too_big(used));
-  content.resize(used);
-  return FileRead{std::move(content), ""};
-}
-
 std::string join(const std::set<std::string>& names) {
   std::string text;
   for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
@@ -138,28 +98,7 @@ std::string message_excerpt(const std::string& text, std::size_t max_chars) {
 }
 
 FileRead read_speeds_file(const std::string& path) {
-  struct stat info {};
-  // stat before open: opening some devices has effects (a tape rewinds, a watchdog arms).
-  if (::stat(path.c_str(), &info) != 0) {
-    return failure(std::string("cannot be opened: ") + std::strerror(errno));
-  }
-  if (!S_ISREG(info.st_mode)) return failure("is " + kind_of(info.st_mode) + ", not a regular file");
-  if (static_cast<std::uintmax_t>(info.st_size) > kMaxSpeedsFileBytes) {
-    return failure(too_big(static_cast<std::uintmax_t>(info.st_size)));
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return failure(std::string("cannot be opened: ") + std::strerror(errno));
-  FileRead result;
-  // The path may have been replaced between stat and open: what is open is what counts.
-  if (::fstat(fd, &info) != 0) {
-    result = failure(std::string("cannot be examined: ") + std::strerror(errno));
-  } else if (!S_ISREG(info.st_mode)) {
-    result = failure("is " + kind_of(info.st_mode) + ", not a regular file");
-  } else {
-    result = read_bounded(fd);
-  }
-  ::close(fd);
-  return result;
+  return core::read_bounded_file(path, kMaxSpeedsFileBytes, "a speeds file");
 }
 
 const std::set<std::string>& known_routines() {

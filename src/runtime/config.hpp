@@ -34,6 +34,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/bounded_file.hpp"
+
 namespace hetscal::runtime {
 
 /// The largest speeds file read (64 KiB: thousands of host=speed lines); a bigger file is
@@ -85,11 +87,9 @@ struct Configuration {
 /// Looks up one environment variable; nullopt when unset.
 using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
 
-/// What reading a speeds file gave: its content, or why there is none.
-struct FileRead {
-  std::optional<std::string> content;
-  std::string problem;  ///< without content: "is a directory", "cannot be opened: ..." ...
-};
+/// What reading a speeds file gave: its content, or why there is none ("is a directory, not
+/// a regular file", "cannot be opened: ..." ...).
+using FileRead = core::BoundedFileRead;
 /// Reads a speeds file (read_speeds_file, or a stand-in in tests).
 using FileReader = std::function<FileRead(const std::string&)>;
 

@@ -105,5 +105,15 @@ TEST(PatternHetero, RefusesBadOptions) {
   EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);
 }
 
+// min_cells_per_node·Σs/min s, by hand: speeds 1 and 3 with 4 cells for the slowest need
+// 4 + 12 cells; three speeds of 1e308 need 3·32, not inf (Σs would overflow).
+TEST(PatternHetero, CellsNeededAreRelativeToTheSlowest) {
+  EXPECT_DOUBLE_EQ(hetero_pattern_cells_needed(Speeds::from_speeds({1.0, 3.0}), 4), 16.0);
+  EXPECT_DOUBLE_EQ(hetero_pattern_cells_needed(Speeds::from_speeds({1e308, 1e308, 1e308}), 32), 96.0);
+  EXPECT_THROW(hetero_pattern_cells_needed(Speeds::from_speeds({1.0}), 0), InvalidArgument);
+  const Pattern huge = hetero_pattern(Speeds::from_speeds({1e308, 1e308, 1e308}));
+  EXPECT_EQ(huge.cells_per_node()[0], huge.cells_per_node()[2]);
+}
+
 }  // namespace
 }  // namespace hetscal::core

@@ -9,6 +9,10 @@
 #   PICTURE         file that must exist afterwards: a PNG (by signature) or an SVG document
 #   PICTURE_MATCHES regular expressions that the SVG written to PICTURE must match
 #   NO_FILE         file that must not exist afterwards (deleted before the run)
+#   TIME_LIMIT      seconds the run may take (it is stopped and the check fails after them)
+#   MEMORY_KB       virtual memory limit of the run (ulimit -v), so that unbounded allocation
+#                   fails the run instead of exhausting the machine
+#   FIFO            a named pipe created before the run (and removed after it)
 # CMake regular expressions have no {n} bounds, and an unbalanced '[' in a check stops the
 # "@@" list from splitting: write such checks differently.
 #   JSON_CHECKS     "key/key/0/key~regex": standard output parses as JSON and the value at
@@ -46,7 +50,33 @@ if(DEFINED PICTURE)
   file(REMOVE "${PICTURE}")
 endif()
 
-execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(DEFINED FIFO)
+  file(REMOVE "${FIFO}")
+  execute_process(COMMAND mkfifo "${FIFO}" RESULT_VARIABLE fifo_made)
+  if(NOT fifo_made EQUAL 0)
+    message(FATAL_ERROR "check_run.cmake: cannot create the FIFO ${FIFO}")
+  endif()
+endif()
+
+set(run ${command})
+if(DEFINED MEMORY_KB)
+  set(run sh -c "ulimit -v ${MEMORY_KB} && exec \"$@\"" sh ${command})
+endif()
+set(time_limit)
+if(DEFINED TIME_LIMIT)
+  set(time_limit TIMEOUT ${TIME_LIMIT})
+endif()
+string(TIMESTAMP started "%s")
+execute_process(COMMAND ${run} ${time_limit} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(TIMESTAMP ended "%s")
+if(DEFINED FIFO)
+  file(REMOVE "${FIFO}")
+endif()
+if(code MATCHES "timeout")
+  fail("still running after the time limit of ${TIME_LIMIT} s")
+endif()
+math(EXPR seconds "${ended} - ${started}")
+message(STATUS "ran in about ${seconds} s")
 
 if(NOT DEFINED EXPECT_EXIT)
   set(EXPECT_EXIT 0)

@@ -4,12 +4,12 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "core/bounded_file.hpp"
 #include "core/error.hpp"
 #include "core/value_list.hpp"
+#include "tools/plan/limits.hpp"
 
 namespace hetscal::tools::plan {
 namespace {
@@ -58,16 +58,12 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 
 ProcessorFile read_processor_file(const std::string& path,
                                   std::optional<ValueKind> declared_kind) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InvalidArgument("--file: '" + path + "' is a directory, not a file");
-  std::ifstream in(path);
-  if (!in) throw InvalidArgument("--file: cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InvalidArgument("--file: error while reading '" + path + "'");
+  // Only a regular file of bounded size: /dev/zero, /dev/urandom or a FIFO is refused by
+  // what it is rather than read for ever.
+  const core::BoundedFileRead read = core::read_bounded_file(path, kMaxFileBytes, "a processor file");
+  if (!read.content) throw InvalidArgument("--file: '" + path + "' " + read.problem);
 
-  std::vector<std::string> tokens = core::split_value_list(text.str());
+  std::vector<std::string> tokens = core::split_value_list(*read.content);
   std::optional<ValueKind> header_kind;
   if (!tokens.empty() && core::ascii_lowercase(tokens.front()) == "speeds:") header_kind = ValueKind::Speeds;
   if (!tokens.empty() && core::ascii_lowercase(tokens.front()) == "cycle-times:") header_kind = ValueKind::CycleTimes;

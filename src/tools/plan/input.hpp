@@ -35,8 +35,10 @@ struct ProcessorFile {
 /// "cycle-times:" to say what the numbers are; otherwise `declared_kind` must say it.
 /// @param path file to read.
 /// @param declared_kind the kind given on the command line (--file-kind), if any.
-/// @throws InvalidArgument if the file cannot be read, a token is not a number, the kind is
-///         unknown, or the file's header contradicts `declared_kind`.
+/// Only a regular file of at most kMaxFileBytes is read (core/bounded_file.hpp).
+/// @throws InvalidArgument if the file is not a regular file, is too big or cannot be read, a
+///         token is not a number, the kind is unknown, or the file's header contradicts
+///         `declared_kind`.
 ProcessorFile read_processor_file(const std::string& path, std::optional<ValueKind> declared_kind);
 
 /// Validated speeds from a list of the given kind.

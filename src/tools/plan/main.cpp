@@ -1,7 +1,7 @@
 // hetscal-plan: plans a heterogeneous 2D distribution for given processor speeds and prints
-// it (text or JSON), optionally with a picture. Everything is computed in memory first; only
-// then is the picture written (atomically) and the report printed, so a failure leaves
-// neither partial output nor a partial file.
+// it (text or JSON), optionally with a picture. The picture's path is checked first; then
+// everything is computed in memory, and only then is the picture written (atomically) and
+// the report printed, so a failure leaves neither partial output nor a partial file.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -30,6 +30,8 @@ std::vector<std::uint8_t> render_picture(const Options& options, const TilePictu
 }
 
 int run(const Options& options) {
+  // An unwritable picture is reported before the work, not after it.
+  if (options.picture_path) require_writable(*options.picture_path);
   const Report report = build_report(options);
   const std::string printed = options.output == OutputFormat::Json ? render_json(report) : render_text(report);
   if (options.picture_path)

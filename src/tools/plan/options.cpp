@@ -2,14 +2,15 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <limits>
 
 #include "core/error.hpp"
+#include "core/model_candidates.hpp"
+#include "tools/plan/limits.hpp"
+#include "tools/plan/text_format.hpp"
 
 namespace hetscal::tools::plan {
 namespace {
-
-constexpr long long kMaxPictureTiles = 1024;  // beyond this a picture no longer shows tiles
-constexpr long long kMaxOrder = 1LL << 40;
 
 // Options that only make sense with another one.
 constexpr const char* kModelSettings[] = {"--order",   "--flops",       "--memory",
@@ -49,6 +50,31 @@ void require_for(const CLI::App& app, const char* option, const char* needed) {
     throw InvalidArgument(std::string(option) + " only applies to " + needed);
 }
 
+// The limits of limits.hpp that a list of processor values must meet, checked before any plan:
+// at most kMaxProcessors values, each a normal double (a subnormal one has no usable inverse)
+// and the fastest at most kMaxSpeedRatio times the slowest.
+void check_processor_values(const std::vector<double>& values, const std::string& what) {
+  if (values.size() > kMaxProcessors)
+    throw InvalidArgument(what + ": " + std::to_string(values.size()) + " processors, more than the " +
+                          std::to_string(kMaxProcessors) + " hetscal-plan plans for");
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (values[k] > 0.0 && values[k] < std::numeric_limits<double>::min())
+      throw InvalidArgument(what + ": value " + std::to_string(k + 1) + " of " + std::to_string(values.size()) +
+                            " is " + format("%.3g", values[k]) +
+                            ", below 2.2e-308 (values are relative: scale the list up)");
+  const auto [slowest, fastest] = std::minmax_element(values.begin(), values.end());
+  if (*slowest > 0.0 && *fastest / kMaxSpeedRatio > *slowest)
+    throw InvalidArgument(what + ": the largest value is " + format("%g", *fastest / *slowest) +
+                          " times the smallest, more than the " + format("%g", kMaxSpeedRatio) +
+                          " hetscal-plan plans for");
+}
+
+std::vector<double> relative_to_smallest(std::vector<double> values) {
+  const double smallest = *std::min_element(values.begin(), values.end());
+  for (double& v : values) v /= smallest;
+  return values;
+}
+
 void read_processors(const CLI::App& app, const CommandLine& line, Options& options) {
   int sources = 0;
   for (const char* source : kProcessorSources) sources += given(app, source) ? 1 : 0;
@@ -74,8 +100,16 @@ void read_processors(const CLI::App& app, const CommandLine& line, Options& opti
   }
   const std::string what = given(app, "--file") ? "--file '" + line.file + "'"
                                                  : "--" + to_string(options.input_kind);
-  options.speeds = make_speeds(options.input_kind, values, what);
-  options.cycle_times = options.input_kind == ValueKind::CycleTimes ? values : options.speeds.cycle_times();
+  const core::Speeds typed = make_speeds(options.input_kind, values, what);
+  check_processor_values(values, what);
+  options.given_values = values;
+  // Plans use values relative to the fastest processor, so that huge speeds (1e308) do not
+  // overflow their sums; cycle-times are scaled as typed (7.8 stays 7.8 when the fastest
+  // has 1), not as 1/(1/7.8).
+  options.speeds = typed.normalised();
+  options.cycle_times = options.input_kind == ValueKind::CycleTimes
+                            ? relative_to_smallest(values)
+                            : options.speeds.cycle_times();
 }
 
 void check_grid(const Shape& grid, std::size_t processors) {
@@ -100,13 +134,32 @@ ModelSettings model_settings(const CLI::App& app, const CommandLine& line) {
   return settings;
 }
 
+core::Speeds rebalance_speeds(const std::string& text, const std::string& what) {
+  const std::vector<double> values = parse_number_list(text, what);
+  const core::Speeds speeds = make_speeds(ValueKind::Speeds, values, what);
+  check_processor_values(values, what);
+  return speeds;
+}
+
+// Sizes whose work grows too fast to finish (limits.hpp), refused before any plan is made.
+void check_work_limits(const Options& options) {
+  const std::size_t processors = options.speeds.size();
+  if (options.model && processors > kMaxModelProcessors)
+    throw InvalidArgument("--model: " + std::to_string(processors) + " processors, more than the " +
+                          std::to_string(kMaxModelProcessors) + " it prices candidates for");
+  if (options.mode == Mode::Pattern && options.pattern == PatternKind::Gcrm && processors > kMaxGcrmProcessors)
+    throw InvalidArgument("--pattern gcrm: " + std::to_string(processors) + " processors, more than the " +
+                          std::to_string(kMaxGcrmProcessors) + " its search is run for");
+  if (options.panel && std::max(options.panel->rows, options.panel->cols) > kMaxPanelSide)
+    throw InvalidArgument("--panel " + shape_text(options.panel->rows, options.panel->cols) +
+                          ": a side is larger than " + std::to_string(kMaxPanelSide));
+}
+
 void check_rebalance(const CLI::App& app, const CommandLine& line, Options& options) {
   for (const char* option : {"--speeds", "--cycle-times", "--file", "--grid", "--panel", "--pattern", "--model"})
     forbid_with(app, option, "--rebalance (it takes its own speeds)");
-  options.old_speeds = make_speeds(ValueKind::Speeds, parse_number_list(line.rebalance.at(0), "--rebalance OLD"),
-                                   "--rebalance OLD");
-  options.new_speeds = make_speeds(ValueKind::Speeds, parse_number_list(line.rebalance.at(1), "--rebalance NEW"),
-                                   "--rebalance NEW");
+  options.old_speeds = rebalance_speeds(line.rebalance.at(0), "--rebalance OLD");
+  options.new_speeds = rebalance_speeds(line.rebalance.at(1), "--rebalance NEW");
   if (options.old_speeds.size() != options.new_speeds.size())
     throw InvalidArgument("--rebalance: OLD has " + std::to_string(options.old_speeds.size()) +
                           " speeds and NEW " + std::to_string(options.new_speeds.size()) +
@@ -114,6 +167,27 @@ void check_rebalance(const CLI::App& app, const CommandLine& line, Options& opti
   options.rebalance.blocks = options.matrix_tiles;
   if (line.row_migration_cost == "spanned") options.rebalance.pricing = RowMigrationPricing::Spanned;
   options.rebalance.optimal = options.method == GridMethod::Exact;
+}
+
+// The limits of limits.hpp, for --help.
+std::string limits_text() {
+  return "Limits (larger problems are refused with a message naming the option): at most " +
+         std::to_string(kMaxProcessors) + " processors (" + std::to_string(kMaxModelProcessors) +
+         " with --model, " + std::to_string(kMaxGcrmProcessors) +
+         " with --pattern gcrm); the fastest at most " + format("%g", kMaxSpeedRatio) +
+         " times the slowest; --order at most " + std::to_string(kMaxOrder) +
+         ", and --model's pricing at most " + format("%g", kMaxModelOperations) +
+         " operations and " + std::to_string(static_cast<long long>(kMaxModelBytes) >> 20) +
+         " MiB (the message gives the largest --order that fits); --panel sides at most " +
+         std::to_string(kMaxPanelSide) + "; --pattern hetero at most " +
+         std::to_string(static_cast<long long>(kMaxPatternCells)) + " cells and " +
+         std::to_string(kMaxPatternSide) + " per side; --matrix-tiles at most " +
+         std::to_string(kMaxPictureTiles) +
+         ". With --model, heterogeneous pattern candidates are built on the fastest 2, 3, ... "
+         "processors only while their cells together stay within " +
+         std::to_string(static_cast<long long>(core::CandidateOptions{}.max_pattern_cells)) +
+         " (cells grow with the speed ratio); the report says from which count on they were "
+         "left out. --picture's path is checked before the plan is made.\n";
 }
 
 }  // namespace
@@ -127,10 +201,13 @@ void declare_options(CLI::App& app, CommandLine& line) {
       "over ScaLAPACK's 2D block-cyclic distribution. Also: distribution patterns (--pattern), "
       "predicted times (--model) and rebalancing after a change of speeds (--rebalance).");
   app.footer(
-      "Processor file (--file): numbers separated by spaces, commas or newlines; '#' starts a "
-      "comment. Its first token may be 'speeds:' or 'cycle-times:' to say what the numbers "
-      "are; otherwise give --file-kind.\n"
-      "Processors are numbered from 0 in the order given.\n"
+      "Processor file (--file): a regular file of at most " + std::to_string(kMaxFileBytes / 1024) +
+      " KiB; numbers separated by spaces, commas or newlines; '#' starts a comment. Its first "
+      "token may be 'speeds:' or 'cycle-times:' to say what the numbers are; otherwise give "
+      "--file-kind.\n"
+      "Processors are numbered from 0 in the order given; plans use speeds relative to the "
+      "fastest.\n" +
+      limits_text() +
       "Exit status: 0 on success, 2 for a bad command line or input (one message on standard "
       "error, nothing written), 1 if an output file cannot be written or no plan can be made.");
 
@@ -205,7 +282,7 @@ Options check_options(const CLI::App& app, const CommandLine& line) {
   require_for(app, "--row-migration-cost", "--rebalance");
   for (const char* setting : kModelSettings) require_for(app, setting, "--model");
   if (given(app, "--matrix-tiles"))
-    options.matrix_tiles = positive(line.matrix_tiles, "--matrix-tiles", kMaxPictureTiles);
+    options.matrix_tiles = positive(line.matrix_tiles, "--matrix-tiles", static_cast<long long>(kMaxPictureTiles));
   if (line.exact) options.method = GridMethod::Exact;
   if (line.json) options.output = OutputFormat::Json;
   if (given(app, "--picture")) {
@@ -231,6 +308,7 @@ Options check_options(const CLI::App& app, const CommandLine& line) {
   }
   if (given(app, "--panel")) options.panel = parse_shape(line.panel, "--panel");
   if (given(app, "--model")) options.model = model_settings(app, line);
+  check_work_limits(options);
   return options;
 }
 

@@ -48,9 +48,13 @@ struct RebalanceSettings {
 struct Options {
   Mode mode = Mode::Grid;
   ValueKind input_kind = ValueKind::Speeds;
-  core::Speeds speeds = core::Speeds::from_speeds({1.0});  ///< unused with --rebalance
-  /// The cycle-times as typed when given as cycle-times (1/speed otherwise), so that
-  /// 7.8 stays 7.8 rather than 1/(1/7.8).
+  /// The processors' values as typed, of input_kind (what the report shows).
+  std::vector<double> given_values;
+  /// Speeds relative to the fastest (which has 1): what every plan uses. Unused with
+  /// --rebalance.
+  core::Speeds speeds = core::Speeds::from_speeds({1.0});
+  /// Cycle-times relative to the fastest processor's: divided by the smallest when given as
+  /// cycle-times, so that 7.8 stays 7.8 rather than 1/(1/7.8); 1/speed otherwise.
   std::vector<double> cycle_times;
   std::optional<Shape> grid;                ///< --grid; otherwise every shape is tried
   std::optional<Shape> panel;               ///< --panel; otherwise the default panel

@@ -15,6 +15,11 @@ class OutputError : public Error {
   using Error::Error;
 };
 
+/// Checks, before any work, that write_file_atomically(path, ...) can succeed: `path` is not
+/// a directory and its directory lets a file be created (one is created and removed).
+/// @throws OutputError naming the path and the reason.
+void require_writable(const std::string& path);
+
 /// Writes `bytes` to a temporary file next to `path`, then renames it to `path`: readers
 /// never see a partial file, and on failure nothing is left behind.
 /// @throws OutputError naming the path if the file cannot be written.

@@ -9,8 +9,10 @@ namespace {
 
 std::vector<ProcessorRow> processor_rows(const Options& options) {
   std::vector<ProcessorRow> rows;
-  for (std::size_t k = 0; k < options.speeds.size(); ++k)
-    rows.push_back(ProcessorRow{k, options.speeds.speed(k), options.cycle_times[k]});
+  const bool speeds_given = options.input_kind == ValueKind::Speeds;
+  for (double value : options.given_values)
+    rows.push_back(ProcessorRow{rows.size(), speeds_given ? value : 1.0 / value,
+                                speeds_given ? 1.0 / value : value});
   return rows;
 }
 
@@ -53,6 +55,8 @@ Report build_report(const Options& options) {
   }
   report.input_kind = options.input_kind;
   report.processors = processor_rows(options);
+  // The model first: it refuses an --order it cannot price before the grid plan's work.
+  if (options.model) report.model = model_report(options.speeds, *options.model);
   if (options.mode == Mode::Pattern) {
     report.pattern = pattern_report(options.pattern, options.speeds, options.grid,
                                   options.matrix_tiles.value_or(0));
@@ -61,7 +65,6 @@ Report build_report(const Options& options) {
     plan_grid(options, report);
     report.picture_tiles = options.matrix_tiles.value_or(default_grid_picture_tiles(*report.grid));
   }
-  if (options.model) report.model = model_report(options.speeds, *options.model);
   return report;
 }
 

@@ -9,6 +9,7 @@
 #include "core/grid_planner.hpp"
 #include "core/grid_quality.hpp"
 #include "core/panel_plan.hpp"
+#include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 
 namespace hetscal::tools::plan {
@@ -18,7 +19,6 @@ namespace {
 // and, for each, its acceptable spanning trees: 4×4 (24,024 arrangements) is the practical
 // limit (grid_planner.hpp).
 constexpr std::uint64_t kExactArrangementBudget = 24024;
-constexpr std::size_t kMaxPictureTiles = 1024;
 constexpr std::size_t kLargestTwoPanelPicture = 64;
 
 bool exact_search_feasible(std::size_t p, std::size_t q) {

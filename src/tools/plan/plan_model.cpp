@@ -9,6 +9,8 @@
 #include "core/error.hpp"
 #include "core/model_candidates.hpp"
 #include "core/model_report.hpp"
+#include "tools/plan/limits.hpp"
+#include "tools/plan/text_format.hpp"
 
 namespace hetscal::tools::plan {
 namespace {
@@ -51,6 +53,47 @@ Json prediction_json(const core::Prediction& p) {
               {"moved_bytes", p.moved_bytes},
               {"memory_fraction", p.memory_fraction},
               {"fits_memory", p.fits_memory()}};
+}
+
+// What pricing `candidates` for `problem` costs: operations summed, bytes at the peak.
+core::PredictionCost pricing_cost(const core::Problem& problem, const std::vector<core::Candidate>& candidates,
+                                  std::size_t processors) {
+  core::PredictionCost total;
+  for (const core::Candidate& candidate : candidates) {
+    const core::PredictionCost cost = core::prediction_cost(problem, candidate, processors);
+    total.operations += cost.operations;
+    total.peak_bytes = std::max(total.peak_bytes, cost.peak_bytes);
+  }
+  return total;
+}
+
+bool affordable(const core::PredictionCost& cost) {
+  return cost.operations <= kMaxModelOperations && cost.peak_bytes <= kMaxModelBytes;
+}
+
+// Refuses a problem whose pricing would exceed limits.hpp's budget before pricing it, naming
+// the largest --order whose pricing fits (found by bisection: the cost grows with N).
+void require_priceable(const core::Problem& problem, const std::vector<core::Candidate>& candidates,
+                       std::size_t processors) {
+  const core::PredictionCost cost = pricing_cost(problem, candidates, processors);
+  if (affordable(cost)) return;
+  core::Problem smaller = problem;
+  std::size_t fits = 0, too_large = problem.n;
+  while (too_large - fits > 1) {
+    smaller.n = fits + (too_large - fits) / 2;
+    if (affordable(pricing_cost(smaller, candidates, processors)))
+      fits = smaller.n;
+    else
+      too_large = smaller.n;
+  }
+  std::ostringstream msg;
+  msg << "--order " << problem.n << ": pricing the " << candidates.size() << " candidates for "
+      << processors << " processors would take about " << format("%.2g", cost.operations)
+      << " operations and " << format("%.0f", cost.peak_bytes / (1 << 20)) << " MiB, more than the "
+      << format("%g", kMaxModelOperations) << " and " << format("%.0f", kMaxModelBytes / (1 << 20))
+      << " MiB allowed; "
+      << (fits > 0 ? "give --order at most " + std::to_string(fits) : std::string("give fewer processors"));
+  throw InvalidArgument(msg.str());
 }
 
 }  // namespace
@@ -105,8 +148,11 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
   report.settings = settings;
   report.platform = platform_of(speeds, settings);
   report.problem = problem_of(speeds, settings);
-  report.predictions = core::predict_candidates(
-      report.platform, report.problem, core::generate_candidates(report.platform, report.problem));
+  const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem);
+  require_priceable(report.problem, candidates, speeds.size());
+  report.predictions = core::predict_candidates(report.platform, report.problem, candidates);
+  const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, core::CandidateOptions{});
+  if (largest_pattern < speeds.size()) report.patterns_left_out_from = largest_pattern + 1;
   report.chosen = index_of(report.predictions, core::choose(report.predictions));
   return report;
 }
@@ -116,6 +162,11 @@ std::string model_text(const ModelReport& report) {
   out << "\ntime model: " << core::describe_platform(report.platform) << '\n'
       << "caller layout: " << report.problem.caller.grid_rows << 'x' << report.problem.caller.grid_cols
       << " block-cyclic grid, blocks of " << report.problem.caller.block << '\n';
+  if (report.patterns_left_out_from)
+    out << "heterogeneous pattern candidates left out for k >= " << *report.patterns_left_out_from
+        << " processors: the patterns for 2 to " << *report.patterns_left_out_from
+        << " processors would need more than " << format("%.0f", core::CandidateOptions{}.max_pattern_cells)
+        << " cells together (cells grow with the speed ratio)\n";
   core::ReportOptions options;
   options.max_rows = kTextRows;
   out << core::format_predictions(report.problem, report.predictions, options);
@@ -147,7 +198,9 @@ Json model_json(const ModelReport& report) {
                                {"cols", report.problem.caller.grid_cols}}},
               {"caller_block", s.caller_block},
               {"predictions", predictions},
-              {"chosen", report.chosen}};
+              {"chosen", report.chosen},
+              {"patterns_left_out_from", report.patterns_left_out_from ? Json(*report.patterns_left_out_from)
+                                                                       : Json(nullptr)}};
 }
 
 }  // namespace hetscal::tools::plan

@@ -40,11 +40,15 @@ struct ModelReport {
   core::Problem problem;
   std::vector<core::Prediction> predictions;  ///< in candidate order
   std::size_t chosen = 0;                     ///< index of the fastest that fits in memory
+  /// The smallest process count k whose heterogeneous pattern was left out, if any (every
+  /// larger k is left out too): core::largest_hetero_pattern_count.
+  std::optional<std::size_t> patterns_left_out_from;
 };
 
 /// Builds the platform and the problem and prices every candidate.
-/// @throws InvalidArgument if a setting is out of range (message names it); Error if no
-///         candidate fits in memory.
+/// @throws InvalidArgument if a setting is out of range (message names it), or if pricing
+///         the candidates would exceed kMaxModelOperations or kMaxModelBytes (the message
+///         gives the largest --order that fits); Error if no candidate fits in memory.
 ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settings);
 
 /// The platform the settings describe for processors of the given relative speeds (the

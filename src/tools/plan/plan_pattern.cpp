@@ -11,6 +11,7 @@
 #include "core/pattern_hetero.hpp"
 #include "core/pattern_resolve.hpp"
 
+#include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 
 namespace hetscal::tools::plan {
@@ -18,7 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::size_t kMaxTiles = 1024;
 constexpr int kLargestPrintedSide = 24;      // larger owner tables go to --json only
 constexpr std::size_t kTwoPeriodsUpTo = 64;  // the default picture shows two periods up to this
 
@@ -36,8 +36,23 @@ core::Pattern block_cyclic(const core::Speeds& speeds, const std::optional<Shape
   return core::block_cyclic_pattern(static_cast<int>(grid->rows), static_cast<int>(grid->cols));
 }
 
+// The hetero pattern's local search costs time per cell and memory per line and processor:
+// its size is checked against limits.hpp before it is built.
 core::Pattern hetero(const core::Speeds& speeds, const std::optional<Shape>& grid) {
-  if (!grid) return core::hetero_pattern(speeds);
+  if (!grid) {
+    const double needed = core::hetero_pattern_cells_needed(speeds, core::HeteroPatternOptions{}.min_cells_per_node);
+    if (needed > kMaxPatternCells)
+      throw InvalidArgument("--pattern hetero: these speeds need a pattern of " + format("%.0f", needed) +
+                            " cells, more than the " + format("%.0f", kMaxPatternCells) +
+                            " it is built with; give a --grid of at most that many cells");
+    return core::hetero_pattern(speeds);
+  }
+  const bool too_large = std::max(grid->rows, grid->cols) > kMaxPatternSide ||
+                         static_cast<double>(grid->rows) * static_cast<double>(grid->cols) > kMaxPatternCells;
+  if (too_large)
+    throw InvalidArgument("--pattern hetero --grid " + shape_text(grid->rows, grid->cols) +
+                          ": at most " + format("%.0f", kMaxPatternCells) + " cells and " +
+                          std::to_string(kMaxPatternSide) + " per side");
   return core::hetero_pattern(speeds, static_cast<int>(grid->rows), static_cast<int>(grid->cols));
 }
 
@@ -100,7 +115,7 @@ PatternReport pattern_report(PatternKind kind, const core::Speeds& speeds,
     report.cost_formula = core::g2dbc_cost_formula(static_cast<int>(speeds.size()));
   const auto period = static_cast<std::size_t>(std::max(pattern.rows(), pattern.cols()));
   const std::size_t default_tiles = period <= kTwoPeriodsUpTo ? 2 * period : period;
-  report.tiles = tiles != 0 ? tiles : std::min(default_tiles, kMaxTiles);
+  report.tiles = tiles != 0 ? tiles : std::min(default_tiles, kMaxPictureTiles);
   const auto n = static_cast<std::int64_t>(report.tiles);
   report.balance = core::load_balance(pattern, n, n, report.factorization, speeds.speeds());
   return report;
