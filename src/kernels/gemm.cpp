@@ -13,10 +13,12 @@
 #include "core/error.hpp"
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"
+#include "kernels/scalar.hpp"
 #include "kernels/summa_cartesian.hpp"
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "kernels/tile_updates.hpp"
+#include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 
 namespace hetscal::kernels {
@@ -62,6 +64,29 @@ int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
   return rank;
 }
 
+/// Checks that `grid_comms` serve C's grid over `comm`. @throws InvalidArgument
+template <typename T>
+void check_grid_comms(const mpi::GridCommunicators& grid_comms, const DistributedMatrix<T>& c,
+                      MPI_Comm comm) {
+  const auto* cartesian = dynamic_cast<const layout::CartesianDistribution*>(c.distribution);
+  if (cartesian == nullptr)
+    throw InvalidArgument("gemm: grid communicators given, but C is not on a Cartesian grid");
+  if (!grid_comms.serves(comm, cartesian->grid()))
+    throw InvalidArgument("gemm: the grid communicators given are not those of C's grid over "
+                          "the communicator of the call");
+}
+
+/// The redistribution that applies op while moving an operand of scalar type T.
+template <typename T>
+mpi::Op move_op(Op op) {
+  switch (op) {
+    case Op::NoTrans: return mpi::Op::None;
+    case Op::Trans: return mpi::Op::Transpose;
+    case Op::ConjTrans: return is_complex_v<T> ? mpi::Op::ConjugateTranspose : mpi::Op::Transpose;
+  }
+  throw InvalidArgument("gemm: unknown Op");
+}
+
 /// The operand SUMMA reads: the caller's data, or a copy moved into the aligned layout.
 template <typename T>
 struct OperandData {
@@ -92,7 +117,7 @@ void move_operands(const std::vector<OperandMove<T>>& operands, MPI_Comm comm) {
     out.moved.resize(static_cast<std::size_t>(layout.storage->local_elements()));
     out.data = out.moved.data();
     moves.push_back({operand.caller->distribution, operand.caller->storage, layout.distribution,
-                     layout.storage, layout.transpose == Op::Trans ? mpi::Op::Transpose : mpi::Op::None});
+                     layout.storage, move_op<T>(layout.transpose)});
     sources.push_back(operand.caller->data);
     targets.push_back(out.moved.data());
   }
@@ -101,9 +126,12 @@ void move_operands(const std::vector<OperandMove<T>>& operands, MPI_Comm comm) {
   mpi::redistribute<T>(plan, sources, targets);
 }
 
+/// The Cartesian SUMMA, on the caller's grid communicators or, without them, on ones built
+/// for this call.
 template <typename T>
 void run_cartesian(T alpha, const detail::AlignedOperands& aligned, const T* a, const T* b,
-                   const DistributedMatrix<T>& c, MPI_Comm comm) {
+                   const DistributedMatrix<T>& c, MPI_Comm comm,
+                   const mpi::GridCommunicators* grid_comms) {
   const auto cartesian = [](const layout::Distribution* d, const layout::LocalLayout* s) {
     const auto* storage = dynamic_cast<const layout::CartesianLocalLayout*>(s);
     const auto* distribution = dynamic_cast<const layout::CartesianDistribution*>(d);
@@ -114,22 +142,29 @@ void run_cartesian(T alpha, const detail::AlignedOperands& aligned, const T* a, 
   const auto [a_dist, a_storage] = cartesian(aligned.a.distribution, aligned.a.storage);
   const auto [b_dist, b_storage] = cartesian(aligned.b.distribution, aligned.b.storage);
   const auto [c_dist, c_storage] = cartesian(c.distribution, c.storage);
-  detail::summa_cartesian<T>(alpha, {a_dist, a_storage, a}, {b_dist, b_storage, b},
-                             {c_dist, c_storage, c.data}, comm);
+  const auto summa = [&](const mpi::GridCommunicators& comms) {
+    detail::summa_cartesian<T>(alpha, {a_dist, a_storage, a}, {b_dist, b_storage, b},
+                               {c_dist, c_storage, c.data}, comms);
+  };
+  if (grid_comms != nullptr) {
+    summa(*grid_comms);
+  } else {
+    summa(mpi::GridCommunicators(comm, c_dist->grid()));
+  }
 }
 
 /// The C-stationary SUMMA (summa_cartesian.hpp or summa_tiled.hpp): C += alpha·op(A)·op(B).
 template <typename T>
 void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T>& a,
                       const DistributedMatrix<const T>& b, const DistributedMatrix<T>& c,
-                      MPI_Comm comm, int my_rank) {
+                      MPI_Comm comm, int my_rank, const mpi::GridCommunicators* grid_comms) {
   const detail::AlignedOperands aligned = detail::align_operands(
       {a.distribution, a.storage, op_a}, {b.distribution, b.storage, op_b}, *c.distribution,
       *c.storage, my_rank);
   OperandData<T> a_data, b_data;
   move_operands<T>({{&aligned.a, &a, &a_data}, {&aligned.b, &b, &b_data}}, comm);
   if (aligned.path == detail::SummaPath::Cartesian) {
-    run_cartesian(alpha, aligned, a_data.data, b_data.data, c, comm);
+    run_cartesian(alpha, aligned, a_data.data, b_data.data, c, comm, grid_comms);
   } else {
     detail::summa_tiled<T>(alpha, {aligned.a.distribution, aligned.a.storage, a_data.data},
                            {aligned.b.distribution, aligned.b.storage, b_data.data},
@@ -163,12 +198,13 @@ void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMat
   detail::add_owned(c, static_cast<const T*>(home.data()));
 }
 
-}  // namespace
-
+/// gemm with or without the caller's grid communicators (null: built when needed).
 template <typename T>
-void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
-          T beta, DistributedMatrix<T> c, MPI_Comm comm, Stationary stationary) {
+void multiply(Op op_a, Op op_b, T alpha, const DistributedMatrix<const T>& a,
+              const DistributedMatrix<const T>& b, T beta, const DistributedMatrix<T>& c,
+              MPI_Comm comm, const mpi::GridCommunicators* grid_comms, Stationary stationary) {
   const int my_rank = check_arguments(op_a, op_b, a, b, c, comm);
+  if (grid_comms != nullptr) check_grid_comms(*grid_comms, c, comm);
   const std::int64_t k = op_a == Op::NoTrans ? a.cols() : a.rows();
   if (c.rows() == 0 || c.cols() == 0) return;
   detail::scale_owned(beta, c);
@@ -176,18 +212,38 @@ void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMa
 
   const Stationary algorithm = resolve_stationary(stationary, c.rows(), c.cols(), k, *c.distribution);
   if (algorithm == Stationary::C) {
-    run_c_stationary(alpha, op_a, op_b, a, b, c, comm, my_rank);
+    run_c_stationary(alpha, op_a, op_b, a, b, c, comm, my_rank, grid_comms);
   } else {
     run_reduce(algorithm, alpha, op_a, op_b, a, b, c, comm, my_rank);
   }
 }
 
+}  // namespace
+
+template <typename T>
+void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
+          T beta, DistributedMatrix<T> c, MPI_Comm comm, Stationary stationary) {
+  multiply(op_a, op_b, alpha, a, b, beta, c, comm, nullptr, stationary);
+}
+
+template <typename T>
+void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
+          T beta, DistributedMatrix<T> c, MPI_Comm comm, const mpi::GridCommunicators& grid_comms,
+          Stationary stationary) {
+  multiply(op_a, op_b, alpha, a, b, beta, c, comm, &grid_comms, stationary);
+}
+
 // The one place where scalar types are instantiated.
 #define HETSCAL_INSTANTIATE_GEMM(T)                                                          \
   template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
-                        DistributedMatrix<T>, MPI_Comm, Stationary);
+                        DistributedMatrix<T>, MPI_Comm, Stationary);                          \
+  template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
+                        DistributedMatrix<T>, MPI_Comm, const mpi::GridCommunicators&,        \
+                        Stationary);
 HETSCAL_INSTANTIATE_GEMM(float)
 HETSCAL_INSTANTIATE_GEMM(double)
+HETSCAL_INSTANTIATE_GEMM(std::complex<float>)
+HETSCAL_INSTANTIATE_GEMM(std::complex<double>)
 #undef HETSCAL_INSTANTIATE_GEMM
 
 }  // namespace hetscal::kernels

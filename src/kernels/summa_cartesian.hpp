@@ -10,12 +10,15 @@
 #include <mpi.h>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "kernels/local_blas.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
+#include "mpi/grid_communicators.hpp"
+#include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -28,25 +31,24 @@ struct CartesianOperand {
 };
 
 /// C += alpha·A·B with A M×K and B K×N aligned with C as described above (A's and B's K
-/// splits equal). Collective over `comm` (ranks outside the grid only join the splits).
+/// splits equal). Collective over the grid rows and columns of `comms`.
+/// @pre comms are the grid rows and columns of C's grid (GridCommunicators::serves).
 template <typename T>
 void summa_cartesian(T alpha, const CartesianOperand<const T>& a,
                      const CartesianOperand<const T>& b, const CartesianOperand<T>& c,
-                     MPI_Comm comm) {
-  const layout::ProcessGrid& grid = c.distribution->grid();
-  const auto me = grid.coordinates(c.storage->rank());
-  // Grid rows and columns; a member's rank in them is its grid column / grid row.
-  const OwnedComm row_comm(split_comm(comm, me ? me->row : MPI_UNDEFINED, me ? me->col : 0));
-  const OwnedComm col_comm(split_comm(comm, me ? me->col : MPI_UNDEFINED, me ? me->row : 0));
+                     const mpi::GridCommunicators& comms) {
+  const std::optional<layout::GridCoord>& me = comms.coordinates();
   if (!me) return;  // outside the grid: no tile of C, op(A) or op(B) lives here
+  // A member's rank in its grid row is its grid column, in its grid column its grid row.
+  const MPI_Comm row_comm = comms.row(), col_comm = comms.col();
 
   const layout::TileSplit& k_split = a.distribution->cols();
   const std::int64_t rows = c.storage->local_rows(), cols = c.storage->local_cols();
   const std::int64_t widest = largest_tile(k_split);
   // Every member of a grid row has the same LOCr (and of a grid column the same LOCc), so
   // skipping an empty broadcast is decided alike by all of them.
-  mpi_count(rows * widest);
-  mpi_count(widest * cols);
+  mpi::mpi_count(rows * widest, "gemm: panel");
+  mpi::mpi_count(widest * cols, "gemm: panel");
   std::array<std::vector<T>, 2> a_panel, b_panel;
   for (int slot = 0; slot < 2; ++slot) {
     a_panel[slot].resize(static_cast<std::size_t>(rows * widest));
@@ -64,8 +66,8 @@ void summa_cartesian(T alpha, const CartesianOperand<const T>& a,
         copy_matrix(a.data + s.row_base() + s.local_col_of_tile(k) * s.ld(), s.ld(),
                     a_panel[slot].data(), rows, rows, kb);
       }
-      MPI_Ibcast(a_panel[slot].data(), static_cast<int>(rows * kb), mpi_type<T>(), root,
-                 row_comm.get(), &requests[slot][0]);
+      MPI_Ibcast(a_panel[slot].data(), static_cast<int>(rows * kb), mpi::mpi_type<T>(), root,
+                 row_comm, &requests[slot][0]);
     }
     if (cols > 0) {
       const int root = b.distribution->grid_row(k);
@@ -74,8 +76,8 @@ void summa_cartesian(T alpha, const CartesianOperand<const T>& a,
         copy_matrix(b.data + s.local_row_of_tile(k) + s.col_base() * s.ld(), s.ld(),
                     b_panel[slot].data(), kb, kb, cols);
       }
-      MPI_Ibcast(b_panel[slot].data(), static_cast<int>(kb * cols), mpi_type<T>(), root,
-                 col_comm.get(), &requests[slot][1]);
+      MPI_Ibcast(b_panel[slot].data(), static_cast<int>(kb * cols), mpi::mpi_type<T>(), root,
+                 col_comm, &requests[slot][1]);
     }
   };
 

@@ -24,6 +24,7 @@
 #include "kernels/summa_support.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "mpi/group_communicators.hpp"
+#include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -60,8 +61,8 @@ void summa_reduce(Stationary keep, T alpha, const TiledOperand<const T>& s,
       if (s.distribution->owner(s_tile(k, o)) == me) my_k[static_cast<std::size_t>(o)].push_back(k);
 
   const std::int64_t widest = largest_tile(step_split);
-  mpi_count(widest * largest_tile(k_split));
-  mpi_count(widest * largest_tile(out_split));
+  mpi::mpi_count(widest * largest_tile(k_split), "gemm: panel");
+  mpi::mpi_count(widest * largest_tile(out_split), "gemm: panel");
   std::array<std::vector<T>, 2> x_panel, p_panel;
   std::array<std::vector<MPI_Request>, 2> broadcasts, reductions;
   for (int slot = 0; slot < 2; ++slot) {
@@ -104,7 +105,7 @@ void summa_reduce(Stationary keep, T alpha, const TiledOperand<const T>& s,
       const int root = p.distribution->owner(target);
       T* result = root == me ? p.data + p.storage->tile_location(target).offset : nullptr;
       const mpi::GroupCommunicator& group = out_group(o);
-      MPI_Ireduce(partial, result, static_cast<int>(rows * cols), mpi_type<T>(), MPI_SUM,
+      MPI_Ireduce(partial, result, static_cast<int>(rows * cols), mpi::mpi_type<T>(), MPI_SUM,
                   group.rank_of(root), group.comm, &reductions[slot][line]);
     }
   };

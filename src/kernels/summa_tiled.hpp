@@ -20,6 +20,7 @@
 #include "kernels/summa_support.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
+#include "mpi/mpi_type.hpp"
 #include "mpi/group_communicators.hpp"
 
 namespace hetscal::kernels::detail {
@@ -65,7 +66,7 @@ void broadcast_tile(const TiledOperand<const T>& x, layout::GlobalTile t, std::i
     copy_matrix(x.data + where.offset, where.ld, panel, tile_rows, tile_rows, tile_cols);
   }
   pending.emplace_back(MPI_REQUEST_NULL);
-  MPI_Ibcast(panel, static_cast<int>(tile_rows * tile_cols), mpi_type<T>(), group.rank_of(owner),
+  MPI_Ibcast(panel, static_cast<int>(tile_rows * tile_cols), mpi::mpi_type<T>(), group.rank_of(owner),
              group.comm, &pending.back());
 }
 
@@ -83,8 +84,8 @@ void summa_tiled(T alpha, const TiledOperand<const T>& a, const TiledOperand<con
   const PanelIndex a_index(row_split, [&](std::int64_t i) -> const auto& { return groups.row(i); });
   const PanelIndex b_index(col_split, [&](std::int64_t j) -> const auto& { return groups.col(j); });
   const std::int64_t widest = largest_tile(k_split);
-  mpi_count(largest_tile(row_split) * widest);
-  mpi_count(largest_tile(col_split) * widest);
+  mpi::mpi_count(largest_tile(row_split) * widest, "gemm: panel");
+  mpi::mpi_count(largest_tile(col_split) * widest, "gemm: panel");
   std::array<std::vector<T>, 2> a_panel, b_panel;
   std::array<std::vector<MPI_Request>, 2> requests;
   for (int slot = 0; slot < 2; ++slot) {
