@@ -24,7 +24,11 @@ enum class Stationary { Automatic, C, A, B };
 /// scales C. Every local operation goes through kernels/local_blas.hpp (flop accounting).
 /// When C sits on a Cartesian grid in one local array, the grid's row and column
 /// communicators are built for this call (two MPI_Comm_split); the overload below reuses them.
-/// @throws InvalidArgument when the shapes do not conform.
+/// All or nothing: every rank allocates its whole workspace before the first message and
+/// the ranks then agree (mpi::agree_on_stage, stage "compute"), so a rank that cannot
+/// allocate makes every rank throw at once, with C untouched, instead of leaving them waiting.
+/// @throws InvalidArgument when the shapes do not conform (on every rank, before any message).
+/// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
 template <typename T>
 void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
           T beta, DistributedMatrix<T> c, MPI_Comm comm, Stationary stationary = Stationary::Automatic);
@@ -36,6 +40,7 @@ void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMa
 /// @param grid_comms built over `comm` with the grid of C's distribution.
 /// @throws InvalidArgument when the shapes do not conform, or when C is not on a Cartesian
 ///         grid or grid_comms are not that grid's over `comm`.
+/// @throws mpi::StageFailed as above.
 template <typename T>
 void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
           T beta, DistributedMatrix<T> c, MPI_Comm comm, const mpi::GridCommunicators& grid_comms,
