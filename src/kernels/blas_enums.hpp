@@ -4,7 +4,9 @@
 
 namespace hetscal::kernels {
 
-enum class Op { NoTrans, Trans };
+/// op(X) applied to an operand: X, Xᵀ, or Xᴴ (the conjugate transpose, which is Xᵀ on real
+/// data, as BLAS's 'C' is 'T' for real routines).
+enum class Op { NoTrans, Trans, ConjTrans };
 enum class Side { Left, Right };
 enum class Uplo { Lower, Upper };
 enum class Diag { NonUnit, Unit };

@@ -8,7 +8,29 @@
 
 #include <vector>
 
+#include "kernels/scalar.hpp"
+
 namespace hetscal::kernels {
+
+/// An operation count in the form of LAPACK Working Note 41 ("Installation Guide for
+/// LAPACK", Appendix C): real multiplications and additions of one call, counted apart
+/// because the two weigh differently on complex data.
+struct OperationCount {
+  double multiplications = 0.0;
+  double additions = 0.0;
+};
+
+/// Flops of `ops` on scalar type T, by LAWN 41's convention: on real data a multiplication
+/// and an addition are one flop each; on complex data a multiplication is 6 flops (four
+/// real multiplications, two real additions) and an addition 2. A complex multiply-add is
+/// thus 8 flops against 2, and an operation made of as many multiplications as additions
+/// (GEMM, TRSM, SYRK, HERK) counts 4 times its real count.
+template <typename T>
+constexpr double flops_of(OperationCount ops) {
+  static_assert(is_blas_scalar_v<T>, "flops_of: not a BLAS scalar type");
+  return is_complex_v<T> ? 6.0 * ops.multiplications + 2.0 * ops.additions
+                         : ops.multiplications + ops.additions;
+}
 
 /// What the local BLAS wrapper does with a call.
 enum class ComputeMode {

@@ -3,20 +3,27 @@
 /// then the algorithm PBLAS's rule picks (gemm_choice.hpp): C-stationary SUMMA
 /// (summa_cartesian.hpp, summa_tiled.hpp) on operands aligned with C, or the A-/B-stationary
 /// loop (summa_reduce.hpp). Operands not laid out as a loop needs are first redistributed
-/// (gemm_operands.hpp). Scalar types are instantiated here only.
+/// (gemm_operands.hpp, operand_moves.hpp). Each path first allocates all its workspace and
+/// has the ranks agree on it (allocate_agreed), and only then scales C and communicates.
+/// Scalar types are instantiated here only.
 #include "kernels/gemm.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"
+#include "kernels/operand_moves.hpp"
 #include "kernels/summa_cartesian.hpp"
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "kernels/tile_updates.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/fault_injection.hpp"
+#include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 
 namespace hetscal::kernels {
@@ -62,105 +69,138 @@ int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
   return rank;
 }
 
-/// The operand SUMMA reads: the caller's data, or a copy moved into the aligned layout.
+/// Checks that `grid_comms` serve C's grid over `comm`. @throws InvalidArgument
 template <typename T>
-struct OperandData {
-  std::vector<T> moved;
-  const T* data = nullptr;
-};
-
-/// One operand to read: its aligned layout, the caller's matrix, where its data ends up.
-template <typename T>
-struct OperandMove {
-  const detail::OperandLayout* layout;
-  const DistributedMatrix<const T>* caller;
-  OperandData<T>* out;
-};
-
-/// Moves the operands that need it in one round of messages (collective over `comm`; every
-/// rank moves the same operands, since the choice depends on the distributions only).
-template <typename T>
-void move_operands(const std::vector<OperandMove<T>>& operands, MPI_Comm comm) {
-  std::vector<mpi::MatrixMove> moves;
-  std::vector<const T*> sources;
-  std::vector<T*> targets;
-  for (const OperandMove<T>& operand : operands) {
-    const detail::OperandLayout& layout = *operand.layout;
-    OperandData<T>& out = *operand.out;
-    out.data = operand.caller->data;
-    if (!layout.moved()) continue;
-    out.moved.resize(static_cast<std::size_t>(layout.storage->local_elements()));
-    out.data = out.moved.data();
-    moves.push_back({operand.caller->distribution, operand.caller->storage, layout.distribution,
-                     layout.storage, layout.transpose == Op::Trans ? mpi::Op::Transpose : mpi::Op::None});
-    sources.push_back(operand.caller->data);
-    targets.push_back(out.moved.data());
-  }
-  if (moves.empty()) return;
-  const mpi::RedistributionPlan plan(comm, moves);
-  mpi::redistribute<T>(plan, sources, targets);
+void check_grid_comms(const mpi::GridCommunicators& grid_comms, const DistributedMatrix<T>& c,
+                      MPI_Comm comm) {
+  const auto* cartesian = dynamic_cast<const layout::CartesianDistribution*>(c.distribution);
+  if (cartesian == nullptr)
+    throw InvalidArgument("gemm: grid communicators given, but C is not on a Cartesian grid");
+  if (!grid_comms.serves(comm, cartesian->grid()))
+    throw InvalidArgument("gemm: the grid communicators given are not those of C's grid over "
+                          "the communicator of the call");
 }
 
-template <typename T>
-void run_cartesian(T alpha, const detail::AlignedOperands& aligned, const T* a, const T* b,
-                   const DistributedMatrix<T>& c, MPI_Comm comm) {
-  const auto cartesian = [](const layout::Distribution* d, const layout::LocalLayout* s) {
-    const auto* storage = dynamic_cast<const layout::CartesianLocalLayout*>(s);
-    const auto* distribution = dynamic_cast<const layout::CartesianDistribution*>(d);
-    if (storage == nullptr || distribution == nullptr)
-      throw Error("gemm: internal error, an operand of the Cartesian path is not Cartesian");
-    return std::make_pair(distribution, storage);
-  };
-  const auto [a_dist, a_storage] = cartesian(aligned.a.distribution, aligned.a.storage);
-  const auto [b_dist, b_storage] = cartesian(aligned.b.distribution, aligned.b.storage);
-  const auto [c_dist, c_storage] = cartesian(c.distribution, c.storage);
-  detail::summa_cartesian<T>(alpha, {a_dist, a_storage, a}, {b_dist, b_storage, b},
-                             {c_dist, c_storage, c.data}, comm);
+/// All or nothing (issue 15): runs `allocate`, which makes this rank's whole workspace for
+/// the product (moved operands, message buffers, panels, partial sums) without
+/// communicating, then lets every rank learn whether every rank's allocation succeeded.
+/// Nothing of the product is allocated afterwards, so a rank short of memory can never
+/// leave the others waiting in a collective, and C is untouched when this throws.
+/// @throws mpi::StageFailed on every rank when any rank's allocation failed.
+template <typename Allocate>
+void allocate_agreed(MPI_Comm comm, Allocate&& allocate) {
+  mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Compute), [&] {
+    mpi::fault_point(mpi::Stage::Compute);  // where the tests make one rank fail
+    allocate();
+  });
 }
 
-/// The C-stationary SUMMA (summa_cartesian.hpp or summa_tiled.hpp): C += alpha·op(A)·op(B).
+/// The Cartesian view of a matrix the aligned layout put on the Cartesian path.
+template <typename T>
+detail::CartesianOperand<T> cartesian(const layout::Distribution* d, const layout::LocalLayout* s, T* data) {
+  const auto* distribution = dynamic_cast<const layout::CartesianDistribution*>(d);
+  const auto* storage = dynamic_cast<const layout::CartesianLocalLayout*>(s);
+  if (distribution == nullptr || storage == nullptr)
+    throw InvalidArgument("gemm: Cartesian path on a non-Cartesian layout");
+  return {distribution, storage, data};
+}
+
+/// The C-stationary SUMMA (summa_cartesian.hpp or summa_tiled.hpp): C = alpha·op(A)·op(B) +
+/// beta·C, the Cartesian loop on the caller's grid communicators or, without them, on ones
+/// built for this call.
 template <typename T>
 void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T>& a,
-                      const DistributedMatrix<const T>& b, const DistributedMatrix<T>& c,
-                      MPI_Comm comm, int my_rank) {
-  const detail::AlignedOperands aligned = detail::align_operands(
-      {a.distribution, a.storage, op_a}, {b.distribution, b.storage, op_b}, *c.distribution,
-      *c.storage, my_rank);
-  OperandData<T> a_data, b_data;
-  move_operands<T>({{&aligned.a, &a, &a_data}, {&aligned.b, &b, &b_data}}, comm);
-  if (aligned.path == detail::SummaPath::Cartesian) {
-    run_cartesian(alpha, aligned, a_data.data, b_data.data, c, comm);
+                      const DistributedMatrix<const T>& b, T beta, const DistributedMatrix<T>& c,
+                      MPI_Comm comm, int my_rank, const mpi::GridCommunicators* grid_comms) {
+  std::optional<detail::AlignedOperands> aligned;
+  detail::OperandData<T> a_data, b_data;
+  std::optional<detail::OperandMoves<T>> moves;
+  std::optional<detail::CartesianSumma<T>> cartesian_summa;
+  std::optional<detail::TiledSumma<T>> tiled_summa;
+  allocate_agreed(comm, [&] {
+    aligned.emplace(detail::align_operands({a.distribution, a.storage, op_a},
+                                           {b.distribution, b.storage, op_b}, *c.distribution,
+                                           *c.storage, my_rank));
+    moves.emplace(std::vector<detail::OperandMove<T>>{{&aligned->a, &a, &a_data}, {&aligned->b, &b, &b_data}},
+                  comm);
+    if (aligned->path == detail::SummaPath::Cartesian) {
+      cartesian_summa.emplace(cartesian(aligned->a.distribution, aligned->a.storage, a_data.data),
+                              cartesian(aligned->b.distribution, aligned->b.storage, b_data.data),
+                              cartesian(c.distribution, c.storage, c.data));
+    } else {
+      tiled_summa.emplace(detail::TiledOperand<const T>{aligned->a.distribution, aligned->a.storage, a_data.data},
+                          detail::TiledOperand<const T>{aligned->b.distribution, aligned->b.storage, b_data.data},
+                          detail::TiledOperand<T>{c.distribution, c.storage, c.data});
+    }
+  });
+  detail::scale_owned(beta, c);
+  moves->run();
+  if (tiled_summa) {
+    tiled_summa->run(alpha, comm);
+  } else if (grid_comms != nullptr) {
+    cartesian_summa->run(alpha, *grid_comms);
   } else {
-    detail::summa_tiled<T>(alpha, {aligned.a.distribution, aligned.a.storage, a_data.data},
-                           {aligned.b.distribution, aligned.b.storage, b_data.data},
-                           {c.distribution, c.storage, c.data}, comm);
+    const auto& grid = dynamic_cast<const layout::CartesianDistribution&>(*c.distribution).grid();
+    cartesian_summa->run(alpha, mpi::GridCommunicators(comm, grid));
   }
 }
 
 /// The A- or B-stationary loop (summa_reduce.hpp): partial products summed over the
-/// stationary operand's owners, then moved into C's layout and added.
+/// stationary operand's owners, then moved into C's layout and added to beta·C.
 template <typename T>
 void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMatrix<const T>& a,
-                const DistributedMatrix<const T>& b, const DistributedMatrix<T>& c, MPI_Comm comm,
-                int my_rank) {
-  const detail::ReduceOperands layouts = detail::align_for_reduce(
-      keep, {a.distribution, a.storage, op_a}, {b.distribution, b.storage, op_b}, *c.distribution,
-      my_rank);
+                const DistributedMatrix<const T>& b, T beta, const DistributedMatrix<T>& c,
+                MPI_Comm comm, int my_rank) {
   const bool keep_b = keep == Stationary::B;
-  OperandData<T> kept, moving;
-  move_operands<T>({{&layouts.stationary, keep_b ? &b : &a, &kept},
-                    {&layouts.moving, keep_b ? &a : &b, &moving}},
-                   comm);
-  const detail::OperandLayout& partial = layouts.partial;
-  std::vector<T> sums(static_cast<std::size_t>(partial.storage->local_elements()));
-  detail::summa_reduce<T>(keep, alpha, {layouts.stationary.distribution, layouts.stationary.storage, kept.data},
-                          {layouts.moving.distribution, layouts.moving.storage, moving.data},
-                          {partial.distribution, partial.storage, sums.data()}, comm);
-  std::vector<T> home(static_cast<std::size_t>(c.storage->local_elements()));
-  const mpi::RedistributionPlan plan(
-      comm, {{partial.distribution, partial.storage, c.distribution, c.storage, mpi::Op::None}});
-  mpi::redistribute<T>(plan, sums.data(), home.data());
+  std::optional<detail::ReduceOperands> layouts;
+  detail::OperandData<T> kept, moving;
+  std::optional<detail::OperandMoves<T>> moves;
+  std::vector<T> sums, home;  // partial products, then the same in C's layout
+  std::optional<detail::ReduceSumma<T>> summa;
+  std::optional<mpi::RedistributionPlan> home_plan;
+  allocate_agreed(comm, [&] {
+    layouts.emplace(detail::align_for_reduce(keep, {a.distribution, a.storage, op_a},
+                                             {b.distribution, b.storage, op_b}, *c.distribution,
+                                             my_rank));
+    moves.emplace(std::vector<detail::OperandMove<T>>{{&layouts->stationary, keep_b ? &b : &a, &kept},
+                                                      {&layouts->moving, keep_b ? &a : &b, &moving}},
+                  comm);
+    const detail::OperandLayout& partial = layouts->partial;
+    sums.resize(static_cast<std::size_t>(partial.storage->local_elements()));
+    summa.emplace(keep, detail::TiledOperand<const T>{layouts->stationary.distribution, layouts->stationary.storage, kept.data},
+                  detail::TiledOperand<const T>{layouts->moving.distribution, layouts->moving.storage, moving.data},
+                  detail::TiledOperand<T>{partial.distribution, partial.storage, sums.data()});
+    home.resize(static_cast<std::size_t>(c.storage->local_elements()));
+    home_plan.emplace(comm, std::vector<mpi::MatrixMove>{
+                                {partial.distribution, partial.storage, c.distribution, c.storage, mpi::Op::None}});
+    mpi::reserve_buffers<T>(*home_plan);
+  });
+  detail::scale_owned(beta, c);
+  moves->run();
+  summa->run(alpha, comm);
+  mpi::redistribute<T>(*home_plan, sums.data(), home.data());
   detail::add_owned(c, static_cast<const T*>(home.data()));
+}
+
+/// gemm with or without the caller's grid communicators (null: built when needed).
+template <typename T>
+void multiply(Op op_a, Op op_b, T alpha, const DistributedMatrix<const T>& a,
+              const DistributedMatrix<const T>& b, T beta, const DistributedMatrix<T>& c,
+              MPI_Comm comm, const mpi::GridCommunicators* grid_comms, Stationary stationary) {
+  const int my_rank = check_arguments(op_a, op_b, a, b, c, comm);
+  if (grid_comms != nullptr) check_grid_comms(*grid_comms, c, comm);
+  const std::int64_t k = op_a == Op::NoTrans ? a.cols() : a.rows();
+  if (c.rows() == 0 || c.cols() == 0) return;
+  if (alpha == T(0) || k == 0) {  // no product to add: A and B are never read, nothing moves
+    detail::scale_owned(beta, c);
+    return;
+  }
+  const Stationary algorithm = resolve_stationary(stationary, c.rows(), c.cols(), k, *c.distribution);
+  if (algorithm == Stationary::C) {
+    run_c_stationary(alpha, op_a, op_b, a, b, beta, c, comm, my_rank, grid_comms);
+  } else {
+    run_reduce(algorithm, alpha, op_a, op_b, a, b, beta, c, comm, my_rank);
+  }
 }
 
 }  // namespace
@@ -168,26 +208,27 @@ void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMat
 template <typename T>
 void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
           T beta, DistributedMatrix<T> c, MPI_Comm comm, Stationary stationary) {
-  const int my_rank = check_arguments(op_a, op_b, a, b, c, comm);
-  const std::int64_t k = op_a == Op::NoTrans ? a.cols() : a.rows();
-  if (c.rows() == 0 || c.cols() == 0) return;
-  detail::scale_owned(beta, c);
-  if (alpha == T(0) || k == 0) return;  // no product to add: A and B are never read
+  multiply(op_a, op_b, alpha, a, b, beta, c, comm, nullptr, stationary);
+}
 
-  const Stationary algorithm = resolve_stationary(stationary, c.rows(), c.cols(), k, *c.distribution);
-  if (algorithm == Stationary::C) {
-    run_c_stationary(alpha, op_a, op_b, a, b, c, comm, my_rank);
-  } else {
-    run_reduce(algorithm, alpha, op_a, op_b, a, b, c, comm, my_rank);
-  }
+template <typename T>
+void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
+          T beta, DistributedMatrix<T> c, MPI_Comm comm, const mpi::GridCommunicators& grid_comms,
+          Stationary stationary) {
+  multiply(op_a, op_b, alpha, a, b, beta, c, comm, &grid_comms, stationary);
 }
 
 // The one place where scalar types are instantiated.
 #define HETSCAL_INSTANTIATE_GEMM(T)                                                          \
   template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
-                        DistributedMatrix<T>, MPI_Comm, Stationary);
+                        DistributedMatrix<T>, MPI_Comm, Stationary);                          \
+  template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
+                        DistributedMatrix<T>, MPI_Comm, const mpi::GridCommunicators&,        \
+                        Stationary);
 HETSCAL_INSTANTIATE_GEMM(float)
 HETSCAL_INSTANTIATE_GEMM(double)
+HETSCAL_INSTANTIATE_GEMM(std::complex<float>)
+HETSCAL_INSTANTIATE_GEMM(std::complex<double>)
 #undef HETSCAL_INSTANTIATE_GEMM
 
 }  // namespace hetscal::kernels

@@ -173,7 +173,7 @@ ReduceOperands align_for_reduce(Stationary keep, OperandInput a, OperandInput b,
     out.stationary = owned_layout(
         std::make_unique<OwnerFunction>(stored.cols(), stored.rows(), ranks,
                                         [&stored](GlobalTile t) { return stored.owner({t.col, t.row}); }),
-        my_rank, Op::Trans);
+        my_rank, kept.op);
   }
   // Tile lines of the stationary operand are dealt cyclically over the moving operand's and
   // the partial products' tiles, so that each lands on an owner of the line it meets.

@@ -29,7 +29,7 @@ struct OperandLayout {
   const layout::LocalLayout* storage = nullptr;
   std::unique_ptr<layout::Distribution> owned_distribution;
   std::unique_ptr<layout::LocalLayout> owned_storage;
-  Op transpose = Op::NoTrans;  ///< applied when moving the caller's operand here
+  Op transpose = Op::NoTrans;  ///< applied when moving the caller's operand here (any Op)
 
   bool moved() const { return owned_distribution != nullptr; }
 };
@@ -59,7 +59,8 @@ AlignedOperands align_operands(OperandInput a, OperandInput b, const layout::Dis
 /// op(B) (Stationary::B) stays in place and partial products of C are summed over its
 /// owners.
 struct ReduceOperands {
-  /// The stationary operand: in place, or moved into its transposed tiles when op = Trans.
+  /// The stationary operand: in place, or moved into its transposed (conjugated) tiles when
+  /// op is Trans (ConjTrans).
   OperandLayout stationary;
   /// The other operand, always moved: each tile on an owner of the stationary operand's
   /// matching K tile line. Stationary::B: M×K with C's row tiles; A: K×N with C's columns.

@@ -2,12 +2,23 @@
 
 #include <cblas.h>
 
-#include "kernels/flop_counter.hpp"
+#include <complex>
+
+#include "core/error.hpp"
 
 namespace hetscal::kernels {
 namespace {
 
-CBLAS_TRANSPOSE to_cblas(Op op) { return op == Op::NoTrans ? CblasNoTrans : CblasTrans; }
+// Real BLAS routines read 'C' as 'T'; saying so here keeps that out of every CBLAS's hands.
+template <typename T>
+CBLAS_TRANSPOSE to_cblas(Op op) {
+  switch (op) {
+    case Op::NoTrans: return CblasNoTrans;
+    case Op::Trans: return CblasTrans;
+    case Op::ConjTrans: return is_complex_v<T> ? CblasConjTrans : CblasTrans;
+  }
+  throw InvalidArgument("local BLAS: unknown Op");
+}
 CBLAS_SIDE to_cblas(Side side) { return side == Side::Left ? CblasLeft : CblasRight; }
 CBLAS_UPLO to_cblas(Uplo uplo) { return uplo == Uplo::Lower ? CblasLower : CblasUpper; }
 CBLAS_DIAG to_cblas(Diag diag) { return diag == Diag::Unit ? CblasUnit : CblasNonUnit; }
@@ -15,15 +26,32 @@ CBLAS_DIAG to_cblas(Diag diag) { return diag == Diag::Unit ? CblasUnit : CblasNo
 // CBLAS takes int dimensions; hetscal's local blocks always fit (checked by the layouts).
 int as_int(std::int64_t v) { return static_cast<int>(v); }
 
+// CBLAS passes real scalars by value and complex ones by address.
+template <typename T>
+auto blas_scalar(const T& x) {
+  if constexpr (is_complex_v<T>) {
+    return static_cast<const void*>(&x);
+  } else {
+    return x;
+  }
+}
+
 // Accounts the flops, then says whether the call must really compute.
 bool account(double flops) {
   account_flops(flops);
   return compute_mode() == ComputeMode::Execute;
 }
 
-// Per-scalar CBLAS entry points: the only place where float and double differ.
+// Per-scalar CBLAS entry points: the only place where the four scalar types differ.
 template <typename T>
 struct Cblas;
+
+template <>
+struct Cblas<float> {
+  static constexpr auto gemm = cblas_sgemm;
+  static constexpr auto trsm = cblas_strsm;
+  static constexpr auto syrk = cblas_ssyrk;
+};
 
 template <>
 struct Cblas<double> {
@@ -33,25 +61,38 @@ struct Cblas<double> {
 };
 
 template <>
-struct Cblas<float> {
-  static constexpr auto gemm = cblas_sgemm;
-  static constexpr auto trsm = cblas_strsm;
-  static constexpr auto syrk = cblas_ssyrk;
+struct Cblas<std::complex<float>> {
+  static constexpr auto gemm = cblas_cgemm;
+  static constexpr auto trsm = cblas_ctrsm;
+  static constexpr auto syrk = cblas_csyrk;
+  static constexpr auto herk = cblas_cherk;
 };
+
+template <>
+struct Cblas<std::complex<double>> {
+  static constexpr auto gemm = cblas_zgemm;
+  static constexpr auto trsm = cblas_ztrsm;
+  static constexpr auto syrk = cblas_zsyrk;
+  static constexpr auto herk = cblas_zherk;
+};
+
+double product(std::int64_t x, std::int64_t y, std::int64_t z) {
+  return static_cast<double>(x) * static_cast<double>(y) * static_cast<double>(z);
+}
 
 }  // namespace
 
-double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k) {
-  return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+OperationCount gemm_operations(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return {product(m, n, k), product(m, n, k)};
 }
 
-double trsm_flops(Side side, std::int64_t m, std::int64_t n) {
-  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
-  return side == Side::Left ? dm * dm * dn : dm * dn * dn;
+OperationCount trsm_operations(Side side, std::int64_t m, std::int64_t n) {
+  const std::int64_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
+  return {product(other, order, order + 1) / 2.0, product(other, order, order - 1) / 2.0};
 }
 
-double syrk_flops(std::int64_t n, std::int64_t k) {
-  return static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(k);
+OperationCount syrk_operations(std::int64_t n, std::int64_t k) {
+  return {product(k, n, n + 1) / 2.0, product(k, n, n + 1) / 2.0};
 }
 
 template <typename T>
@@ -59,27 +100,46 @@ void gemm(Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T al
           const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
           std::int64_t ldc) {
   if (m == 0 || n == 0) return;
-  if (!account(gemm_flops(m, n, k))) return;
-  Cblas<T>::gemm(CblasColMajor, to_cblas(op_a), to_cblas(op_b), as_int(m), as_int(n),
-                 as_int(k), alpha, a, as_int(lda), b, as_int(ldb), beta, c, as_int(ldc));
+  if (!account(gemm_flops<T>(m, n, k))) return;
+  Cblas<T>::gemm(CblasColMajor, to_cblas<T>(op_a), to_cblas<T>(op_b), as_int(m), as_int(n),
+                 as_int(k), blas_scalar(alpha), a, as_int(lda), b, as_int(ldb), blas_scalar(beta),
+                 c, as_int(ldc));
 }
 
 template <typename T>
 void trsm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t n, T alpha,
           const T* a, std::int64_t lda, T* b, std::int64_t ldb) {
   if (m == 0 || n == 0) return;
-  if (!account(trsm_flops(side, m, n))) return;
-  Cblas<T>::trsm(CblasColMajor, to_cblas(side), to_cblas(uplo), to_cblas(op_a),
-                 to_cblas(diag), as_int(m), as_int(n), alpha, a, as_int(lda), b, as_int(ldb));
+  if (!account(trsm_flops<T>(side, m, n))) return;
+  Cblas<T>::trsm(CblasColMajor, to_cblas(side), to_cblas(uplo), to_cblas<T>(op_a),
+                 to_cblas(diag), as_int(m), as_int(n), blas_scalar(alpha), a, as_int(lda), b,
+                 as_int(ldb));
 }
 
 template <typename T>
 void syrk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, T alpha, const T* a,
           std::int64_t lda, T beta, T* c, std::int64_t ldc) {
+  if (is_complex_v<T> && op_a == Op::ConjTrans)
+    throw InvalidArgument("local syrk: Op::ConjTrans on complex data is a HERK (use herk)");
   if (n == 0) return;
-  if (!account(syrk_flops(n, k))) return;
-  Cblas<T>::syrk(CblasColMajor, to_cblas(uplo), to_cblas(op_a), as_int(n), as_int(k), alpha,
-                 a, as_int(lda), beta, c, as_int(ldc));
+  if (!account(syrk_flops<T>(n, k))) return;
+  Cblas<T>::syrk(CblasColMajor, to_cblas(uplo), to_cblas<T>(op_a), as_int(n), as_int(k),
+                 blas_scalar(alpha), a, as_int(lda), blas_scalar(beta), c, as_int(ldc));
+}
+
+template <typename T>
+void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha, const T* a,
+          std::int64_t lda, real_of_t<T> beta, T* c, std::int64_t ldc) {
+  if constexpr (!is_complex_v<T>) {
+    syrk<T>(uplo, op_a, n, k, alpha, a, lda, beta, c, ldc);  // Aᴴ = Aᵀ
+  } else {
+    if (op_a == Op::Trans)
+      throw InvalidArgument("local herk: Op::Trans on complex data is a SYRK (use syrk)");
+    if (n == 0) return;
+    if (!account(syrk_flops<T>(n, k))) return;
+    Cblas<T>::herk(CblasColMajor, to_cblas(uplo), to_cblas<T>(op_a), as_int(n), as_int(k), alpha,
+                   a, as_int(lda), beta, c, as_int(ldc));
+  }
 }
 
 // The one place where scalar types are instantiated.
@@ -89,9 +149,13 @@ void syrk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, T alpha, const T* 
   template void trsm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,       \
                         std::int64_t, T*, std::int64_t);                                     \
   template void syrk<T>(Uplo, Op, std::int64_t, std::int64_t, T, const T*, std::int64_t, T,  \
-                        T*, std::int64_t);
+                        T*, std::int64_t);                                                   \
+  template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,        \
+                        std::int64_t, real_of_t<T>, T*, std::int64_t);
 HETSCAL_INSTANTIATE_LOCAL_BLAS(float)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(double)
+HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<float>)
+HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<double>)
 #undef HETSCAL_INSTANTIATE_LOCAL_BLAS
 
 }  // namespace hetscal::kernels

@@ -3,33 +3,63 @@
 /// The one thin wrapper through which hetscal's kernels call local BLAS/LAPACK: it counts
 /// each call's flops (kernels/flop_counter.hpp) and, in SimGrid builds with
 /// ComputeMode::Skip, injects the flops without computing. Column-major storage throughout.
-/// Templated on the scalar type; float and double are instantiated in local_blas.cpp.
+/// Templated on the scalar type; float, double, std::complex<float> and std::complex<double>
+/// (BLAS's s, d, c and z routines) are instantiated in local_blas.cpp. Op::ConjTrans is
+/// BLAS's 'C': Xᴴ on complex data, Xᵀ on real data.
 #include <cstdint>
 
 #include "kernels/blas_enums.hpp"
+#include "kernels/flop_counter.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
-/// C = alpha·op(A)·op(B) + beta·C, with op(A) m×k, op(B) k×n. Counts 2·m·n·k flops.
+/// C = alpha·op(A)·op(B) + beta·C, with op(A) m×k, op(B) k×n. Counts gemm_flops<T>(m, n, k).
 template <typename T>
 void gemm(Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
           const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c,
           std::int64_t ldc);
 
 /// B = alpha·op(A)⁻¹·B (Side::Left, A m×m) or alpha·B·op(A)⁻¹ (Side::Right, A n×n), A
-/// triangular. Counts m·n² (right) or m²·n (left) flops.
+/// triangular. Counts trsm_flops<T>(side, m, n).
 template <typename T>
 void trsm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t n, T alpha,
           const T* a, std::int64_t lda, T* b, std::int64_t ldb);
 
-/// C = alpha·A·Aᵀ + beta·C (Op::NoTrans, A n×k) on the `uplo` triangle. Counts n²·k flops.
+/// C = alpha·A·Aᵀ + beta·C (Op::NoTrans, A n×k) or alpha·Aᵀ·A + beta·C (Op::Trans, A k×n)
+/// on the `uplo` triangle. Counts syrk_flops<T>(n, k).
+/// @throws InvalidArgument for Op::ConjTrans on complex data (that product is herk's).
 template <typename T>
 void syrk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, T alpha, const T* a,
           std::int64_t lda, T beta, T* c, std::int64_t ldc);
 
-/// Flop counts of the operations above (LAPACK Working Note 41 conventions, real case).
-double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k);
-double trsm_flops(Side side, std::int64_t m, std::int64_t n);
-double syrk_flops(std::int64_t n, std::int64_t k);
+/// C = alpha·A·Aᴴ + beta·C (Op::NoTrans, A n×k) or alpha·Aᴴ·A + beta·C (Op::ConjTrans, A k×n)
+/// on the `uplo` triangle, alpha and beta real (C stays Hermitian). On real data it is syrk.
+/// Counts syrk_flops<T>(n, k).
+/// @throws InvalidArgument for Op::Trans on complex data (BLAS's HERK has no such case).
+template <typename T>
+void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha, const T* a,
+          std::int64_t lda, real_of_t<T> beta, T* c, std::int64_t ldc);
+
+/// Operation counts of the calls above (LAPACK Working Note 41, real multiplications and
+/// additions apart): GEMM m·n·k of each; TRSM n·m(m+1)/2 multiplications and n·m(m-1)/2
+/// additions (Side::Left; m and n swapped for Side::Right); SYRK and HERK k·n(n+1)/2 of each.
+OperationCount gemm_operations(std::int64_t m, std::int64_t n, std::int64_t k);
+OperationCount trsm_operations(Side side, std::int64_t m, std::int64_t n);
+OperationCount syrk_operations(std::int64_t n, std::int64_t k);
+
+/// Flops counted for those calls on scalar type T (flops_of: complex counts 4 times real).
+template <typename T = double>
+double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return flops_of<T>(gemm_operations(m, n, k));
+}
+template <typename T = double>
+double trsm_flops(Side side, std::int64_t m, std::int64_t n) {
+  return flops_of<T>(trsm_operations(side, m, n));
+}
+template <typename T = double>
+double syrk_flops(std::int64_t n, std::int64_t k) {
+  return flops_of<T>(syrk_operations(n, k));
+}
 
 }  // namespace hetscal::kernels

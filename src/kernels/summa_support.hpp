@@ -1,58 +1,13 @@
 #pragma once
 /// @file summa_support.hpp
-/// Internal to the SUMMA loops: MPI types per scalar, owned communicators, panel copies.
-#include <mpi.h>
-
+/// Internal to the SUMMA loops: message sizes and panel copies.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstring>
-#include <string>
 
-#include "core/error.hpp"
 #include "layout/distribution.hpp"
-#include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels::detail {
-
-template <typename T>
-MPI_Datatype mpi_type();
-template <>
-inline MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <>
-inline MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-
-/// A panel's element count as MPI's int. @throws InvalidArgument when it does not fit.
-inline int mpi_count(std::int64_t elements) {
-  if (elements > INT_MAX)
-    throw InvalidArgument("gemm: panel of " + std::to_string(elements) +
-                          " elements exceeds MPI's int count");
-  return static_cast<int>(elements);
-}
-
-/// A communicator freed on destruction (MPI_COMM_NULL on ranks outside it).
-class OwnedComm {
- public:
-  OwnedComm() = default;
-  explicit OwnedComm(MPI_Comm comm) : comm_(comm) {}
-  ~OwnedComm() {
-    if (comm_ != MPI_COMM_NULL && mpi::mpi_usable()) MPI_Comm_free(&comm_);
-  }
-  OwnedComm(const OwnedComm&) = delete;
-  OwnedComm& operator=(const OwnedComm&) = delete;
-  MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
-
-/// Collective over `parent`: the ranks with the same `color` (MPI_UNDEFINED: none), ordered
-/// by `key`.
-inline MPI_Comm split_comm(MPI_Comm parent, int color, int key) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  mpi::check_mpi(MPI_Comm_split(parent, color, key, &comm), "MPI_Comm_split");
-  return comm;
-}
 
 /// Copies a rows×cols column-major block (leading dimensions ld_src, ld_dst).
 template <typename T>

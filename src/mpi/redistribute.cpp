@@ -1,13 +1,13 @@
 #include "mpi/redistribute.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <string>
 #include <type_traits>
 
 #include "core/error.hpp"
 #include "mpi/copy_block.hpp"
 #include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
 
 namespace hetscal::mpi {
 namespace {
@@ -17,32 +17,8 @@ using detail::copy_block;
 
 constexpr int kRedistributionTag = 0x4853;
 
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<float>() {
-  return MPI_FLOAT;
-}
-template <>
-MPI_Datatype mpi_type<double>() {
-  return MPI_DOUBLE;
-}
-template <>
-MPI_Datatype mpi_type<std::complex<float>>() {
-  return MPI_C_FLOAT_COMPLEX;
-}
-template <>
-MPI_Datatype mpi_type<std::complex<double>>() {
-  return MPI_C_DOUBLE_COMPLEX;
-}
-
-int mpi_count(std::int64_t elements) {
-  if (elements > INT_MAX) {
-    throw InvalidArgument("hetscal: redistribution message of " + std::to_string(elements) +
-                          " elements exceeds MPI's int count");
-  }
-  return static_cast<int>(elements);
-}
+// Every message of a round: the count of MPI's calls is an int.
+int mpi_count(std::int64_t elements) { return mpi::mpi_count(elements, "redistribution message"); }
 
 // Uninitialised storage: every element is written by packing or by MPI before it is read
 // (the scalar types are trivially copyable, so no constructor needs to run).

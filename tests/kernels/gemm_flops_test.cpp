@@ -2,6 +2,7 @@
 // of the stationary operand.
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdio>
 #include <numeric>
 #include <vector>
@@ -15,14 +16,19 @@
 namespace hetscal::kernels::test {
 namespace {
 
-/// 2·K·(elements of C it owns) per rank: what a C-stationary GEMM must compute, read from the
-/// distribution alone.
-std::vector<double> predicted_flops(const layout::Distribution& c, std::int64_t k) {
+/// Flops of one multiply-add by LAWN 41: 2 on real data; on complex data a multiplication
+/// weighs 6 and an addition 2, so 8.
+constexpr double kRealMultiplyAdd = 2.0, kComplexMultiplyAdd = 8.0;
+
+/// multiply_add·K·(elements of C it owns) per rank: what a C-stationary GEMM must compute,
+/// read from the distribution alone.
+std::vector<double> predicted_flops(const layout::Distribution& c, std::int64_t k,
+                                    double multiply_add = kRealMultiplyAdd) {
   std::vector<double> flops(static_cast<std::size_t>(c.num_ranks()), 0.0);
   for (std::int64_t j = 0; j < c.cols().count(); ++j)
     for (std::int64_t i = 0; i < c.rows().count(); ++i)
       flops[static_cast<std::size_t>(c.owner({i, j}))] +=
-          2.0 * static_cast<double>(k * c.rows().size(i) * c.cols().size(j));
+          multiply_add * static_cast<double>(k * c.rows().size(i) * c.cols().size(j));
   return flops;
 }
 
@@ -99,16 +105,38 @@ TEST(DistributedGemmFlops, StationaryOperandsCarryTheWork) {
   }
 }
 
+// Complex GEMM counts 8 flops per multiply-add (4 times the real count), on every path.
+template <typename T>
+void check_complex_flops(Stationary keep) {
+  const std::int64_t m = 11, n = 9, k = 13;
+  TestMatrix<T> a(Family::OtherGrid, k, m, {3}, {2});  // used as Aᴴ
+  TestMatrix<T> b(Family::Pattern, k, n, {2}, {3});
+  TestMatrix<T> c(Family::Heterogeneous, m, n, {2}, {3});
+  a.fill(1);
+  b.fill(2);
+  c.fill(3);
+  const std::vector<double> ones(static_cast<std::size_t>(world_size()), 1.0);
+  reset_flops();
+  gemm<T>(Op::ConjTrans, Op::NoTrans, T(1), a.in(), b.in(), T(1), c.out(), MPI_COMM_WORLD, keep);
+  const FlopBalance measured = gather_flop_balance(MPI_COMM_WORLD, ones);
+  EXPECT_DOUBLE_EQ(std::accumulate(measured.flops.begin(), measured.flops.end(), 0.0),
+                   kComplexMultiplyAdd * m * n * k);
+  if (keep == Stationary::C) {
+    EXPECT_EQ(measured.flops, predicted_flops(*c.distribution, k, kComplexMultiplyAdd));
+  }
+}
+
+TEST(DistributedGemmFlops, ComplexCountsEightPerMultiplyAdd) {
+  check_complex_flops<std::complex<double>>(Stationary::C);
+  check_complex_flops<std::complex<float>>(Stationary::C);
+  check_complex_flops<std::complex<double>>(Stationary::A);
+  check_complex_flops<std::complex<float>>(Stationary::B);
+}
+
 // Every rank must refuse the same call, before any communication.
 template <typename Call>
 bool refused_everywhere(Call call) {
-  bool refused = false;
-  try {
-    call();
-  } catch (const InvalidArgument&) {
-    refused = true;
-  }
-  return on_all_ranks(refused);
+  return thrown_everywhere<InvalidArgument>(call);
 }
 
 TEST(DistributedGemmArguments, RefusesNonConformingShapes) {

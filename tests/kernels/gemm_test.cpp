@@ -1,6 +1,7 @@
 // Distributed GEMM against an independent reference: every rank rebuilds the operands from
-// their formula and computes its own elements of C with a plain loop (no ScaLAPACK, no
-// hetscal code). Normwise check ‖C − C_ref‖_F <= 4·K·eps·(|alpha|‖A‖_F‖B‖_F + |beta|‖C₀‖_F).
+// their formula and computes its own elements of C with a plain loop in complex double
+// (no ScaLAPACK, no hetscal code), conjugating where op is ConjTrans. Normwise check
+// ‖C − C_ref‖_F <= 4·K·eps·(|alpha|‖A‖_F‖B‖_F + |beta|‖C₀‖_F), in all four scalar types.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,7 +61,25 @@ struct Scalars {
 const std::vector<Scalars> kScalars = {{1.5, -0.5}, {1.0, 0.0}, {0.0, 2.0},
                                        {-2.0, 1.0}, {0.5, 0.0}, {0.0, 0.0}};
 
-const char* op_name(Op op) { return op == Op::NoTrans ? "N" : "T"; }
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::NoTrans: return "N";
+    case Op::Trans: return "T";
+    default: return "C";
+  }
+}
+
+/// A scalar of the test in T: on complex data turned by a unit rotation (same modulus, so
+/// that 0 stays 0 and the bound's |alpha|, |beta| stay the table's).
+template <typename T>
+T scalar_of(double value) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_of_t<T>;
+    return T(static_cast<R>(0.6 * value), static_cast<R>(0.8 * value));
+  } else {
+    return static_cast<T>(value);
+  }
+}
 
 const char* stationary_name(Stationary algorithm) {
   switch (algorithm) {
@@ -71,10 +90,11 @@ const char* stationary_name(Stationary algorithm) {
   }
 }
 
+template <typename T>
 double frobenius(std::int64_t rows, std::int64_t cols, unsigned seed) {
   double sum = 0.0;
   for (std::int64_t j = 0; j < cols; ++j)
-    for (std::int64_t i = 0; i < rows; ++i) sum += formula(i, j, seed) * formula(i, j, seed);
+    for (std::int64_t i = 0; i < rows; ++i) sum += std::norm(widened(test_value<T>(i, j, seed)));
   return std::sqrt(sum);
 }
 
@@ -84,7 +104,7 @@ constexpr unsigned kSeedA = 11, kSeedB = 22, kSeedC = 33;
 template <typename T>
 std::string run_case(const Setup& s, Shape shape, Op op_a, Op op_b, Scalars scalars,
                      Stationary algorithm) {
-  const bool ta = op_a == Op::Trans, tb = op_b == Op::Trans;
+  const bool ta = op_a != Op::NoTrans, tb = op_b != Op::NoTrans;
   const std::int64_t m = shape.m, n = shape.n, k = shape.k;
   TestMatrix<T> a = ta ? TestMatrix<T>(s.a_family, k, m, s.a_cols, s.a_rows)
                        : TestMatrix<T>(s.a_family, m, k, s.a_rows, s.a_cols);
@@ -95,31 +115,31 @@ std::string run_case(const Setup& s, Shape shape, Op op_a, Op op_b, Scalars scal
   b.fill(kSeedB);
   if (scalars.beta == 0.0) c.fill_nan(); else c.fill(kSeedC);
 
-  gemm<T>(op_a, op_b, static_cast<T>(scalars.alpha), a.in(), b.in(), static_cast<T>(scalars.beta),
-          c.out(), MPI_COMM_WORLD, algorithm);
+  const T alpha = scalar_of<T>(scalars.alpha), beta = scalar_of<T>(scalars.beta);
+  gemm<T>(op_a, op_b, alpha, a.in(), b.in(), beta, c.out(), MPI_COMM_WORLD, algorithm);
 
-  // The operands as stored (rounded to T), read through op.
+  // The operands as stored (rounded to T), read through op: transposed, and conjugated
+  // for ConjTrans (which leaves real values alone).
+  const auto through = [](Op op, std::complex<double> x) { return op == Op::ConjTrans ? std::conj(x) : x; };
   const auto op_a_at = [&](std::int64_t i, std::int64_t l) {
-    return static_cast<double>(static_cast<T>(ta ? formula(l, i, kSeedA) : formula(i, l, kSeedA)));
+    return through(op_a, widened(ta ? test_value<T>(l, i, kSeedA) : test_value<T>(i, l, kSeedA)));
   };
   const auto op_b_at = [&](std::int64_t l, std::int64_t j) {
-    return static_cast<double>(static_cast<T>(tb ? formula(j, l, kSeedB) : formula(l, j, kSeedB)));
+    return through(op_b, widened(tb ? test_value<T>(j, l, kSeedB) : test_value<T>(l, j, kSeedB)));
   };
   double error2 = 0.0;
   c.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
-    double product = 0.0;
+    std::complex<double> product = 0.0;
     for (std::int64_t l = 0; l < k; ++l) product += op_a_at(i, l) * op_b_at(l, j);
-    double reference = scalars.alpha * product;
-    if (scalars.beta != 0.0)
-      reference += scalars.beta * static_cast<double>(static_cast<T>(formula(i, j, kSeedC)));
-    const double d = static_cast<double>(x) - reference;
-    error2 += d * d;
+    std::complex<double> reference = widened(alpha) * product;
+    if (scalars.beta != 0.0) reference += widened(beta) * widened(test_value<T>(i, j, kSeedC));
+    error2 += std::norm(widened(x) - reference);
   });
   const double error = std::sqrt(sum_over_ranks(error2));
-  const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+  const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
   const double bound = 4.0 * static_cast<double>(std::max<std::int64_t>(k, 1)) * eps *
-                       (std::abs(scalars.alpha) * frobenius(m, k, kSeedA) * frobenius(k, n, kSeedB) +
-                        std::abs(scalars.beta) * frobenius(m, n, kSeedC));
+                       (std::abs(scalars.alpha) * frobenius<T>(m, k, kSeedA) * frobenius<T>(k, n, kSeedB) +
+                        std::abs(scalars.beta) * frobenius<T>(m, n, kSeedC));
   const double damaged = sum_over_ranks(static_cast<double>(c.damaged_padding()));
   if (error <= bound && damaged == 0.0) return "";
   char text[320];
@@ -131,15 +151,18 @@ std::string run_case(const Setup& s, Shape shape, Op op_a, Op op_b, Scalars scal
   return text;
 }
 
-/// Every setup × shape × op combination, alpha/beta cycling through kScalars.
+const std::vector<Op> kRealOps = {Op::NoTrans, Op::Trans};
+const std::vector<Op> kAllOps = {Op::NoTrans, Op::Trans, Op::ConjTrans};
+
+/// Every setup × shape × (op_a, op_b) in ops², alpha/beta cycling through kScalars.
 template <typename T>
-void run_all(const std::vector<Shape>& shapes, Stationary algorithm) {
+void run_all(const std::vector<Shape>& shapes, Stationary algorithm, const std::vector<Op>& ops = kRealOps) {
   std::string failures;
   int cases = 0;
   for (std::size_t s = 0; s < setups().size(); ++s) {
     for (std::size_t h = 0; h < shapes.size(); ++h) {
-      for (const Op op_a : {Op::NoTrans, Op::Trans}) {
-        for (const Op op_b : {Op::NoTrans, Op::Trans}) {
+      for (const Op op_a : ops) {
+        for (const Op op_b : ops) {
           const Scalars scalars = kScalars[(s + h + static_cast<std::size_t>(cases)) % kScalars.size()];
           failures += run_case<T>(setups()[s], shapes[h], op_a, op_b, scalars, algorithm);
           ++cases;
@@ -159,6 +182,22 @@ TEST(DistributedGemm, AutomaticDouble) { run_all<double>({{5, 3, 40}, {3, 30, 40
 TEST(DistributedGemm, CStationaryFloat) { run_all<float>(kFloatShapes, Stationary::C); }
 TEST(DistributedGemm, AStationaryFloat) { run_all<float>(kFloatShapes, Stationary::A); }
 TEST(DistributedGemm, BStationaryFloat) { run_all<float>(kFloatShapes, Stationary::B); }
+
+// Complex data with every op, ConjTrans included; on real data ConjTrans is Trans.
+using ComplexFloat = std::complex<float>;
+using ComplexDouble = std::complex<double>;
+const std::vector<Shape> kComplexShapes = {{13, 11, 9}, {1, 6, 1}, {6, 5, 12}};
+TEST(DistributedGemm, CStationaryComplexDouble) { run_all<ComplexDouble>(kComplexShapes, Stationary::C, kAllOps); }
+TEST(DistributedGemm, AStationaryComplexDouble) { run_all<ComplexDouble>(kComplexShapes, Stationary::A, kAllOps); }
+TEST(DistributedGemm, BStationaryComplexDouble) { run_all<ComplexDouble>(kComplexShapes, Stationary::B, kAllOps); }
+TEST(DistributedGemm, CStationaryComplexFloat) { run_all<ComplexFloat>(kFloatShapes, Stationary::C, kAllOps); }
+TEST(DistributedGemm, AutomaticComplexFloat) {
+  run_all<ComplexFloat>({{5, 3, 40}, {3, 30, 40}, {30, 2, 40}}, Stationary::Automatic, kAllOps);
+}
+TEST(DistributedGemm, ConjTransIsTransOnRealData) {
+  run_all<double>(kFloatShapes, Stationary::C, {Op::ConjTrans, Op::NoTrans});
+  run_all<float>({{7, 1, 5}, {9, 14, 2}}, Stationary::A, {Op::ConjTrans, Op::Trans});
+}
 
 }  // namespace
 }  // namespace hetscal::kernels::test

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "layout/pattern_distribution.hpp"
@@ -26,6 +28,19 @@ inline bool on_all_ranks(bool ok) {
   int mine = ok ? 1 : 0, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   return all != 0;
+}
+
+/// True on every rank iff `call` threw an `Exception` on every rank (a refusal that some
+/// rank missed would leave the others waiting in a collective).
+template <typename Exception, typename Call>
+bool thrown_everywhere(Call call) {
+  bool thrown = false;
+  try {
+    call();
+  } catch (const Exception&) {
+    thrown = true;
+  }
+  return on_all_ranks(thrown);
 }
 
 inline double sum_over_ranks(double value) {
@@ -44,6 +59,40 @@ inline double formula(std::int64_t i, std::int64_t j, unsigned seed) {
   x *= 0xD6E8FEB86659FD93ULL;
   x ^= x >> 29;
   return static_cast<double>(x >> 11) / static_cast<double>(1ULL << 52) - 1.0;
+}
+
+/// Element (i, j) of matrix `seed` as stored in T: the formula rounded to T, with an
+/// imaginary part from another seed for complex T (so that a missing or extra conjugation
+/// shows).
+template <typename T>
+T test_value(std::int64_t i, std::int64_t j, unsigned seed) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_of_t<T>;
+    return T(static_cast<R>(formula(i, j, seed)), static_cast<R>(formula(i, j, seed + 1000)));
+  } else {
+    return static_cast<T>(formula(i, j, seed));
+  }
+}
+
+/// A test value in double precision (complex for every type, imaginary part 0 for real T).
+template <typename T>
+std::complex<double> widened(T x) {
+  if constexpr (is_complex_v<T>) {
+    return {static_cast<double>(x.real()), static_cast<double>(x.imag())};
+  } else {
+    return static_cast<double>(x);
+  }
+}
+
+/// A quiet NaN of T (both parts NaN for complex T).
+template <typename T>
+T quiet_nan() {
+  const real_of_t<T> nan = std::numeric_limits<real_of_t<T>>::quiet_NaN();
+  if constexpr (is_complex_v<T>) {
+    return T(nan, nan);
+  } else {
+    return nan;
+  }
 }
 
 /// How a test matrix is distributed over the P ranks of MPI_COMM_WORLD.
@@ -183,10 +232,10 @@ struct TestMatrix {
   }
 
   void fill(unsigned seed) {
-    for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = static_cast<T>(formula(i, j, seed)); });
+    for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = test_value<T>(i, j, seed); });
   }
   void fill_nan() {
-    for_each_owned([](std::int64_t, std::int64_t, T& x) { x = std::numeric_limits<T>::quiet_NaN(); });
+    for_each_owned([](std::int64_t, std::int64_t, T& x) { x = quiet_nan<T>(); });
   }
   /// Elements outside the owned tiles that no longer hold kPadding.
   std::int64_t damaged_padding() {

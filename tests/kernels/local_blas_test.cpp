@@ -1,0 +1,218 @@
+// The local BLAS wrapper in the four scalar types: results against plain loops in complex
+// double (conjugating where op is ConjTrans), and exact flop counts by LAWN 41 (real: one
+// flop per multiplication and per addition; complex: 6 per multiplication, 2 per addition),
+// worked out by hand below rather than with the wrapper's own formulas.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "kernel_test_support.hpp"
+#include "kernels/flop_counter.hpp"
+#include "kernels/local_blas.hpp"
+
+namespace hetscal::kernels::test {
+namespace {
+
+using Complex = std::complex<double>;
+
+/// A column-major rows×cols matrix with ld = rows + 2 (the two extra rows must survive).
+template <typename T>
+struct Local {
+  std::int64_t rows, cols, ld;
+  std::vector<T> data;
+  Local(std::int64_t r, std::int64_t c, unsigned seed) : rows(r), cols(c), ld(r + 2) {
+    data.assign(static_cast<std::size_t>(ld * c), T(-5));
+    for (std::int64_t j = 0; j < c; ++j)
+      for (std::int64_t i = 0; i < r; ++i) at(i, j) = test_value<T>(i, j, seed);
+  }
+  T& at(std::int64_t i, std::int64_t j) { return data[static_cast<std::size_t>(i + j * ld)]; }
+  Complex wide(std::int64_t i, std::int64_t j) const {
+    return widened(data[static_cast<std::size_t>(i + j * ld)]);
+  }
+  /// Element (i, j) of op(this), in complex double.
+  Complex op_at(Op op, std::int64_t i, std::int64_t j) const {
+    if (op == Op::NoTrans) return wide(i, j);
+    return op == Op::ConjTrans ? std::conj(wide(j, i)) : wide(j, i);
+  }
+  bool padding_intact() const {
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = rows; i < ld; ++i)
+        if (data[static_cast<std::size_t>(i + j * ld)] != T(-5)) return false;
+    return true;
+  }
+};
+
+template <typename T>
+T scalar(double re, double im) {
+  if constexpr (is_complex_v<T>) {
+    return T(static_cast<real_of_t<T>>(re), static_cast<real_of_t<T>>(im));
+  } else {
+    return static_cast<T>(re);
+  }
+}
+
+template <typename T>
+double tolerance(std::int64_t terms) {
+  return 16.0 * static_cast<double>(terms) *
+         static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
+}
+
+/// Flops of one call, as counted by the wrapper.
+template <typename F>
+double flops_of_call(F&& call) {
+  const double before = local_flops();
+  call();
+  return local_flops() - before;
+}
+
+template <typename T>
+void check_gemm() {
+  const std::int64_t m = 3, n = 4, k = 5;
+  const double multiply_add = is_complex_v<T> ? 8.0 : 2.0;
+  const T alpha = scalar<T>(0.75, -0.5), beta = scalar<T>(-1.25, 0.25);
+  for (const Op op_a : {Op::NoTrans, Op::Trans, Op::ConjTrans}) {
+    for (const Op op_b : {Op::NoTrans, Op::Trans, Op::ConjTrans}) {
+      const Local<T> a = op_a == Op::NoTrans ? Local<T>(m, k, 1) : Local<T>(k, m, 1);
+      const Local<T> b = op_b == Op::NoTrans ? Local<T>(k, n, 2) : Local<T>(n, k, 2);
+      Local<T> c(m, n, 3);
+      const Local<T> c0 = c;
+      const double flops = flops_of_call([&] {
+        gemm<T>(op_a, op_b, m, n, k, alpha, a.data.data(), a.ld, b.data.data(), b.ld, beta,
+                c.data.data(), c.ld);
+      });
+      EXPECT_EQ(flops, multiply_add * m * n * k);
+      for (std::int64_t j = 0; j < n; ++j) {
+        for (std::int64_t i = 0; i < m; ++i) {
+          Complex sum = 0.0;
+          for (std::int64_t l = 0; l < k; ++l) sum += a.op_at(op_a, i, l) * b.op_at(op_b, l, j);
+          const Complex expected = widened(alpha) * sum + widened(beta) * c0.wide(i, j);
+          EXPECT_LE(std::abs(c.wide(i, j) - expected), tolerance<T>(k))
+              << "op_a " << static_cast<int>(op_a) << " op_b " << static_cast<int>(op_b);
+        }
+      }
+      EXPECT_TRUE(c.padding_intact());
+    }
+  }
+}
+
+TEST(LocalBlas, GemmEveryOpEveryType) {
+  check_gemm<float>();
+  check_gemm<double>();
+  check_gemm<std::complex<float>>();
+  check_gemm<std::complex<double>>();
+}
+
+// op(A)·X = alpha·B checked by multiplying back (A triangular, its diagonal kept away from 0).
+template <typename T>
+void check_trsm(Side side, Uplo uplo, Op op_a) {
+  const std::int64_t m = 4, n = 3, order = side == Side::Left ? m : n;
+  Local<T> a(order, order, 4);
+  for (std::int64_t i = 0; i < order; ++i) a.at(i, i) += scalar<T>(3.0, 1.0);
+  Local<T> x(m, n, 5);
+  const Local<T> b0 = x;
+  const T alpha = scalar<T>(1.5, 0.5);
+  const double flops = flops_of_call([&] {
+    trsm<T>(side, uplo, op_a, Diag::NonUnit, m, n, alpha, a.data.data(), a.ld, x.data.data(), x.ld);
+  });
+  // Left, m = 4, n = 3: n·m(m+1)/2 = 30 multiplications, n·m(m-1)/2 = 18 additions;
+  // Right, m = 4, n = 3: m·n(n+1)/2 = 24 and m·n(n-1)/2 = 12.
+  const bool left = side == Side::Left;
+  const double multiplications = left ? 30 : 24, additions = left ? 18 : 12;
+  EXPECT_EQ(flops, is_complex_v<T> ? 6 * multiplications + 2 * additions : multiplications + additions);
+  const auto triangle_at = [&](std::int64_t i, std::int64_t j) {  // element of op(A)
+    const std::int64_t si = op_a == Op::NoTrans ? i : j, sj = op_a == Op::NoTrans ? j : i;
+    const bool stored = uplo == Uplo::Lower ? si >= sj : si <= sj;
+    return stored ? a.op_at(op_a, i, j) : Complex(0.0);
+  };
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      Complex back = 0.0;
+      if (left) {
+        for (std::int64_t l = 0; l < m; ++l) back += triangle_at(i, l) * x.wide(l, j);
+      } else {
+        for (std::int64_t l = 0; l < n; ++l) back += x.wide(i, l) * triangle_at(l, j);
+      }
+      EXPECT_LE(std::abs(back - widened(alpha) * b0.wide(i, j)), tolerance<T>(order) * 4.0);
+    }
+  }
+  EXPECT_TRUE(x.padding_intact());
+}
+
+TEST(LocalBlas, TrsmEveryTypeWithConjugateTranspose) {
+  check_trsm<double>(Side::Left, Uplo::Lower, Op::ConjTrans);
+  check_trsm<float>(Side::Right, Uplo::Upper, Op::Trans);
+  check_trsm<std::complex<double>>(Side::Left, Uplo::Lower, Op::ConjTrans);
+  check_trsm<std::complex<double>>(Side::Right, Uplo::Lower, Op::Trans);
+  check_trsm<std::complex<float>>(Side::Left, Uplo::Upper, Op::NoTrans);
+  check_trsm<std::complex<float>>(Side::Right, Uplo::Upper, Op::ConjTrans);
+}
+
+// C = alpha·op(A)·op(A)' + beta·C on `uplo`, where ' is ᴴ (herk) or ᵀ (syrk); the other
+// triangle is left alone.
+template <typename T>
+void check_rank_k(bool hermitian, Uplo uplo, Op op_a) {
+  const std::int64_t n = 3, k = 5;
+  const Local<T> a = op_a == Op::NoTrans ? Local<T>(n, k, 6) : Local<T>(k, n, 6);
+  Local<T> c(n, n, 7);
+  const Local<T> c0 = c;
+  using R = real_of_t<T>;
+  const R alpha = 0.75, beta = -0.5;  // exact in every type
+  const double flops = flops_of_call([&] {
+    if (hermitian) {
+      herk<T>(uplo, op_a, n, k, alpha, a.data.data(), a.ld, beta, c.data.data(), c.ld);
+    } else {
+      syrk<T>(uplo, op_a, n, k, T(alpha), a.data.data(), a.ld, T(beta), c.data.data(), c.ld);
+    }
+  });
+  // k·n(n+1)/2 = 30 multiplications and as many additions.
+  EXPECT_EQ(flops, is_complex_v<T> ? 6 * 30 + 2 * 30 : 30 + 30);
+  const Op partner = hermitian ? Op::ConjTrans : Op::Trans;  // op of the second factor
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const bool in_triangle = uplo == Uplo::Lower ? i >= j : i <= j;
+      if (!in_triangle) {
+        EXPECT_EQ(c.wide(i, j), c0.wide(i, j));
+        continue;
+      }
+      Complex sum = 0.0;
+      for (std::int64_t l = 0; l < k; ++l) {
+        const Complex left = a.op_at(op_a, i, l);
+        // Element (l, j) of the partner: op(A)'s column j read through ᴴ or ᵀ.
+        const Complex right = partner == Op::ConjTrans ? std::conj(a.op_at(op_a, j, l)) : a.op_at(op_a, j, l);
+        sum += left * right;
+      }
+      Complex expected = static_cast<double>(alpha) * sum + static_cast<double>(beta) * c0.wide(i, j);
+      if (hermitian && i == j) expected = Complex(expected.real(), 0.0);  // HERK's diagonal is real
+      EXPECT_LE(std::abs(c.wide(i, j) - expected), tolerance<T>(k)) << i << "," << j;
+    }
+  }
+}
+
+TEST(LocalBlas, HerkAndSyrkEveryType) {
+  check_rank_k<std::complex<double>>(true, Uplo::Lower, Op::ConjTrans);
+  check_rank_k<std::complex<double>>(true, Uplo::Upper, Op::NoTrans);
+  check_rank_k<std::complex<float>>(true, Uplo::Upper, Op::ConjTrans);
+  check_rank_k<std::complex<double>>(false, Uplo::Lower, Op::Trans);
+  check_rank_k<std::complex<float>>(false, Uplo::Upper, Op::NoTrans);
+  check_rank_k<double>(true, Uplo::Lower, Op::Trans);  // real herk is syrk
+  check_rank_k<float>(true, Uplo::Upper, Op::ConjTrans);
+  check_rank_k<double>(false, Uplo::Upper, Op::ConjTrans);
+}
+
+TEST(LocalBlas, RefusesRankKUpdatesThatBlasHasNot) {
+  std::vector<std::complex<double>> a(6), c(4);
+  std::vector<std::complex<float>> af(6), cf(4);
+  EXPECT_THROW(syrk<std::complex<double>>(Uplo::Lower, Op::ConjTrans, 2, 3, 1.0, a.data(), 3,
+                                          0.0, c.data(), 2),
+               InvalidArgument);
+  EXPECT_THROW(herk<std::complex<float>>(Uplo::Lower, Op::Trans, 2, 3, 1.0f, af.data(), 3, 0.0f,
+                                         cf.data(), 2),
+               InvalidArgument);
+}
+
+}  // namespace
+}  // namespace hetscal::kernels::test
