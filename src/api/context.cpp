@@ -11,6 +11,8 @@
 #include "core/error.hpp"
 #include "hetscal/hetscal.h"
 #include "runtime/config.hpp"
+#include "runtime/context_state.hpp"
+#include "runtime/pricing.hpp"
 #include "runtime/speed_probe.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agree_on_speeds.hpp"
@@ -19,23 +21,18 @@ namespace hetscal::api {
 namespace {
 
 // This process's own speed when the caller passed none: HETSCAL_SPEEDS / HETSCAL_SPEEDS_FILE
-// as the shim reads them, else (or with HETSCAL_PROBE=1) a short local DGEMM. 0 when the
-// configuration is malformed or does not cover this process: the agreement then refuses the
-// speeds on every process alike, instead of this process leaving the collective.
+// as the shim reads them, else a short local DGEMM. 0 when the configuration is malformed or
+// does not cover this process: the agreement then refuses the speeds on every process alike,
+// instead of this process leaving the collective.
 double configured_speed() {
-  const runtime::Configuration& config = runtime::process_configuration();
-  if (!config.valid()) return 0.0;
-  if (config.speeds.source == runtime::SpeedSource::None) return runtime::probed_speed();
-  int world_rank = 0, world_size = 1, length = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  MPI_Get_processor_name(host, &length);
+  std::string problem;
   try {
-    return runtime::speed_of_process(config.speeds, world_rank, world_size,
-                                     std::string(host, static_cast<std::size_t>(length)),
-                                     runtime::probed_speed);
-  } catch (const InvalidArgument&) {
+    const runtime::Configuration& config = runtime::process_configuration();
+    if (config.valid() && config.speeds.source == runtime::SpeedSource::None) {
+      return runtime::probed_speed();
+    }
+    return runtime::configured_speed(config, problem);
+  } catch (const std::exception&) {
     return 0.0;
   }
 }
@@ -69,11 +66,15 @@ int create(int blacs_context, const double* speeds, int m, int n, int k, hetscal
   context->m = m;
   context->n = n;
   context->k = k;
-  context->other_shapes = std::make_unique<kernels::PlanCache>(context->speeds);
   try {  // deterministic: every process plans the same layout or fails alike
-    context->plan = context->other_shapes->gemm(m, n, k);
+    context->plan = context->plan_gemm(m, n, k);
   } catch (const InvalidArgument&) {
     return HETSCAL_ERR_NO_PLAN;
+  }
+  try {
+    context->machine = runtime::measure_machine(context->grid.comm, context->speeds);
+  } catch (const std::exception&) {
+    return HETSCAL_ERR_INTERNAL;
   }
   const MPI_Comm blacs_comm = context->grid.comm;
   context->grid.comm = MPI_COMM_NULL;
@@ -132,17 +133,25 @@ extern "C" int hetscal_context_prediction(hetscal_context_t ctx, double* seconds
                                           double* speedup) {
   const Context* context = find_context(ctx);
   if (!context) return HETSCAL_ERR_CONTEXT;
-  namespace kernels = hetscal::kernels;
-  const kernels::GridLoad& load = context->plan->load;
-  const double fastest = *std::max_element(context->speeds.begin(), context->speeds.end());
-  const kernels::ModelConstants constants;
-  const double planned = kernels::predicted_gemm_seconds(load, context->k, fastest, constants);
-  if (seconds) *seconds = planned;
-  if (balance) *balance = kernels::predicted_balance(load);
-  if (speedup) {
-    *speedup =
-        kernels::predicted_gemm_seconds(kernels::even_load(load), context->k, fastest, constants) /
-        planned;
+  namespace runtime = hetscal::runtime;
+  hetscal::core::Problem problem;
+  problem.routine = hetscal::core::Routine::Gemm;
+  problem.m = static_cast<std::size_t>(context->m);
+  problem.n = static_cast<std::size_t>(context->n);
+  problem.k = static_cast<std::size_t>(context->k);
+  const hetscal::core::Candidate& planned = context->plan->candidate;
+  // ScaLAPACK's layout on the same grid: equal shares for every grid row and column.
+  hetscal::core::Candidate even = planned;
+  std::fill(even.row_share.begin(), even.row_share.end(), 1.0);
+  std::fill(even.col_share.begin(), even.col_share.end(), 1.0);
+  try {
+    const hetscal::core::Platform platform = context->machine.platform();
+    const double planned_s = runtime::predicted_compute_seconds(platform, problem, planned);
+    if (seconds) *seconds = planned_s;
+    if (balance) *balance = runtime::predicted_balance(context->plan->load);
+    if (speedup) *speedup = runtime::predicted_compute_seconds(platform, problem, even) / planned_s;
+  } catch (const std::exception&) {
+    return HETSCAL_ERR_INTERNAL;
   }
   return HETSCAL_SUCCESS;
 }

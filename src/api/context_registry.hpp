@@ -8,8 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/gemm_layout.hpp"
-#include "kernels/gemm_plan_cache.hpp"
+#include "runtime/gemm_plan.hpp"
+#include "runtime/machine.hpp"
+#include "runtime/plan_cache.hpp"
 #include "mpi/blacs_context.hpp"
 
 namespace hetscal::api {
@@ -22,8 +23,19 @@ struct Context {
   mpi::ContextInfo grid;
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
   std::int64_t m = 0, n = 0, k = 0;
-  std::shared_ptr<const kernels::GemmLayout> plan;   ///< the M×N×K layout
-  std::unique_ptr<kernels::PlanCache> other_shapes;  ///< for ScaLAPACK operands' shapes
+  std::shared_ptr<const runtime::GemmLayout> plan;  ///< the M×N×K layout
+  /// This one and ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it was.
+  mutable runtime::PlanCache plans;
+  runtime::MachineFigures machine;                  ///< measured at creation
+
+  /// The layout of an M×N×K GEMM for this context's speeds (cached).
+  /// @throws InvalidArgument when no grid fits the shape.
+  std::shared_ptr<const runtime::GemmLayout> plan_gemm(std::int64_t rows, std::int64_t cols,
+                                                       std::int64_t depth) const {
+    return plans.find_or_make<runtime::GemmLayout>(
+        {{core::Routine::Gemm, runtime::ScalarType::Double}, {rows, cols, depth}, 0, 0},
+        [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
+  }
 
   /// The heterogeneous layout every matrix of the context follows.
   const layout::CartesianDistribution& layout() const { return *plan->c; }

@@ -1,13 +1,14 @@
 // Native API: hetero_pdgemm, PDGEMM's arguments plus INFO, always computed by hetscal:
 // in place on hetscal descriptors, or moved in and out on ScaLAPACK descriptors.
-#include <cctype>
+#include <optional>
 #include <exception>
 
 #include "api/hetero_matrix.hpp"
 #include "api/scalapack_operand.hpp"
 #include "hetscal/hetscal.h"
 #include "kernels/gemm.hpp"
-#include "kernels/planned_gemm.hpp"
+#include "runtime/abi_options.hpp"
+#include "runtime/planned_gemm.hpp"
 
 namespace hetscal::api {
 namespace {
@@ -24,26 +25,14 @@ enum Position {
   kDescC = 19
 };
 
-enum class Trans { No, Yes, Invalid };
+// TRANSA/TRANSB as parsed at the ABI boundary; nullopt for an invalid character.
+using Trans = std::optional<kernels::Op>;
 
-Trans parse_trans(const char* option) {
-  if (!option) return Trans::Invalid;
-  switch (std::toupper(static_cast<unsigned char>(option[0]))) {
-    case 'N':
-      return Trans::No;
-    case 'T':
-    case 'C':
-      return Trans::Yes;  // conjugate transpose is the transpose for real data
-    default:
-      return Trans::Invalid;
-  }
-}
-
-kernels::Op op_of(Trans t) { return t == Trans::No ? kernels::Op::NoTrans : kernels::Op::Trans; }
+bool not_transposed(const Trans& t) { return t == kernels::Op::NoTrans; }
 
 // One call's arguments, characters parsed; matrix arguments as stored (before op).
 struct Call {
-  Trans trans_a = Trans::No, trans_b = Trans::No;
+  Trans trans_a = kernels::Op::NoTrans, trans_b = kernels::Op::NoTrans;
   int m = 0, n = 0, k = 0;
   double alpha = 1.0, beta = 0.0;
   const double *a = nullptr, *b = nullptr;
@@ -52,7 +41,7 @@ struct Call {
 };
 
 int trans_info(const Call& call) {
-  return call.trans_a == Trans::Invalid ? -kTransA : call.trans_b == Trans::Invalid ? -kTransB : 0;
+  return !call.trans_a ? -kTransA : !call.trans_b ? -kTransB : 0;
 }
 
 // A hetscal operand: of `context`, and sub(X) the whole matrix.
@@ -81,7 +70,7 @@ int in_place(const Call& call) {
   const HeteroMatrix a = hetero_matrix(*context, call.arg_a.desc);
   const HeteroMatrix b = hetero_matrix(*context, call.arg_b.desc);
   const HeteroMatrix c = hetero_matrix(*context, call.arg_c.desc);
-  kernels::gemm<double>(op_of(call.trans_a), op_of(call.trans_b), call.alpha,
+  kernels::gemm<double>(*call.trans_a, *call.trans_b, call.alpha,
                         {a.distribution.get(), a.storage.get(), call.a},
                         {b.distribution.get(), b.storage.get(), call.b}, call.beta,
                         {c.distribution.get(), c.storage.get(), call.c}, context->grid.comm);
@@ -108,22 +97,22 @@ int moved(const Call& call) {
   if (!context) return HETSCAL_ERR_CONTEXT;
   if (call.m == 0 || call.n == 0) return 0;
   if (call.k == 0 || call.alpha == 0.0) {  // only scales C: in the caller's own layout
-    kernels::gemm<double>(op_of(call.trans_a), op_of(call.trans_b), call.alpha,
+    kernels::gemm<double>(*call.trans_a, *call.trans_b, call.alpha,
                           {views[0].distribution.get(), views[0].storage.get(), call.a},
                           {views[1].distribution.get(), views[1].storage.get(), call.b}, call.beta,
                           {views[2].distribution.get(), views[2].storage.get(), call.c},
                           grid->comm);
     return 0;
   }
-  std::shared_ptr<const kernels::GemmLayout> plan;
-  try {
-    plan = context->other_shapes->gemm(call.m, call.n, call.k);
+  std::shared_ptr<const runtime::GemmLayout> plan;
+  try {  // deterministic: every process plans the same layout or fails alike
+    plan = context->plan_gemm(call.m, call.n, call.k);
   } catch (const InvalidArgument&) {
     return HETSCAL_ERR_NO_PLAN;
   }
-  kernels::GemmCall gemm;
-  gemm.op_a = op_of(call.trans_a);
-  gemm.op_b = op_of(call.trans_b);
+  runtime::GemmCall<double> gemm;
+  gemm.op_a = *call.trans_a;
+  gemm.op_b = *call.trans_b;
   gemm.m = call.m;
   gemm.n = call.n;
   gemm.k = call.k;
@@ -132,8 +121,8 @@ int moved(const Call& call) {
   gemm.a = {call.a, call.arg_a.ia, call.arg_a.ja, call.arg_a.desc};
   gemm.b = {call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc};
   gemm.c = {call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc};
-  kernels::run_planned_gemm(context->grid, *plan, gemm);
-  return 0;
+  const runtime::TakeOverOutcome outcome = runtime::run_planned_gemm(context->grid, *plan, gemm);
+  return outcome.computed() ? 0 : HETSCAL_ERR_INTERNAL;
 }
 
 }  // namespace
@@ -145,8 +134,8 @@ extern "C" void hetero_pdgemm(const char* transa, const char* transb, int m, int
                               double* c, int ic, int jc, const int* descc, int* info) {
   using namespace hetscal::api;
   Call call;
-  call.trans_a = parse_trans(transa);
-  call.trans_b = parse_trans(transb);
+  call.trans_a = hetscal::runtime::parse_trans(transa);
+  call.trans_b = hetscal::runtime::parse_trans(transb);
   call.m = m;
   call.n = n;
   call.k = k;
@@ -155,7 +144,7 @@ extern "C" void hetero_pdgemm(const char* transa, const char* transb, int m, int
   call.a = a;
   call.b = b;
   call.c = c;
-  const bool nota = call.trans_a == Trans::No, notb = call.trans_b == Trans::No;
+  const bool nota = not_transposed(call.trans_a), notb = not_transposed(call.trans_b);
   call.arg_a = nota ? hetscal::layout::MatrixArgument{m, kM, k, kK, ia, ja, desca, kDescA}
                     : hetscal::layout::MatrixArgument{k, kK, m, kM, ia, ja, desca, kDescA};
   call.arg_b = notb ? hetscal::layout::MatrixArgument{k, kK, n, kN, ib, jb, descb, kDescB}

@@ -14,6 +14,7 @@
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/gemm_operands.hpp"
+#include "kernels/move_op.hpp"
 #include "kernels/scalar.hpp"
 #include "mpi/redistribute.hpp"
 
@@ -33,17 +34,6 @@ struct OperandMove {
   const DistributedMatrix<const T>* caller;
   OperandData<T>* out;
 };
-
-/// The redistribution that applies op while moving an operand of scalar type T.
-template <typename T>
-mpi::Op move_op(Op op) {
-  switch (op) {
-    case Op::NoTrans: return mpi::Op::None;
-    case Op::Trans: return mpi::Op::Transpose;
-    case Op::ConjTrans: return is_complex_v<T> ? mpi::Op::ConjugateTranspose : mpi::Op::Transpose;
-  }
-  throw InvalidArgument("gemm: unknown Op");
-}
 
 /// The moves of the operands that need one (every rank moves the same operands, since the
 /// choice depends on the distributions only).

@@ -37,8 +37,12 @@ void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_f
   int first_failed = size;
   check_mpi(MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   if (first_failed == size) return;
-  throw StageFailed(first_failed, std::string(stage) + " failed on rank " + std::to_string(first_failed) +
-                                      ": " + message_of(comm, first_failed, local_failure));
+  const std::string message = message_of(comm, first_failed, local_failure);
+  // A stage that failed inside the same stage (a kernel's own agreement) already says so.
+  const std::string prefix = std::string(stage) + " failed on rank ";
+  throw StageFailed(first_failed, message.compare(0, prefix.size(), prefix) == 0
+                                      ? message
+                                      : prefix + std::to_string(first_failed) + ": " + message);
 }
 
 void run_agreed(MPI_Comm comm, const char* stage, const std::function<void()>& local_part) {

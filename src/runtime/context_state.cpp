@@ -1,4 +1,4 @@
-#include "shim/context_state.hpp"
+#include "runtime/context_state.hpp"
 
 #include <mpi.h>
 
@@ -7,9 +7,9 @@
 
 #include "core/error.hpp"
 #include "runtime/speed_probe.hpp"
-#include "shim/report.hpp"
+#include "runtime/report.hpp"
 
-namespace hetscal::shim {
+namespace hetscal::runtime {
 namespace {
 
 using runtime::Configuration;
@@ -29,24 +29,6 @@ std::string host_name() {
   int length = 0;
   MPI_Get_processor_name(name, &length);
   return std::string(name, static_cast<std::size_t>(length));
-}
-
-// This process's speed, or the reason it has none.
-double my_speed(const Configuration& config, std::string& problem) {
-  if (config.disabled || !config.valid()) return 0.0;
-  if (config.speeds.source == SpeedSource::None) {
-    problem = "no speeds configured (HETSCAL_SPEEDS, HETSCAL_SPEEDS_FILE or HETSCAL_PROBE=1)";
-    return 0.0;
-  }
-  int world_rank = 0, world_size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  try {
-    return speed_of_process(config.speeds, world_rank, world_size, host_name(), runtime::probed_speed);
-  } catch (const InvalidArgument& e) {
-    problem = e.what();
-    return 0.0;
-  }
 }
 
 int world_rank_of(MPI_Comm comm, int rank) {
@@ -79,11 +61,25 @@ double as_double(std::uint64_t bits) {
   return value;
 }
 
+// Reading the configuration may fail on one rank only (memory): that rank still joins the
+// agreement, with a fingerprint no configuration has, so every rank forwards alike.
+const Configuration* read_configuration(std::string& failure) {
+  try {
+    return &process_configuration();
+  } catch (const std::exception& e) {
+    failure = std::string("reading the configuration failed: ") + e.what();
+    return nullptr;
+  }
+}
+
 void agree(ContextState& state) {
-  const Configuration& config = process_configuration();
-  std::string speed_problem;
-  const double speed = my_speed(config, speed_problem);
-  const RankReport mine{speed, as_double(fingerprint_hash(config.fingerprint())),
+  std::string failure, speed_problem;
+  const Configuration* read = read_configuration(failure);
+  static const Configuration unread;
+  const Configuration& config = read ? *read : unread;
+  const double speed = read ? configured_speed(config, speed_problem) : 0.0;
+  const RankReport mine{speed,
+                        as_double(read ? fingerprint_hash(config.fingerprint()) : 0u),
                         speed_problem.empty() && speed > 0.0 ? 1.0 : 0.0};
   const int ranks = state.context->num_ranks();
   std::vector<RankReport> all(static_cast<std::size_t>(ranks));
@@ -92,6 +88,7 @@ void agree(ContextState& state) {
   state.disabled = config.disabled;
   state.force = config.force;
   state.min_n = config.min_n;
+  state.routines = config.routines;
   state.verbosity = config.verbosity;
   for (int r = 0; r < ranks; ++r) {
     if (std::memcmp(&all[r].fingerprint, &all[0].fingerprint, sizeof(double)) != 0) {
@@ -101,6 +98,7 @@ void agree(ContextState& state) {
       break;
     }
   }
+  if (!failure.empty()) state.configuration_problem = failure + ": every call is forwarded";
   if (state.configuration_problem.empty() && !config.valid()) {
     state.configuration_problem = "malformed configuration, every call is forwarded: " + without_prefix(config.errors.front());
     for (std::size_t i = 1; i < config.errors.size(); ++i) state.configuration_problem += "; " + without_prefix(config.errors[i]);
@@ -114,7 +112,6 @@ void agree(ContextState& state) {
   }
   if (state.speeds_problem.empty()) {
     for (const RankReport& report : all) state.speeds.push_back(report.speed);
-    state.plans = std::make_unique<kernels::PlanCache>(state.speeds);
   }
   // Problems of the configuration itself are printed whatever the verbosity: a user who set
   // HETSCAL_SPEEDS wrongly must learn that hetscal is doing nothing.
@@ -143,6 +140,32 @@ int state_keyval() {
 
 }  // namespace
 
+double configured_speed(const Configuration& config, std::string& problem) {
+  if (config.disabled || !config.valid()) return 0.0;
+  if (config.speeds.source == SpeedSource::None) {
+    problem = "no speeds configured (HETSCAL_SPEEDS, HETSCAL_SPEEDS_FILE or HETSCAL_PROBE=1)";
+    return 0.0;
+  }
+  int world_rank = 0, world_size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  try {
+    return speed_of_process(config.speeds, world_rank, world_size, host_name(), probed_speed);
+  } catch (const std::exception& e) {
+    problem = e.what();
+    return 0.0;
+  }
+}
+
+bool ContextState::allows(RoutineId routine) const {
+  return routines.count(routine.lowercase_name()) != 0;
+}
+
+const MachineFigures& machine_figures(ContextState& state) {
+  if (!state.machine) state.machine = measure_machine(state.context->comm, state.speeds);
+  return *state.machine;
+}
+
 ContextState& context_state(int blacs_context) {
   const mpi::ContextInfo& context = mpi::context_info(blacs_context);
   void* cached = nullptr;
@@ -156,4 +179,4 @@ ContextState& context_state(int blacs_context) {
   return *state.release();
 }
 
-}  // namespace hetscal::shim
+}  // namespace hetscal::runtime

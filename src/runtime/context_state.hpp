@@ -1,38 +1,56 @@
 #pragma once
 /// @file context_state.hpp
-/// What the shim keeps per BLACS context: the configuration and speeds every rank of the
-/// context agreed on, and the plan cache. Built collectively on the first call that reaches
-/// the decision (every rank of the context calls PDGEMM together, so every rank builds it
-/// there, whatever its own environment says: ranks that skipped the agreement because they
-/// read HETSCAL_DISABLE would leave the others waiting). Dies with the context.
+/// What the run time keeps per BLACS context: the configuration and speeds every rank of the
+/// context agreed on, the measured machine figures, and the plan cache. Built collectively
+/// on the first intercepted call of the context (every rank of the context makes that call
+/// together, so every rank builds it there, whatever its own environment says: ranks that
+/// skipped the agreement because they read HETSCAL_DISABLE would leave the others waiting).
+/// Dies with the context (an attribute of BLACS's communicator).
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "runtime/config.hpp"
-#include "kernels/gemm_plan_cache.hpp"
 #include "mpi/blacs_context.hpp"
+#include "runtime/config.hpp"
+#include "runtime/machine.hpp"
+#include "runtime/plan_cache.hpp"
+#include "runtime/routine.hpp"
 
-namespace hetscal::shim {
-
-using runtime::Verbosity;
+namespace hetscal::runtime {
 
 struct ContextState {
   const mpi::ContextInfo* context = nullptr;
   bool disabled = false;
   bool force = false;
   std::int64_t min_n = 0;
+  std::set<std::string> routines;          ///< HETSCAL_ROUTINES (lower case; default all)
   Verbosity verbosity = Verbosity::Quiet;  ///< this process's own (printing only)
   std::string configuration_problem;       ///< non-empty: every call is forwarded
   std::string speeds_problem;              ///< non-empty: every call is forwarded
   std::vector<double> speeds;              ///< per rank of context->comm (when agreed)
-  std::unique_ptr<kernels::PlanCache> plans;
+  std::uint64_t speeds_version = 0;        ///< part of every plan key
+  std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
+  PlanCache plans;
 
   bool is_root() const { return context->my_rank == 0; }
+  /// False when HETSCAL_ROUTINES leaves `routine` to ScaLAPACK.
+  bool allows(RoutineId routine) const;
 };
 
 /// The state of `blacs_context`, agreed collectively over the context on first use.
 /// @throws InvalidArgument / hetscal::Error as mpi::context_info.
 ContextState& context_state(int blacs_context);
 
-}  // namespace hetscal::shim
+/// The context's machine figures, measured collectively on the first call that needs them.
+/// @throws mpi::StageFailed on every rank when a rank cannot measure.
+const MachineFigures& machine_figures(ContextState& state);
+
+/// This process's own relative speed under `config` (HETSCAL_SPEEDS or its file, or the
+/// probe), or 0 with `problem` saying why there is none. Never throws: a process without a
+/// speed still joins the agreement, which then refuses on every rank alike.
+double configured_speed(const Configuration& config, std::string& problem);
+
+}  // namespace hetscal::runtime

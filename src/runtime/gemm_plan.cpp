@@ -1,4 +1,4 @@
-#include "kernels/gemm_layout.hpp"
+#include "runtime/gemm_plan.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -9,7 +9,7 @@
 #include "core/grid_planner.hpp"
 #include "core/panel_plan.hpp"
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 namespace {
 
 std::int64_t tiles(std::int64_t extent, std::int64_t tile) { return (extent + tile - 1) / tile; }
@@ -34,6 +34,22 @@ std::string describe(const core::GridChoice& choice, const core::PanelPlan& pane
     out << (j ? " " : "") << panel.counts.c[j];
   out << ")";
   return out.str();
+}
+
+// The plan as the core time model prices it: a Cartesian grid with the panel's integer
+// row and column counts as shares.
+core::Candidate candidate_of(const core::GridChoice& choice, const core::PanelPlan& panel,
+                             std::int64_t tile) {
+  core::Candidate c;
+  c.kind = core::CandidateKind::Cartesian;
+  c.rows = choice.candidate.rows;
+  c.cols = choice.candidate.cols;
+  c.label = "hetero " + std::to_string(c.rows) + "x" + std::to_string(c.cols);
+  c.tile = static_cast<std::size_t>(tile);
+  c.owner.assign(choice.arrangement.processor.begin(), choice.arrangement.processor.end());
+  c.row_share.assign(panel.counts.r.begin(), panel.counts.r.end());
+  c.col_share.assign(panel.counts.c.begin(), panel.counts.c.end());
+  return c;
 }
 
 }  // namespace
@@ -141,6 +157,7 @@ GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, s
   plan.c = std::move(best->c);
   plan.load = std::move(best->load);
   plan.description = describe(best->choice, best->panel, plan.tile);
+  plan.candidate = candidate_of(best->choice, best->panel, plan.tile);
   return plan;
 }
 
@@ -150,24 +167,6 @@ std::unique_ptr<layout::CartesianDistribution> aligned_distribution(
   return std::make_unique<layout::CartesianDistribution>(
       layout::TileSplit(rows, tile), layout::TileSplit(cols, tile), like.row_map(), like.col_map(),
       like.grid());
-}
-
-double predicted_gemm_seconds(const GridLoad& load, std::int64_t k, double fastest_speed,
-                              const ModelConstants& constants) {
-  const std::size_t cols = load.cols.size();
-  double slowest = 0.0;
-  for (std::size_t i = 0; i < load.rows.size(); ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
-      const double rows_i = static_cast<double>(load.rows[i]);
-      const double cols_j = static_cast<double>(load.cols[j]);
-      const double rate = constants.fastest_flops * load.speed[i * cols + j] / fastest_speed;
-      const double compute = 2.0 * rows_i * cols_j * static_cast<double>(k) / rate;
-      // SUMMA: the cell receives its rows of op(A) and its columns of op(B), K deep.
-      const double received = (rows_i + cols_j) * static_cast<double>(k) * constants.element_bytes;
-      slowest = std::max(slowest, compute + received / constants.bytes_per_second);
-    }
-  }
-  return slowest;
 }
 
 double predicted_balance(const GridLoad& load) {
@@ -197,4 +196,15 @@ GridLoad even_load(const GridLoad& load) {
   return {deal(load.rows), deal(load.cols), load.speed};
 }
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime
+
+namespace hetscal::runtime {
+
+const mpi::GridCommunicators& GemmLayout::grid_communicators(MPI_Comm comm) const {
+  if (!communicators_ || !communicators_->serves(comm, c->grid())) {
+    communicators_.emplace(comm, c->grid());
+  }
+  return *communicators_;
+}
+
+}  // namespace hetscal::runtime

@@ -8,12 +8,15 @@
 /// PDGEMM) and by the native API (hetscal contexts and their descriptors).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/time_model.hpp"
 #include "layout/cartesian_distribution.hpp"
+#include "mpi/grid_communicators.hpp"
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 
 /// How much of C each cell of a Cartesian grid computes: rows_i·cols_j elements of C on the
 /// rank of relative speed speed[i·cols + j].
@@ -22,22 +25,6 @@ struct GridLoad {
   std::vector<std::int64_t> cols;  ///< columns of C per grid column
   std::vector<double> speed;       ///< relative speed per cell, row-major
 };
-
-/// Machine figures of the GEMM time model (relative speeds become flop/s through
-/// fastest_flops).
-struct ModelConstants {
-  double fastest_flops = 1.0e10;    ///< DGEMM rate of the fastest rank, flop/s
-  double bytes_per_second = 1.0e9;  ///< per rank, packing and unpacking included
-  double latency_s = 2.0e-5;        ///< one message
-  double element_bytes = 8.0;       ///< double
-};
-
-/// Predicted seconds of one GEMM computed on `load`: max over grid cells of
-/// 2·rows_i·cols_j·K / (speed_ij·rate) plus the SUMMA broadcasts the cell receives
-/// ((rows_i + cols_j)·K elements).
-/// @param fastest_speed the largest relative speed (it runs at constants.fastest_flops).
-double predicted_gemm_seconds(const GridLoad& load, std::int64_t k, double fastest_speed,
-                              const ModelConstants& constants);
 
 /// (Σ rows_i·cols_j / Σ speed_ij) / max_ij(rows_i·cols_j / speed_ij): 1 when every cell
 /// finishes its share of C at the same time (the flop balance the layout predicts).
@@ -53,7 +40,17 @@ struct GemmLayout {
   std::unique_ptr<layout::CartesianDistribution> b;  ///< op(B): K×N
   std::unique_ptr<layout::CartesianDistribution> c;  ///< C: M×N
   GridLoad load;                                     ///< C's rows/columns per grid line
+  core::Candidate candidate;                         ///< the layout as the time model sees it
   std::string description;                           ///< one line for HETSCAL_VERBOSE
+
+  /// The row and column communicators of C's grid over `comm`, built by the first call that
+  /// computes on this plan and kept with it (a factorization's trailing updates and every
+  /// later call of the shape reuse them; they are freed with the plan). Collective over
+  /// `comm` the first time: every rank calls it at the same point of the same call.
+  const mpi::GridCommunicators& grid_communicators(MPI_Comm comm) const;
+
+ private:
+  mutable std::optional<mpi::GridCommunicators> communicators_;
 };
 
 /// Tile size of the planned layout for an M×N result on `ranks` processes: large enough for
@@ -77,4 +74,4 @@ std::unique_ptr<layout::CartesianDistribution> aligned_distribution(
 /// @param speeds relative speed per rank of the distribution.
 GridLoad grid_load(const layout::CartesianDistribution& d, const std::vector<double>& speeds);
 
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

@@ -1,23 +1,30 @@
-#include "shim/report.hpp"
+#include "runtime/report.hpp"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <set>
 
-namespace hetscal::shim {
+namespace hetscal::runtime {
 namespace {
 
-std::atomic<long> heterogeneous_calls{0};
-std::atomic<long> forwarded_calls{0};
+struct Counts {
+  long computed = 0;
+  long forwarded = 0;
+};
 
-// Printed by every process that went through the shim: the counts are per process, and a
-// test adds them up (or reads one rank's) to see how many calls hetscal computed.
-void print_summary() {
-  std::fprintf(stderr, "hetscal: summary: %ld PDGEMM calls computed by hetscal, %ld forwarded to ScaLAPACK\n",
-               heterogeneous_calls.load(), forwarded_calls.load());
+std::mutex& lock() {
+  static std::mutex m;
+  return m;
 }
+
+std::map<std::string, Counts>& counts() {
+  static auto* table = new std::map<std::string, Counts>;  // outlives static destructors
+  return *table;
+}
+
+void print_summary() { std::fputs(summary_text().c_str(), stderr); }
 
 void arm_summary(Verbosity verbosity) {
   static std::once_flag armed;
@@ -29,26 +36,50 @@ void arm_summary(Verbosity verbosity) {
 
 void report_once(Verbosity verbosity, Verbosity needed, bool context_root, const std::string& message) {
   if (!context_root || verbosity < needed) return;
-  static std::mutex lock;
   static std::set<std::string> printed;
-  std::lock_guard<std::mutex> guard(lock);
+  std::lock_guard<std::mutex> guard(lock());
   if (!printed.insert(message).second) return;
   std::fprintf(stderr, "hetscal: %s\n", message.c_str());
 }
 
-void report_call(Verbosity verbosity, bool context_root, const char* routine,
-                 const std::string& shape, const Decision& decision) {
+void report_always(Verbosity verbosity, Verbosity needed, bool context_root, const std::string& message) {
+  if (context_root && verbosity >= needed) std::fprintf(stderr, "hetscal: %s\n", message.c_str());
+}
+
+void report_once_per_key(Verbosity verbosity, bool context_root, const std::string& key,
+                         const std::string& message) {
+  if (!context_root || verbosity == Verbosity::Quiet) return;
+  if (verbosity == Verbosity::Once) {
+    static std::set<std::string> keys;
+    std::lock_guard<std::mutex> guard(lock());
+    if (!keys.insert(key).second) return;
+  }
+  std::fprintf(stderr, "hetscal: %s\n", message.c_str());
+}
+
+void report_call(Verbosity verbosity, bool context_root, const std::string& routine,
+                 bool computed, const std::string& what) {
   arm_summary(verbosity);
-  const bool heterogeneous = decision.route == Route::Heterogeneous;
-  ++(heterogeneous ? heterogeneous_calls : forwarded_calls);
-  const std::string what = std::string(routine) + " " + shape +
-                           (heterogeneous ? " computed by hetscal: " : " forwarded: ") +
-                           decision.reason;
+  {
+    std::lock_guard<std::mutex> guard(lock());
+    Counts& c = counts()[routine];
+    ++(computed ? c.computed : c.forwarded);
+  }
   if (verbosity == Verbosity::EveryCall) {
-    if (context_root) std::fprintf(stderr, "hetscal: %s\n", what.c_str());
+    report_always(verbosity, Verbosity::EveryCall, context_root, what);
   } else {
     report_once(verbosity, Verbosity::Once, context_root, what);
   }
 }
 
-}  // namespace hetscal::shim
+std::string summary_text() {
+  std::lock_guard<std::mutex> guard(lock());
+  std::string text;
+  for (const auto& [routine, c] : counts()) {
+    text += "hetscal: summary: " + routine + " " + std::to_string(c.computed) + " computed, " +
+            std::to_string(c.forwarded) + " forwarded\n";
+  }
+  return text;
+}
+
+}  // namespace hetscal::runtime

@@ -9,4 +9,6 @@ extern "C" {
 /// illegal value" and aborts the context's processes (unless a tester overrides it).
 void PB_Cabort(int context, const char* routine, int info);
 void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
+/// Aborts every process of the context's grid (what PB_Cabort does after printing).
+void Cblacs_abort(int context, int error_code);
 }

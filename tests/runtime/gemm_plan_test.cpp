@@ -1,14 +1,15 @@
-// The planned GEMM layout (kernels/gemm_layout.hpp, shared by the shim and the API): extents, aligned operands, balance, refusal, and the cache.
+// The planned GEMM layout (runtime/gemm_plan.hpp, shared by the shim and the API): extents,
+// aligned operands, balance, refusal, the candidate the time model prices, and the cache.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
 #include "core/error.hpp"
-#include "kernels/gemm_layout.hpp"
-#include "kernels/gemm_plan_cache.hpp"
+#include "runtime/gemm_plan.hpp"
+#include "runtime/plan_cache.hpp"
 
-namespace hetscal::kernels {
+namespace hetscal::runtime {
 namespace {
 
 // Elements of C per rank divided by the rank's speed: the time each rank computes.
@@ -64,17 +65,73 @@ TEST(ShimGemmPlan, TileBounds) {
   EXPECT_EQ(planned_tile(160, 400, 4), 20);
 }
 
-TEST(ShimPlanCache, PlansEachShapeOnce) {
-  PlanCache cache({1, 3}, 2);
-  const auto first = cache.gemm(50, 40, 30);
-  EXPECT_EQ(cache.gemm(50, 40, 30), first);
-  EXPECT_EQ(cache.plans_made(), 1u);
-  EXPECT_THROW(cache.gemm(1, 1, 1), InvalidArgument);
-  EXPECT_THROW(cache.gemm(1, 1, 1), InvalidArgument);
-  EXPECT_EQ(cache.plans_made(), 2u);
-  cache.gemm(60, 60, 60);  // full: emptied first
+TEST(RuntimePlanCache, PlansEachKeyOnceAndRemembersRefusals) {
+  PlanCache cache(2);
+  int made = 0;
+  const auto gemm = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const PlanKey key{{core::Routine::Gemm, ScalarType::Double}, {m, n, k}, 0, 0};
+    return cache.find_or_make<GemmLayout>(key, [&] {
+      ++made;
+      return plan_gemm_layout({1, 3}, m, n, k);
+    });
+  };
+  const auto first = gemm(50, 40, 30);
+  EXPECT_EQ(gemm(50, 40, 30), first);
+  EXPECT_EQ(made, 1);
+  EXPECT_THROW(gemm(1, 1, 1), InvalidArgument);
+  EXPECT_THROW(gemm(1, 1, 1), InvalidArgument);
+  EXPECT_EQ(made, 2) << "a refused shape is not planned again";
+  gemm(60, 60, 60);  // full: emptied first
   EXPECT_EQ(cache.size(), 1u);
 }
 
+TEST(RuntimePlanCache, OtherFailuresAreNotRemembered) {
+  PlanCache cache;
+  const PlanKey key{{core::Routine::Cholesky, ScalarType::Float}, {10, 10, 0}, 1, 0};
+  int attempts = 0;
+  const std::function<int()> failing = [&]() -> int {
+    ++attempts;
+    throw std::bad_alloc();
+  };
+  EXPECT_THROW(cache.find_or_make<int>(key, failing), std::bad_alloc);
+  EXPECT_EQ(*cache.find_or_make<int>(key, [] { return 7; }), 7) << "tried again";
+  EXPECT_EQ(attempts, 1);
+}
+
+TEST(RuntimePlanCache, KeysTellRoutinesTypesOptionsAndSpeedsApart) {
+  PlanCache cache;
+  int made = 0;
+  const auto plan = [&](PlanKey key) { return *cache.find_or_make<int>(key, [&] { return ++made; }); };
+  const PlanKey base{{core::Routine::LU, ScalarType::Double}, {100, 100, 0}, 0, 0};
+  PlanKey other_type = base, other_options = base, other_speeds = base, other_routine = base;
+  other_type.routine.scalar = ScalarType::ComplexDouble;
+  other_options.options = 1;
+  other_speeds.speeds_version = 1;
+  other_routine.routine.routine = core::Routine::QR;
+  EXPECT_EQ(plan(base), 1);
+  EXPECT_EQ(plan(other_type), 2);
+  EXPECT_EQ(plan(other_options), 3);
+  EXPECT_EQ(plan(other_speeds), 4);
+  EXPECT_EQ(plan(other_routine), 5);
+  EXPECT_EQ(plan(base), 1);
+}
+
+TEST(RuntimeGemmPlan, CandidateMatchesTheLayout) {
+  const GemmLayout plan = plan_gemm_layout({1, 2, 3, 4}, 1000, 800, 600);
+  const core::Candidate& c = plan.candidate;
+  EXPECT_EQ(c.kind, core::CandidateKind::Cartesian);
+  EXPECT_EQ(static_cast<std::int64_t>(c.tile), plan.tile);
+  EXPECT_EQ(c.rows * c.cols, 4u);
+  EXPECT_EQ(c.row_share.size(), c.rows);
+  EXPECT_EQ(c.col_share.size(), c.cols);
+  EXPECT_EQ(c.rows, static_cast<std::size_t>(plan.c->grid().nprow()));
+  for (std::size_t i = 0; i < c.rows; ++i) {
+    for (std::size_t j = 0; j < c.cols; ++j) {
+      EXPECT_EQ(static_cast<int>(c.owner[i * c.cols + j]),
+                plan.c->grid().rank(static_cast<int>(i), static_cast<int>(j)));
+    }
+  }
+}
+
 }  // namespace
-}  // namespace hetscal::kernels
+}  // namespace hetscal::runtime

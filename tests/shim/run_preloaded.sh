@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs one of Debian's ScaLAPACK/PBLAS testers under mpirun with libhetscal.so preloaded and
-# checks its output: the tester's own verdict, and how many PDGEMM calls hetscal computed or
-# forwarded (the per-process summaries HETSCAL_VERBOSE prints at exit, added up).
+# checks its output: the tester's own verdict, and how many calls of one routine hetscal
+# computed or forwarded (the per-process summaries HETSCAL_VERBOSE prints at exit, added up).
+# The routine counted is $SUMMARY_ROUTINE (default PDGEMM).
 #
 # usage: run_preloaded.sh MPIEXEC LIBRARY TESTER DATFILE:NAME RANKS MIN_COMPUTED MAX_COMPUTED
 #                         MIN_FORWARDED [EXPECT_REGEX] [VAR=VALUE ...]
@@ -49,10 +50,11 @@ fi
 if [ "$expect" != "-" ]; then grep -q -E "$expect" output.txt || fail "missing: $expect"; fi
 
 # Summaries may share a line with the tester's own output (stdout and stderr interleave).
-summaries=$(grep -o "hetscal: summary: [0-9]* PDGEMM calls computed by hetscal, [0-9]* forwarded" output.txt)
-computed=$(echo "$summaries" | awk '{ s += $3 } END { print s + 0 }')
-forwarded=$(echo "$summaries" | awk '{ s += $9 } END { print s + 0 }')
-echo "run_preloaded: hetscal computed $computed PDGEMM calls, forwarded $forwarded (all ranks)"
+routine=${SUMMARY_ROUTINE:-PDGEMM}
+summaries=$(grep -o "hetscal: summary: $routine [0-9]* computed, [0-9]* forwarded" output.txt)
+computed=$(echo "$summaries" | awk '{ s += $4 } END { print s + 0 }')
+forwarded=$(echo "$summaries" | awk '{ s += $6 } END { print s + 0 }')
+echo "run_preloaded: hetscal computed $computed $routine calls, forwarded $forwarded (all ranks)"
 [ "$computed" -ge "$min_computed" ] || fail "fewer than $min_computed calls computed by hetscal"
 if [ "$max_computed" != "-" ]; then
   [ "$computed" -le "$max_computed" ] || fail "more than $max_computed calls computed by hetscal"

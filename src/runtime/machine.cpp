@@ -1,0 +1,154 @@
+#include "runtime/machine.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "mpi/agreement.hpp"
+#include "mpi/mpi_error.hpp"
+#include "runtime/speed_probe.hpp"
+
+namespace hetscal::runtime {
+namespace {
+
+using mpi::check_mpi;
+
+constexpr int kLatencyRounds = 20;
+constexpr int kBandwidthRounds = 4;
+constexpr int kBandwidthBytes = 4 << 20;
+
+// Round-trip time of `bytes` between ranks 0 and 1 (the median of `rounds`), on rank 0.
+double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, int bytes, int rounds) {
+  std::vector<double> times;
+  for (int round = 0; round < rounds; ++round) {
+    const auto start = std::chrono::steady_clock::now();
+    if (me == 0) {
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, 0, comm), "MPI_Send");
+      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    } else if (me == 1) {
+      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 0, 0, comm), "MPI_Send");
+    }
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(times.begin(), times.begin() + rounds / 2, times.end());
+  return times[static_cast<std::size_t>(rounds / 2)];
+}
+
+double host_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 1e9;
+}
+
+int ranks_on_this_host(MPI_Comm comm) {
+  MPI_Comm host = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
+  int size = 1;
+  MPI_Comm_size(host, &size);
+  MPI_Comm_free(&host);
+  return size;
+}
+
+}  // namespace
+
+double rate_per_unit_speed(const std::vector<double>& probes, const std::vector<double>& speeds) {
+  std::vector<double> per_unit;
+  for (std::size_t i = 0; i < probes.size(); ++i) per_unit.push_back(probes[i] / speeds[i]);
+  const std::size_t lower_median = (per_unit.size() - 1) / 2;
+  std::nth_element(per_unit.begin(), per_unit.begin() + static_cast<std::ptrdiff_t>(lower_median),
+                   per_unit.end());
+  return per_unit[lower_median];
+}
+
+core::Platform MachineFigures::platform() const {
+  core::Platform platform;
+  for (double rate : flops) platform.processors.push_back({rate, memory_bytes});
+  platform.network.latency_s = latency_s;
+  platform.network.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+  platform.network.kind = core::NetworkKind::Switched;
+  return platform;
+}
+
+namespace {
+
+// What is measured of a set of processes, whatever their relative speeds.
+struct Calibration {
+  std::vector<double> probes;  // per rank, flop/s of the probe
+  double latency_s = 1e-6;     // one process: nothing crosses a network
+  double bandwidth_bytes_per_s = 1e10;
+  double memory_bytes = 0.0;
+};
+
+Calibration calibrate(MPI_Comm comm) {
+  int me = 0, size = 1;
+  check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  double probe = 0.0;
+  std::vector<char> buffer;
+  mpi::run_agreed(comm, "calibration", [&] {
+    probe = probed_speed();
+    if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
+  });
+  Calibration measured;
+  measured.probes.resize(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(&probe, 1, MPI_DOUBLE, measured.probes.data(), 1, MPI_DOUBLE, comm),
+            "MPI_Allgather");
+  if (size > 1) {
+    double network[2] = {0.0, 0.0};
+    const double small = ping_pong_seconds(comm, me, buffer, 1, kLatencyRounds);
+    const double large = ping_pong_seconds(comm, me, buffer, kBandwidthBytes, kBandwidthRounds);
+    if (me == 0) {
+      network[0] = small / 2.0;
+      network[1] = kBandwidthBytes / std::max(large / 2.0 - network[0], 1e-9);
+    }
+    check_mpi(MPI_Bcast(network, 2, MPI_DOUBLE, 0, comm), "MPI_Bcast");
+    measured.latency_s = network[0];
+    measured.bandwidth_bytes_per_s = network[1];
+  }
+  // Each rank's share of its host's memory; the smallest share is what every rank assumes.
+  double share = host_memory_bytes() / ranks_on_this_host(comm);
+  check_mpi(MPI_Allreduce(&share, &measured.memory_bytes, 1, MPI_DOUBLE, MPI_MIN, comm),
+            "MPI_Allreduce");
+  return measured;
+}
+
+// MPI_COMM_WORLD ranks of comm's ranks, in comm's order: the same list on every rank.
+std::vector<int> world_ranks(MPI_Comm comm) {
+  MPI_Group group, world;
+  check_mpi(MPI_Comm_group(comm, &group), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
+  int size = 0;
+  MPI_Group_size(group, &size);
+  std::vector<int> mine(static_cast<std::size_t>(size)), theirs(mine.size());
+  for (int r = 0; r < size; ++r) mine[static_cast<std::size_t>(r)] = r;
+  MPI_Group_translate_ranks(group, size, mine.data(), world, theirs.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  return theirs;
+}
+
+}  // namespace
+
+MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds) {
+  // One calibration per set of processes: every context over the same processes prices
+  // with the same figures (two contexts with equal speeds predict equal times), and the
+  // probe's few milliseconds are paid once. Every rank of comm took part in the same earlier
+  // calibrations, so every rank finds (or misses) the entry alike.
+  static std::map<std::vector<int>, Calibration> calibrations;
+  const std::vector<int> key = world_ranks(comm);
+  auto found = calibrations.find(key);
+  if (found == calibrations.end()) found = calibrations.emplace(key, calibrate(comm)).first;
+  const Calibration& measured = found->second;
+  MachineFigures figures;
+  const double unit = rate_per_unit_speed(measured.probes, speeds);
+  for (double s : speeds) figures.flops.push_back(s * unit);
+  figures.latency_s = measured.latency_s;
+  figures.bandwidth_bytes_per_s = measured.bandwidth_bytes_per_s;
+  figures.memory_bytes = measured.memory_bytes;
+  return figures;
+}
+
+}  // namespace hetscal::runtime

@@ -1,0 +1,38 @@
+#pragma once
+/// @file machine.hpp
+/// The machine figures the time model prices a call with, measured once per context and
+/// agreed on every rank: each rank's DGEMM rate (the speed probe), and the latency and
+/// bandwidth of the context's communicator (a short ping-pong between its first two
+/// ranks). Relative speeds (given or probed) say how the ranks compare; the probe says how
+/// fast a unit of speed is: the rate of rank i is speed_i · (the lower median over ranks of
+/// probe_j / speed_j), so that a rank slowed by another user, whose given speed already
+/// says so, is not counted twice.
+#include <mpi.h>
+
+#include <vector>
+
+#include "core/platform.hpp"
+
+namespace hetscal::runtime {
+
+struct MachineFigures {
+  std::vector<double> flops;           ///< per rank of the context, flop/s of the local kernel
+  double latency_s = 0.0;              ///< one small message
+  double bandwidth_bytes_per_s = 0.0;  ///< one large message
+  double memory_bytes = 0.0;           ///< per rank: the host's memory over its ranks
+
+  /// The platform the core time model prices on (a switched network).
+  core::Platform platform() const;
+};
+
+/// Collective over `comm`: measures the figures (about 10 ms per rank with the probe) the
+/// first time a communicator over these processes asks, then reuses the measurement.
+/// @param speeds the context's agreed relative speeds, one per rank of `comm`.
+/// @throws mpi::StageFailed on every rank when a rank cannot measure (memory).
+MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds);
+
+/// The rate per unit of relative speed: the lower median of probe_i / speed_i.
+/// @pre probes and speeds of equal, non-zero length, speeds > 0.
+double rate_per_unit_speed(const std::vector<double>& probes, const std::vector<double>& speeds);
+
+}  // namespace hetscal::runtime

@@ -1,0 +1,33 @@
+#pragma once
+/// @file pricing.hpp
+/// The two routes of a call priced by the one cost model (core/time_model.hpp) on the
+/// context's measured machine: ScaLAPACK on the caller's block-cyclic layout, and hetscal's
+/// plan with the operands moved in and the results moved out.
+#include <cstdint>
+
+#include "core/platform.hpp"
+#include "core/time_model.hpp"
+#include "mpi/blacs_context.hpp"
+#include "runtime/decision.hpp"
+
+namespace hetscal::runtime {
+
+/// The caller's sub(X) = X(IA.., JA..) layout as the model sees it: the BLACS grid with its
+/// processes (ranks of context.comm) rotated so that sub(X) starts at grid position (0, 0),
+/// the row and column blocks, and where sub(X) starts inside its first block.
+/// @param desc a checked ScaLAPACK descriptor (9 or 11 entries); ia, ja 1-based.
+core::CallerLayout caller_layout(const mpi::ContextInfo& context, const int* desc, int ia, int ja);
+
+/// Both routes of one call.
+/// @param problem the routine, its shape and the caller's layout.
+/// @param planned the planned layout (CandidateKind::Cartesian or Pattern).
+/// @throws InvalidArgument when the model cannot price the candidate.
+Prices price_routes(const core::Platform& platform, const core::Problem& problem,
+                    const core::Candidate& planned);
+
+/// Predicted seconds of the routine on `candidate` alone (no move from the caller's layout).
+/// @throws InvalidArgument as core::predict.
+double predicted_compute_seconds(const core::Platform& platform, const core::Problem& problem,
+                                 const core::Candidate& candidate);
+
+}  // namespace hetscal::runtime

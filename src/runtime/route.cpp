@@ -1,0 +1,48 @@
+#include "runtime/route.hpp"
+
+#include "runtime/report.hpp"
+
+namespace hetscal::runtime {
+namespace {
+
+DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
+  DecisionInput in;
+  in.disabled = state.disabled;
+  in.force = state.force;
+  in.routine_allowed = state.allows(call.routine);
+  in.min_n = state.min_n;
+  in.configuration_problem = state.configuration_problem;
+  in.speeds_problem = state.speeds_problem;
+  in.routine = call.routine.name();
+  in.dims = call.dims;
+  in.unsupported = call.unsupported;
+  in.single_panel_update = call.single_panel_update;
+  in.ranks = state.context->num_ranks();
+  in.speeds = state.speeds;
+  in.price = [&state, &call] { return call.plan_and_price(state); };
+  return in;
+}
+
+}  // namespace
+
+TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
+  const std::string name = call.routine.name();
+  const std::string shape = name + " " + shape_text(call.dims);
+  Decision decision = decide(decision_input(state, call));
+  TakeOverOutcome outcome;
+  if (decision.route == Route::Heterogeneous) {
+    outcome = call.run();
+    if (!outcome.computed()) decision.reason = outcome.reason;
+  }
+  const bool computed = outcome.computed();
+  report_call(state.verbosity, state.is_root(), name, computed,
+              shape + (computed ? " computed by hetscal: " : " forwarded: ") + decision.reason);
+  if (computed) {
+    report_once_per_key(state.verbosity, state.is_root(), shape,
+                        shape + " measured " + seconds_text(outcome.seconds) + " (predicted " +
+                            seconds_text(decision.heterogeneous_s) + ")");
+  }
+  return outcome.status;
+}
+
+}  // namespace hetscal::runtime

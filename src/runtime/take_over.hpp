@@ -1,0 +1,184 @@
+#pragma once
+/// @file take_over.hpp
+/// The all-or-nothing sequence every taken-over call follows, whatever the routine and the
+/// scalar type:
+///
+///   allocate   this rank's part of every planned operand and the two redistribution plans
+///   move in    the operands the routine reads, from the caller's layout (op fused)
+///   compute    the routine's kernel on the planned layout; INFO reduced over the ranks
+///   move out   the operands the routine writes, back into the caller's arrays
+///
+/// Each stage does its local part first (what can fail on one rank: memory, above all) and
+/// the ranks agree (mpi/agreement.hpp) before its communication starts. A failure anywhere
+/// before "move out" therefore sends every rank back to ScaLAPACK with the caller's data
+/// untouched: nothing is written into a caller's array before every rank has computed its
+/// part and reserved the buffers of the move back. Move out itself allocates nothing and
+/// only fails if MPI does (then the caller hears it through ScaLAPACK's error path).
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/distributed_matrix.hpp"
+#include "layout/local_storage.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/caller_matrix.hpp"
+#include "mpi/fault_injection.hpp"
+#include "mpi/redistribute.hpp"
+
+namespace hetscal::runtime {
+
+/// What a routine does with an operand.
+enum class Role {
+  In,     ///< read only (GEMM's A and B): moved in
+  InOut,  ///< read and written (a factorization's A, GEMM's C when beta ≠ 0): in and out
+  Out,    ///< written only (GEMM's C when beta = 0: never read, it may hold NaN): out
+};
+
+/// One operand of a taken-over call: where the caller keeps it, where the kernel wants it.
+template <typename T>
+struct TakeOverOperand {
+  T* caller_data = nullptr;  ///< the caller's local array (only read when role is In)
+  std::shared_ptr<const mpi::CallerMatrix> caller;  ///< sub(X) as the caller holds it
+  const layout::Distribution* planned = nullptr;    ///< the planned layout (owned by the plan)
+  Role role = Role::In;
+  mpi::Op op_in = mpi::Op::None;  ///< applied on the way in (In operands only)
+};
+
+/// How a call ended.
+struct TakeOverOutcome {
+  enum class Status {
+    Computed,          ///< the result is in the caller's arrays
+    Forward,           ///< a stage failed before anything was written: call ScaLAPACK
+    FailedAfterWrite,  ///< MPI failed while writing back: the caller's data is lost
+  };
+  Status status = Status::Forward;
+  std::string reason;    ///< why, when not Computed
+  int info = 0;          ///< the routine's INFO (> 0: first failing pivot/minor), agreed
+  double seconds = 0.0;  ///< wall time of the sequence on this rank
+
+  bool computed() const { return status == Status::Computed; }
+};
+
+/// The planned operands a kernel works on, in the order they were given.
+template <typename T>
+using PlannedOperands = std::vector<kernels::DistributedMatrix<T>>;
+
+/// The routine's own computation on the planned operands. Collective over the
+/// communicator. @return this rank's INFO (0, or > 0 in global numbering).
+template <typename T>
+using Computation = std::function<int(PlannedOperands<T>&)>;
+
+namespace detail {
+
+// This rank's part of one planned operand.
+template <typename T>
+struct PlannedPart {
+  std::unique_ptr<layout::LocalLayout> storage;
+  std::vector<T> data;
+};
+
+template <typename T>
+class TakeOverSequence {
+ public:
+  TakeOverSequence(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands)
+      : comm_(comm), my_rank_(my_rank), operands_(std::move(operands)) {}
+
+  TakeOverOutcome run(const Computation<T>& compute) {
+    TakeOverOutcome outcome;
+    try {
+      mpi::run_agreed(comm_, "allocate", [&] { allocate(); });
+      mpi::run_agreed(comm_, "move-in", [&] { reserve(*in_, mpi::Stage::MoveIn); });
+      mpi::redistribute<T>(*in_, in_sources_, in_targets_);
+      // The kernel's own set-up ends with an agreement too; this one covers what fails
+      // before it starts (no rank may enter the kernel while another stays out).
+      mpi::run_agreed(comm_, "compute", [] { mpi::fault_point(mpi::Stage::Compute); });
+      int info = 0;
+      PlannedOperands<T> planned = planned_operands();
+      mpi::run_agreed(comm_, "compute", [&] { info = compute(planned); });
+      outcome.info = mpi::smallest_positive_info(comm_, info);
+      mpi::run_agreed(comm_, "move-out", [&] { reserve(*out_, mpi::Stage::MoveOut); });
+    } catch (const mpi::StageFailed& e) {
+      outcome.reason = e.what();
+      return outcome;
+    }
+    try {
+      mpi::redistribute<T>(*out_, out_sources_, out_targets_);
+    } catch (const std::exception& e) {
+      outcome.status = TakeOverOutcome::Status::FailedAfterWrite;
+      outcome.reason = std::string("writing the result back failed: ") + e.what();
+      return outcome;
+    }
+    outcome.status = TakeOverOutcome::Status::Computed;
+    return outcome;
+  }
+
+ private:
+  static bool moved_in(Role role) { return role != Role::Out; }
+  static bool moved_out(Role role) { return role != Role::In; }
+
+  void allocate() {
+    mpi::fault_point(mpi::Stage::Allocate);
+    std::vector<mpi::MatrixMove> in_moves, out_moves;
+    parts_.resize(operands_.size());
+    for (std::size_t i = 0; i < operands_.size(); ++i) {
+      const TakeOverOperand<T>& x = operands_[i];
+      PlannedPart<T>& part = parts_[i];
+      part.storage = layout::make_local_layout(*x.planned, my_rank_);
+      part.data.assign(static_cast<std::size_t>(part.storage->local_elements()), T(0));
+      if (moved_in(x.role)) {
+        in_moves.push_back({x.caller->distribution.get(), x.caller->storage.get(), x.planned,
+                            part.storage.get(), x.op_in});
+        in_sources_.push_back(x.caller_data);
+        in_targets_.push_back(part.data.data());
+      }
+      if (moved_out(x.role)) {
+        out_moves.push_back({x.planned, part.storage.get(), x.caller->distribution.get(),
+                             x.caller->storage.get(), mpi::Op::None});
+        out_sources_.push_back(part.data.data());
+        out_targets_.push_back(x.caller_data);
+      }
+    }
+    in_ = std::make_unique<mpi::RedistributionPlan>(comm_, in_moves);
+    out_ = std::make_unique<mpi::RedistributionPlan>(comm_, out_moves);
+  }
+
+  static void reserve(const mpi::RedistributionPlan& plan, mpi::Stage stage) {
+    mpi::fault_point(stage);
+    mpi::reserve_buffers<T>(plan);
+  }
+
+  PlannedOperands<T> planned_operands() {
+    PlannedOperands<T> planned;
+    for (std::size_t i = 0; i < operands_.size(); ++i) {
+      planned.push_back({operands_[i].planned, parts_[i].storage.get(), parts_[i].data.data()});
+    }
+    return planned;
+  }
+
+  MPI_Comm comm_;
+  int my_rank_;
+  std::vector<TakeOverOperand<T>> operands_;
+  std::vector<PlannedPart<T>> parts_;
+  std::unique_ptr<mpi::RedistributionPlan> in_, out_;
+  std::vector<const T*> in_sources_, out_sources_;
+  std::vector<T*> in_targets_, out_targets_;
+};
+
+}  // namespace detail
+
+/// Runs the sequence on the ranks of `comm` (collective; every rank passes operands of the
+/// same structure and the same planned layouts).
+/// @param my_rank this process's rank in `comm`.
+template <typename T>
+TakeOverOutcome take_over(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands,
+                          const Computation<T>& compute) {
+  const auto start = std::chrono::steady_clock::now();
+  detail::TakeOverSequence<T> sequence(comm, my_rank, std::move(operands));
+  TakeOverOutcome outcome = sequence.run(compute);
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace hetscal::runtime

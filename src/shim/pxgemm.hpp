@@ -1,0 +1,100 @@
+#pragma once
+/// @file pxgemm.hpp
+/// PxGEMM: sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), intercepted, for any scalar
+/// type. Arguments are checked exactly as PBLAS's pxgemm_ checks them (same order, same INFO,
+/// same PB_Cabort), the quick returns are PBLAS's, then runtime::gemm_route decides —
+/// identically on every rank of the context — whether hetscal computes the call or
+/// ScaLAPACK does. One file per precision instantiates it under every name mangling.
+#include <exception>
+#include <string>
+
+#include "layout/descriptor.hpp"
+#include "runtime/abi_options.hpp"
+#include "runtime/gemm_route.hpp"
+#include "runtime/report.hpp"
+#include "shim/pblas_symbols.hpp"
+#include "shim/real_routine.hpp"
+
+namespace hetscal::shim {
+
+/// PxGEMM's signature for scalar type T (Fortran: every argument by reference).
+template <typename T>
+using Pxgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const T*,
+                        const T*, const int*, const int*, const int*, const T*, const int*,
+                        const int*, const int*, const T*, T*, const int*, const int*, const int*);
+
+namespace gemm_detail {
+
+// Positions of PxGEMM's arguments (1-based), as PBLAS's INFO codes name them.
+enum Position { kTransA = 1, kTransB = 2, kM = 3, kN = 4, kK = 5, kDescA = 10, kDescB = 14, kDescC = 19 };
+
+/// PBLAS's checks: grid of DESCA's context, TRANSA, TRANSB, then PB_Cchkmat on A, B, C (an
+/// earlier error is kept). @return 0 or the INFO PB_Cabort receives.
+int check_arguments(const char* transa, const char* transb, int m, int n, int k, int ia, int ja,
+                    const int* desca, int ib, int jb, const int* descb, int ic, int jc,
+                    const int* descc);
+
+/// The call hetscal may compute, options parsed. @pre check_arguments returned 0.
+template <typename T>
+runtime::GemmCall<T> gemm_call(const char* transa, const char* transb, int m, int n, int k,
+                               T alpha, const T* a, int ia, int ja, const int* desca, const T* b,
+                               int ib, int jb, const int* descb, T beta, T* c, int ic, int jc,
+                               const int* descc) {
+  runtime::GemmCall<T> call;
+  call.op_a = *runtime::parse_trans(transa);
+  call.op_b = *runtime::parse_trans(transb);
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.alpha = alpha;
+  call.beta = beta;
+  call.a = {a, ia, ja, desca};
+  call.b = {b, ib, jb, descb};
+  call.c = {c, ic, jc, descc};
+  return call;
+}
+
+/// A call whose result was lost while being written back (MPI failed after every rank
+/// agreed): ScaLAPACK's error path, never a silent success.
+void abort_lost_result(int context, const char* routine);
+
+}  // namespace gemm_detail
+
+/// The intercepted PxGEMM. @param scalapack_symbol e.g. "pdgemm_"; @param routine "PDGEMM".
+template <typename T>
+void pxgemm(const char* scalapack_symbol, const char* routine, const char* transa,
+            const char* transb, const int* m, const int* n, const int* k, const T* alpha,
+            const T* a, const int* ia, const int* ja, const int* desca, const T* b,
+            const int* ib, const int* jb, const int* descb, const T* beta, T* c, const int* ic,
+            const int* jc, const int* descc) {
+  using namespace gemm_detail;
+  static const Pxgemm<T> scalapack = real_function<Pxgemm<T>>(scalapack_symbol);  // one symbol per T
+  const int context = desca[1];  // CTXT, the same entry in both descriptor types
+  const int info = check_arguments(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib, *jb, descb,
+                                   *ic, *jc, descc);
+  if (info != 0) {
+    PB_Cabort(context, routine, info);
+    return;
+  }
+  if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
+  if (*k > 0) {  // K = 0 only scales C: ScaLAPACK's business
+    try {
+      const auto status = runtime::gemm_route(gemm_call(transa, transb, *m, *n, *k, *alpha, a, *ia,
+                                                        *ja, desca, b, *ib, *jb, descb, *beta, c,
+                                                        *ic, *jc, descc));
+      if (status == runtime::TakeOverOutcome::Status::Computed) return;
+      if (status == runtime::TakeOverOutcome::Status::FailedAfterWrite) {
+        abort_lost_result(context, routine);
+        return;
+      }
+    } catch (const std::exception& e) {
+      // Before any agreement (the context's own set-up): every rank of the context meets
+      // the same failure there, so every rank forwards.
+      runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
+                           std::string(routine) + " forwarded after an internal error: " + e.what());
+    }
+  }
+  scalapack(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
+}  // namespace hetscal::shim

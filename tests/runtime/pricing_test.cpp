@@ -1,0 +1,85 @@
+// runtime/pricing: both routes priced by the core time model on measured machine figures.
+// Oracles: flop counts written out by hand on a platform whose network costs nothing.
+#include "runtime/pricing.hpp"
+
+#include <gtest/gtest.h>
+
+#include "runtime/gemm_plan.hpp"
+#include "runtime/machine.hpp"
+
+namespace hetscal::runtime {
+namespace {
+
+// Two processes, flop rates 1e9 and 3e9, on the given network.
+core::Platform two_processes(double latency_s, double bandwidth_bytes_per_s) {
+  MachineFigures machine;
+  machine.flops = {1e9, 3e9};
+  machine.latency_s = latency_s;
+  machine.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+  machine.memory_bytes = 1e12;
+  return machine.platform();
+}
+
+// A network so fast that only computation counts.
+core::Platform two_processes() { return two_processes(1e-15, 1e18); }
+
+// A slow one: 10 µs, 1 MB/s.
+core::Platform two_slowly_connected_processes() { return two_processes(1e-5, 1e6); }
+
+// The caller's 1×2 block-cyclic grid with square blocks of 100.
+core::Problem gemm_on_caller_grid(std::size_t m, std::size_t n, std::size_t k) {
+  core::Problem problem;
+  problem.routine = core::Routine::Gemm;
+  problem.m = m;
+  problem.n = n;
+  problem.k = k;
+  problem.caller.grid_rows = 1;
+  problem.caller.grid_cols = 2;
+  problem.caller.block = 100;
+  problem.caller.processor_at = {0, 1};
+  return problem;
+}
+
+TEST(Pricing, ScaLapackWaitsForTheSlowerProcessAndThePlanDoesNot) {
+  // M = 400, N = 800, K = 200: block-cyclic gives each process 4 of the 8 column blocks, so
+  // the slower one does half of 2·M·N·K flops at 1e9 flop/s.
+  const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
+  const double flops = 2.0 * 400 * 800 * 200;
+  const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
+  const Prices prices = price_routes(two_processes(), problem, plan.candidate);
+  EXPECT_NEAR(prices.forward_s, flops / 2 / 1e9, 1e-3 * flops / 2 / 1e9);
+  // The plan shares columns 1:3, so both finish at flops / 4e9 (within one tile's worth).
+  EXPECT_NEAR(prices.heterogeneous_s, flops / 4e9, 0.15 * flops / 4e9);
+  EXPECT_LT(prices.heterogeneous_s, 0.6 * prices.forward_s);
+}
+
+TEST(Pricing, MovingTheOperandsIsCharged) {
+  // A slow network: the plan pays for moving A, B and C in and C out; ScaLAPACK moves nothing
+  // but its panels, so the gain shrinks.
+  const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
+  const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
+  const Prices slow = price_routes(two_slowly_connected_processes(), problem, plan.candidate);
+  const Prices fast = price_routes(two_processes(), problem, plan.candidate);
+  EXPECT_GT(slow.heterogeneous_s - fast.heterogeneous_s, 0.0);
+  EXPECT_GT(slow.forward_s / slow.heterogeneous_s, 0.0);
+  EXPECT_LT(slow.forward_s / slow.heterogeneous_s, fast.forward_s / fast.heterogeneous_s);
+}
+
+TEST(Pricing, ComputeAloneLeavesTheMovesOut) {
+  const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
+  const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
+  const core::Platform platform = two_slowly_connected_processes();
+  const double compute = predicted_compute_seconds(platform, problem, plan.candidate);
+  EXPECT_LT(compute, price_routes(platform, problem, plan.candidate).heterogeneous_s);
+}
+
+TEST(Machine, RatePerUnitSpeedIsTheLowerMedianOfProbeOverSpeed) {
+  // probe / speed = 50, 17, 20: a rank slowed by another user (17) whose given speed does not
+  // say so does not set the unit, and neither does an unusually fast one (50).
+  EXPECT_DOUBLE_EQ(rate_per_unit_speed({50, 17, 40}, {1, 1, 2}), 20);
+  EXPECT_DOUBLE_EQ(rate_per_unit_speed({10, 30}, {1, 3}), 10);
+  EXPECT_DOUBLE_EQ(rate_per_unit_speed({8}, {2}), 4);
+}
+
+}  // namespace
+}  // namespace hetscal::runtime
