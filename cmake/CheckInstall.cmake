@@ -1,6 +1,9 @@
 # Installs the build tree into a scratch prefix, then builds examples/consumer against it twice:
 # with find_package(hetscal) and with pkg-config. Run by ctest as `install_consumer`.
-# Inputs: -DBUILD_DIR= -DSOURCE_DIR= -DWORK_DIR=
+# Then the relink way: an unchanged ScaLAPACK program (tests/shim/programs/pdgemm_loop.cpp)
+# linked with the installed hetscal ahead of ScaLAPACK, run on two ranks, must have its PDGEMM
+# calls computed by hetscal (HETSCAL_VERBOSE's exit summary) and its results right.
+# Inputs: -DBUILD_DIR= -DSOURCE_DIR= -DWORK_DIR= [-DMPIEXEC=]
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 
@@ -9,7 +12,7 @@ function(run)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "failed (${rc}): ${ARGV}\n${out}\n${err}")
   endif()
-  set(last_output "${out}" PARENT_SCOPE)
+  set(last_output "${out}${err}" PARENT_SCOPE)  # HETSCAL_VERBOSE prints on stderr
 endfunction()
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
@@ -33,3 +36,19 @@ separate_arguments(flags UNIX_COMMAND "${flags}")
 run(cc ${SOURCE_DIR}/examples/consumer/consumer.c ${flags} -o ${WORK_DIR}/pc-consumer)
 run(${WORK_DIR}/pc-consumer)
 message(STATUS "installed package works with find_package and pkg-config: ${last_output}")
+
+if(NOT MPIEXEC)
+  return()
+endif()
+find_program(MPICXX mpicxx REQUIRED)
+run(${MPICXX} -O2 -I${SOURCE_DIR}/tests/support ${SOURCE_DIR}/tests/shim/programs/pdgemm_loop.cpp
+    ${flags} -Wl,--no-as-needed -lhetscal -lscalapack-openmpi -o ${WORK_DIR}/relinked)
+run(${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 -x OPENBLAS_NUM_THREADS=1
+    -x HETSCAL_SPEEDS=1,3 -x HETSCAL_FORCE=1 -x HETSCAL_MIN_N=0 -x HETSCAL_VERBOSE=1
+    -x LD_LIBRARY_PATH ${WORK_DIR}/relinked 300 3)
+string(REGEX MATCHALL "hetscal: summary: PDGEMM 3 computed, 0 forwarded" summaries "${last_output}")
+list(LENGTH summaries ranks_reporting)
+if(NOT last_output MATCHES "ALL CHECKS PASSED" OR NOT ranks_reporting EQUAL 2)
+  message(FATAL_ERROR "the relinked program was not intercepted on both ranks:\n${last_output}")
+endif()
+message(STATUS "relinked ScaLAPACK program: 3 PDGEMM calls computed by hetscal on each of 2 ranks")
