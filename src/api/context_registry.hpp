@@ -10,6 +10,7 @@
 
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
+#include "runtime/workspace.hpp"
 #include "runtime/plan_cache.hpp"
 #include "mpi/blacs_context.hpp"
 
@@ -27,6 +28,8 @@ struct Context {
   /// This one and ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it was.
   mutable runtime::PlanCache plans;
   runtime::MachineFigures machine;                  ///< measured at creation
+  /// Planned copies of ScaLAPACK operands (hetero_pdgemm on ScaLAPACK descriptors), reused.
+  mutable runtime::Workspace workspace;
 
   /// The layout of an M×N×K GEMM for this context's speeds (cached).
   /// @throws InvalidArgument when no grid fits the shape.

@@ -121,7 +121,7 @@ int moved(const Call& call) {
   gemm.a = {call.a, call.arg_a.ia, call.arg_a.ja, call.arg_a.desc};
   gemm.b = {call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc};
   gemm.c = {call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc};
-  const runtime::TakeOverOutcome outcome = runtime::run_planned_gemm(context->grid, *plan, gemm);
+  const runtime::TakeOverOutcome outcome = runtime::run_planned_gemm(context->grid, *plan, gemm, context->workspace);
   return outcome.computed() ? 0 : HETSCAL_ERR_INTERNAL;
 }
 

@@ -18,6 +18,7 @@
 #include "runtime/machine.hpp"
 #include "runtime/plan_cache.hpp"
 #include "runtime/routine.hpp"
+#include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
 
@@ -34,6 +35,7 @@ struct ContextState {
   std::uint64_t speeds_version = 0;        ///< part of every plan key
   std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
   PlanCache plans;
+  Workspace workspace;                     ///< planned copies, reused by every call
 
   bool is_root() const { return context->my_rank == 0; }
   /// False when HETSCAL_ROUTINES leaves `routine` to ScaLAPACK.

@@ -3,6 +3,7 @@
 #include <complex>
 
 #include "layout/descriptor.hpp"
+#include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/fault_injection.hpp"
 #include "runtime/context_state.hpp"
@@ -62,6 +63,19 @@ std::shared_ptr<const GemmLayout> agreed_plan(ContextState& state, const GemmCal
   return plan;
 }
 
+// What this rank's workspace must grow by to hold its part of op(A), op(B) and C.
+template <typename T>
+double workspace_growth(const ContextState& state, const GemmLayout& plan) {
+  double bytes = 0.0;
+  std::size_t slot = 0;
+  for (const layout::CartesianDistribution* d : {plan.a.get(), plan.b.get(), plan.c.get()}) {
+    const auto part = layout::make_local_layout(*d, state.context->my_rank);
+    bytes += static_cast<double>(
+        state.workspace.growth<T>(slot++, static_cast<std::size_t>(part->local_elements())));
+  }
+  return bytes;
+}
+
 }  // namespace
 
 template <typename T>
@@ -78,9 +92,13 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
     report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
                 routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
     const MachineFigures& machine = machine_figures(agreed);
-    return price_routes(machine.platform(), gemm_problem(*agreed.context, call), plan->candidate);
+    Prices prices = price_routes(machine.platform(), gemm_problem(*agreed.context, call), plan->candidate);
+    prices.heterogeneous_s += first_touch_seconds(agreed.context->comm,
+                                                  workspace_growth<T>(agreed, *plan),
+                                                  machine.fresh_memory_bytes_per_s);
+    return prices;
   };
-  routed.run = [&] { return run_planned_gemm(*state.context, *plan, call); };
+  routed.run = [&] { return run_planned_gemm(*state.context, *plan, call, state.workspace); };
   return route(state, routed);
 }
 

@@ -20,6 +20,9 @@ struct MachineFigures {
   double latency_s = 0.0;              ///< one small message
   double bandwidth_bytes_per_s = 0.0;  ///< one large message
   double memory_bytes = 0.0;           ///< per rank: the host's memory over its ranks
+  /// How fast a rank fills memory it has just allocated (page faults included): the first
+  /// call that needs larger planned copies pays for them at this rate (the slowest rank's).
+  double fresh_memory_bytes_per_s = 1e10;
 
   /// The platform the core time model prices on (a switched network).
   core::Platform platform() const;

@@ -23,7 +23,7 @@ bool transposed(kernels::Op op) { return op != kernels::Op::NoTrans; }
 
 template <typename T>
 TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayout& plan,
-                                 const GemmCall<T>& call) {
+                                 const GemmCall<T>& call, Workspace& workspace) {
   const std::int64_t m = call.m, n = call.n, k = call.k;
   const bool ta = transposed(call.op_a), tb = transposed(call.op_b);
   std::vector<TakeOverOperand<T>> operands(3);
@@ -34,7 +34,7 @@ TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayo
                  plan.b.get(), Role::In, kernels::move_op<T>(call.op_b)};
   operands[2] = {call.c.data, caller_view(context, call.c, m, n), plan.c.get(),
                  call.beta == T(0) ? Role::Out : Role::InOut, mpi::Op::None};
-  return take_over<T>(context.comm, context.my_rank, std::move(operands),
+  return take_over<T>(context.comm, context.my_rank, std::move(operands), workspace,
                       [&](PlannedOperands<T>& x) {
                         const mpi::GridCommunicators& grid = plan.grid_communicators(context.comm);
                         kernels::gemm<T>(kernels::Op::NoTrans, kernels::Op::NoTrans, call.alpha,
@@ -46,8 +46,8 @@ TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayo
 }
 
 template TakeOverOutcome run_planned_gemm<float>(const mpi::ContextInfo&, const GemmLayout&,
-                                                 const GemmCall<float>&);
+                                                 const GemmCall<float>&, Workspace&);
 template TakeOverOutcome run_planned_gemm<double>(const mpi::ContextInfo&, const GemmLayout&,
-                                                  const GemmCall<double>&);
+                                                  const GemmCall<double>&, Workspace&);
 
 }  // namespace hetscal::runtime

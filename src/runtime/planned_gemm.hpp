@@ -36,10 +36,11 @@ struct GemmCall {
 /// Collective over context.comm.
 /// @param context the operands' BLACS context (every descriptor's CTXT names it).
 /// @param plan the layout of an M×N×K GEMM on context.comm's ranks.
+/// @param workspace the context's buffers for the planned copies (take_over.hpp).
 /// @pre the call passed PBLAS's argument checks, has no replicated operand, M, N, K >= 1.
 /// @return Computed, or Forward with sub(C) untouched (any rank failed before writing).
 template <typename T>
 TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayout& plan,
-                                 const GemmCall<T>& call);
+                                 const GemmCall<T>& call, Workspace& workspace);
 
 }  // namespace hetscal::runtime

@@ -1,6 +1,7 @@
 #include "runtime/pricing.hpp"
 
 #include "layout/descriptor.hpp"
+#include "mpi/mpi_error.hpp"
 
 namespace hetscal::runtime {
 
@@ -46,6 +47,13 @@ Prices price_routes(const core::Platform& platform, const core::Problem& problem
       core::predict(platform, problem, core::caller_layout_candidate(problem)).total_s();
   prices.heterogeneous_s = core::predict(platform, problem, planned).total_s();
   return prices;
+}
+
+double first_touch_seconds(MPI_Comm comm, double local_growth_bytes, double fresh_memory_bytes_per_s) {
+  double most = 0.0;
+  mpi::check_mpi(MPI_Allreduce(&local_growth_bytes, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
+                 "MPI_Allreduce");
+  return most / fresh_memory_bytes_per_s;
 }
 
 double predicted_compute_seconds(const core::Platform& platform, const core::Problem& problem,

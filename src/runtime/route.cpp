@@ -40,7 +40,11 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   if (computed) {
     report_once_per_key(state.verbosity, state.is_root(), shape,
                         shape + " measured " + seconds_text(outcome.seconds) + " (predicted " +
-                            seconds_text(decision.heterogeneous_s) + ")");
+                            seconds_text(decision.heterogeneous_s) + "; rank 0: allocate " +
+                            seconds_text(outcome.allocate_s) + ", move in " +
+                            seconds_text(outcome.move_in_s) + ", compute " +
+                            seconds_text(outcome.compute_s) + ", move out " +
+                            seconds_text(outcome.move_out_s) + ")");
   }
   return outcome.status;
 }

@@ -26,6 +26,7 @@
 #include "mpi/caller_matrix.hpp"
 #include "mpi/fault_injection.hpp"
 #include "mpi/redistribute.hpp"
+#include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
 
@@ -57,6 +58,9 @@ struct TakeOverOutcome {
   std::string reason;    ///< why, when not Computed
   int info = 0;          ///< the routine's INFO (> 0: first failing pivot/minor), agreed
   double seconds = 0.0;  ///< wall time of the sequence on this rank
+  /// Where that time went on this rank: allocation, move in, compute, move out (agreements
+  /// included in the stage they end).
+  double allocate_s = 0.0, move_in_s = 0.0, compute_s = 0.0, move_out_s = 0.0;
 
   bool computed() const { return status == Status::Computed; }
 };
@@ -72,25 +76,43 @@ using Computation = std::function<int(PlannedOperands<T>&)>;
 
 namespace detail {
 
-// This rank's part of one planned operand.
+// Seconds since the last lap.
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// This rank's part of one planned operand (its elements live in the workspace).
 template <typename T>
 struct PlannedPart {
   std::unique_ptr<layout::LocalLayout> storage;
-  std::vector<T> data;
+  T* data = nullptr;
 };
 
 template <typename T>
 class TakeOverSequence {
  public:
-  TakeOverSequence(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands)
-      : comm_(comm), my_rank_(my_rank), operands_(std::move(operands)) {}
+  TakeOverSequence(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands,
+                   Workspace& workspace)
+      : comm_(comm), my_rank_(my_rank), operands_(std::move(operands)), workspace_(workspace) {}
 
   TakeOverOutcome run(const Computation<T>& compute) {
     TakeOverOutcome outcome;
+    Stopwatch clock;
     try {
       mpi::run_agreed(comm_, "allocate", [&] { allocate(); });
+      outcome.allocate_s = clock.lap();
       mpi::run_agreed(comm_, "move-in", [&] { reserve(*in_, mpi::Stage::MoveIn); });
       mpi::redistribute<T>(*in_, in_sources_, in_targets_);
+      outcome.move_in_s = clock.lap();
       // The kernel's own set-up ends with an agreement too; this one covers what fails
       // before it starts (no rank may enter the kernel while another stays out).
       mpi::run_agreed(comm_, "compute", [] { mpi::fault_point(mpi::Stage::Compute); });
@@ -98,6 +120,7 @@ class TakeOverSequence {
       PlannedOperands<T> planned = planned_operands();
       mpi::run_agreed(comm_, "compute", [&] { info = compute(planned); });
       outcome.info = mpi::smallest_positive_info(comm_, info);
+      outcome.compute_s = clock.lap();
       mpi::run_agreed(comm_, "move-out", [&] { reserve(*out_, mpi::Stage::MoveOut); });
     } catch (const mpi::StageFailed& e) {
       outcome.reason = e.what();
@@ -105,6 +128,7 @@ class TakeOverSequence {
     }
     try {
       mpi::redistribute<T>(*out_, out_sources_, out_targets_);
+      outcome.move_out_s = clock.lap();
     } catch (const std::exception& e) {
       outcome.status = TakeOverOutcome::Status::FailedAfterWrite;
       outcome.reason = std::string("writing the result back failed: ") + e.what();
@@ -126,17 +150,17 @@ class TakeOverSequence {
       const TakeOverOperand<T>& x = operands_[i];
       PlannedPart<T>& part = parts_[i];
       part.storage = layout::make_local_layout(*x.planned, my_rank_);
-      part.data.assign(static_cast<std::size_t>(part.storage->local_elements()), T(0));
+      part.data = workspace_.buffer<T>(i, static_cast<std::size_t>(part.storage->local_elements()));
       if (moved_in(x.role)) {
         in_moves.push_back({x.caller->distribution.get(), x.caller->storage.get(), x.planned,
                             part.storage.get(), x.op_in});
         in_sources_.push_back(x.caller_data);
-        in_targets_.push_back(part.data.data());
+        in_targets_.push_back(part.data);
       }
       if (moved_out(x.role)) {
         out_moves.push_back({x.planned, part.storage.get(), x.caller->distribution.get(),
                              x.caller->storage.get(), mpi::Op::None});
-        out_sources_.push_back(part.data.data());
+        out_sources_.push_back(part.data);
         out_targets_.push_back(x.caller_data);
       }
     }
@@ -152,7 +176,7 @@ class TakeOverSequence {
   PlannedOperands<T> planned_operands() {
     PlannedOperands<T> planned;
     for (std::size_t i = 0; i < operands_.size(); ++i) {
-      planned.push_back({operands_[i].planned, parts_[i].storage.get(), parts_[i].data.data()});
+      planned.push_back({operands_[i].planned, parts_[i].storage.get(), parts_[i].data});
     }
     return planned;
   }
@@ -160,6 +184,7 @@ class TakeOverSequence {
   MPI_Comm comm_;
   int my_rank_;
   std::vector<TakeOverOperand<T>> operands_;
+  Workspace& workspace_;
   std::vector<PlannedPart<T>> parts_;
   std::unique_ptr<mpi::RedistributionPlan> in_, out_;
   std::vector<const T*> in_sources_, out_sources_;
@@ -171,11 +196,13 @@ class TakeOverSequence {
 /// Runs the sequence on the ranks of `comm` (collective; every rank passes operands of the
 /// same structure and the same planned layouts).
 /// @param my_rank this process's rank in `comm`.
+/// @param workspace where the planned copies live (buffer i for operand i), kept by the caller
+///   between calls.
 template <typename T>
 TakeOverOutcome take_over(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands,
-                          const Computation<T>& compute) {
+                          Workspace& workspace, const Computation<T>& compute) {
   const auto start = std::chrono::steady_clock::now();
-  detail::TakeOverSequence<T> sequence(comm, my_rank, std::move(operands));
+  detail::TakeOverSequence<T> sequence(comm, my_rank, std::move(operands), workspace);
   TakeOverOutcome outcome = sequence.run(compute);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return outcome;
