@@ -29,7 +29,9 @@ namespace gemm_detail {
 enum Position { kTransA = 1, kTransB = 2, kM = 3, kN = 4, kK = 5, kDescA = 10, kDescB = 14, kDescC = 19 };
 
 /// PBLAS's checks: grid of DESCA's context, TRANSA, TRANSB, then PB_Cchkmat on A, B, C (an
-/// earlier error is kept). @return 0 or the INFO PB_Cabort receives.
+/// earlier error is kept). @return 0 or the INFO PB_Cabort receives. A call that fails them
+/// goes to PBLAS untouched, whose own checks then print their specific line (e.g.
+/// "DESCA[LLD_] = 1, it must be at least 32") before PB_Cabort.
 int check_arguments(const char* transa, const char* transb, int m, int n, int k, int ia, int ja,
                     const int* desca, int ib, int jb, const int* descb, int ic, int jc,
                     const int* descc);
@@ -72,8 +74,9 @@ void pxgemm(const char* scalapack_symbol, const char* routine, const char* trans
   const int context = desca[1];  // CTXT, the same entry in both descriptor types
   const int info = check_arguments(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib, *jb, descb,
                                    *ic, *jc, descc);
-  if (info != 0) {
-    PB_Cabort(context, routine, info);
+  if (info != 0) {  // PBLAS's own checks agree: it prints its specific line, then PB_Cabort
+    scalapack(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
+              descc);
     return;
   }
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;

@@ -138,6 +138,14 @@ TEST_F(ApiScalapack, RefusalsOfTheMovedPath) {
   bad[4] = 0;
   // A 9-entry MB is also the IMB of the 11-entry form PBLAS checks, and IMB comes first.
   EXPECT_EQ(call(a.desc, bad, c.desc), -1405);
+  // Fields are numbered 1..9 for ScaLAPACK descriptors too (the header's rule): a bad LLD of A
+  // is field 9 of argument 10, as for a hetscal descriptor (PBLAS would say field 11).
+  std::memcpy(bad, a.desc, sizeof bad);
+  bad[8] = 0;
+  EXPECT_EQ(call(bad, b.desc, c.desc), -1009);
+  std::memcpy(bad, a.desc, sizeof bad);
+  bad[7] = 99;  // CSRC beyond the grid: field 8
+  EXPECT_EQ(call(bad, b.desc, c.desc), -1008);
   std::memcpy(bad, c.desc, sizeof bad);
   bad[6] = -1;  // rows replicated on every process row: LLD must then hold all M rows
   bad[8] = 40;

@@ -7,7 +7,10 @@
 #     within one preloaded process pdgemm_ through the shim vs ScaLAPACK's own (interleaved);
 #  3. heterogeneous: rank 1 slowed 3x by libhetscal-slowdown.so for every variant; hetscal's
 #     planned distribution (speeds 1 : 1/3) vs its block-cyclic kernel and vs ScaLAPACK, with
-#     the flop balance. The sleep rate is one core's DGEMM rate, measured first.
+#     the flop balance. The sleep rate is one core's DGEMM rate, measured first;
+#  4. calibration (issue 8): the unchanged Fortran example under the same slowdown, preloaded
+#     with HETSCAL_SPEEDS=1,0.3333 HETSCAL_VERBOSE=1: hetscal's predicted time (redistribution
+#     and the first fill of its copies included) against the measured one (target 0.67–1.5).
 # Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS]]]   (default: build, "4000 8000", 3)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -63,6 +66,18 @@ for n in $sizes; do
     "$(field hetscal_planned 3 <<<"$out")" "$(awk '/^ratio hetscal_planned\/scalapack/ { print $3 }' <<<"$out")" \
     "target >= 2.2")
   row[$n,bal]=$(grep '^flop balance' <<<"$out")
+
+  predicted=() measured=()
+  for ((r = 0; r < reps; ++r)); do
+    out=$("${mpi[@]}" -x LD_PRELOAD="$slowdown:$hetscal" -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE="$rate" \
+      -x HETSCAL_SPEEDS=1,0.3333 -x HETSCAL_VERBOSE=1 "$example" "$n" 64 1 2 2>&1 | tee -a "$log" \
+      | grep -o "measured [0-9.e+-]* s (predicted [0-9.e+-]* s" | head -1)
+    measured+=("$(awk '{ print $2 }' <<<"$out")")
+    predicted+=("$(awk '{ gsub(/[(;]/, "", $5); print $5 }' <<<"$out")")
+  done
+  p=$(median <<<"${predicted[*]}"); m=$(median <<<"${measured[*]}")
+  row[$n,cal]=$(printf "%-42s %8s %8s %8.3f  %s" "slowed 1:3, preloaded: predicted / measured" "$p" "$m" \
+    "$(awk -v p="$p" -v m="$m" 'BEGIN { print m / p }')" "target 0.67-1.5")
 done
 
 echo
@@ -70,6 +85,6 @@ echo "GEMM, 2 ranks, OPENBLAS_NUM_THREADS=1, medians of $reps interleaved repeti
 for n in $sizes; do
   echo "N = $n"
   printf "  %-42s %8s %8s %8s\n" "comparison (baseline / candidate)" "base_s" "cand_s" "ratio"
-  for k in hom fwd het; do sed 's/^/  /' <<<"${row[$n,$k]}"; done
+  for k in hom fwd het cal; do sed 's/^/  /' <<<"${row[$n,$k]}"; done
   echo "  ${row[$n,bal]}"
 done

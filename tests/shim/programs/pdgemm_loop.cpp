@@ -5,13 +5,15 @@
 // Used by the allocation-failure tests (tests/shim/fail_allocation.c preloaded as well):
 // every run must end, with the right result or through an error path, never hang.
 //
-// usage: pdgemm_loop [N] [calls]      (defaults 1000 and 3; a 1×P grid, NB = 64)
+// usage: pdgemm_loop [N] [calls] [bad-lld]   (defaults 1000 and 3; a 1×P grid, NB = 64)
+//   bad-lld: DESCC's LLD is 1, which PBLAS refuses (PB_Cabort: the run ends with an error)
 #include <mpi.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "scalapack_abi.hpp"
@@ -85,6 +87,7 @@ int run(int argc, char** argv) {
   const Local a = distributed(context, n, a_value);
   const Local b = distributed(context, n, twice_identity);
   Local c = distributed(context, n, c_value);
+  if (argc > 3 && std::string(argv[3]) == "bad-lld") c.desc[8] = 1;
   const double alpha = 1.5, beta = 0.5;
   const int one = 1;
   long wrong = 0;
