@@ -12,6 +12,7 @@
 #include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
+#include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -86,11 +87,11 @@ struct Calibration {
   double fresh_memory_bytes_per_s = 1e10;
 };
 
-// Fills a newly allocated 32 MiB (fresh pages, as a new planned copy gets) and times it.
+// Fills a newly allocated 32 MiB (fresh pages, allocated as a planned copy is) and times it.
 double fresh_memory_rate() {
   constexpr std::size_t kBytes = std::size_t{32} << 20;
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<std::byte[]> fresh(new std::byte[kBytes]);
+  const FreshMemory fresh = allocate_fresh(kBytes);
   std::memset(fresh.get(), 1, kBytes);
   // Read one byte per page back, so that the compiler cannot drop the fill of an array that
   // is freed unread.

@@ -17,6 +17,7 @@
 extern void* __libc_malloc(size_t size);
 extern void* __libc_calloc(size_t count, size_t size);
 extern void* __libc_realloc(void* pointer, size_t size);
+extern void* __libc_memalign(size_t alignment, size_t size);
 
 static long large_allocations = 0;
 static long fail_at = -1;    /* the n-th large allocation fails; -1: none */
@@ -76,4 +77,22 @@ void* realloc(void* pointer, size_t size) {
     return NULL;
   }
   return __libc_realloc(pointer, size);
+}
+
+void* aligned_alloc(size_t alignment, size_t size) {
+  if (fails(size)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return __libc_memalign(alignment, size);
+}
+
+void* memalign(size_t alignment, size_t size) { return aligned_alloc(alignment, size); }
+
+int posix_memalign(void** result, size_t alignment, size_t size) {
+  if (fails(size)) return ENOMEM;
+  void* p = __libc_memalign(alignment, size);
+  if (p == NULL) return ENOMEM;
+  *result = p;
+  return 0;
 }
