@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set-up (packages, configure, build), then
-#  1. an unchanged ScaLAPACK program (examples/scalapack/pdgemm_example.f90) run on 2 ranks of
-#     this machine made heterogeneous: rank 1 slowed 3x by the emulator
+#  1. two unchanged ScaLAPACK programs (examples/scalapack/pdgemm_example.f90, then
+#     pdpotrf_example.f90) run on 2 ranks of this machine made heterogeneous: rank 1 slowed 3x by the emulator
 #     (libhetscal-slowdown.so), once with plain ScaLAPACK and once with libhetscal.so preloaded
 #     (HETSCAL_SPEEDS=1,0.3333), side by side;
 #  2. the grid planner on the 9 heterogeneous workstations of Boudet, Petitet, Rastello &
@@ -21,7 +21,7 @@ slowdown=$build/src/tools/libhetscal-slowdown.so
 field() { awk -v key="$1" '$1 == key { print $2; exit }'; }
 
 echo
-echo "== 1. An unchanged ScaLAPACK program on a heterogeneous machine (N=$n, NB=$nb, 2 ranks) =="
+echo "== 1. Unchanged ScaLAPACK programs on a heterogeneous machine (N=$n, NB=$nb, 2 ranks) =="
 # The emulator sleeps (3 - 1) x flops / rate after each of rank 1's BLAS calls: the rate is
 # one core's DGEMM rate, measured here with the same program on one rank.
 gflops=$(mpirun --oversubscribe -np 1 "$example" 2000 "$nb" 1 1 | field gflops)
@@ -29,10 +29,16 @@ rate=$(awk -v g="$gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
 echo "one core: $gflops GFLOP/s; rank 1 slowed 3x (HETSCAL_SLOWDOWN=1:3 HETSCAL_SLOWDOWN_RATE=$rate)"
 slowed=(mpirun --oversubscribe -np 2 -x OPENBLAS_NUM_THREADS -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE="$rate")
 
-echo "-- plain ScaLAPACK"
-plain=$("${slowed[@]}" -x LD_PRELOAD="$slowdown" "$example" "$n" "$nb" 1 2)
-echo "$plain"
-if [ -f "$build/src/libhetscal.so" ]; then
+# side_by_side <example> <ideal-speedup text>: the example plain, then preloaded, then a table.
+side_by_side() {
+  local example=$1 ideal=$2 plain hetero
+  echo "-- plain ScaLAPACK"
+  plain=$("${slowed[@]}" -x LD_PRELOAD="$slowdown" "$example" "$n" "$nb" 1 2)
+  echo "$plain"
+  if [ ! -f "$build/src/libhetscal.so" ]; then
+    echo "libhetscal.so is not built: only the plain run is shown"
+    return
+  fi
   echo "-- the same binary with libhetscal.so preloaded (HETSCAL_SPEEDS=1,0.3333 HETSCAL_VERBOSE=1)"
   hetero=$("${slowed[@]}" -x LD_PRELOAD="$slowdown:$build/src/libhetscal.so" -x HETSCAL_SPEEDS=1,0.3333 \
     -x HETSCAL_VERBOSE=1 "$example" "$n" "$nb" 1 2)
@@ -41,11 +47,15 @@ if [ -f "$build/src/libhetscal.so" ]; then
   for key in residual time_s gflops; do
     printf "%-10s %14s %14s\n" "$key" "$(field "$key" <<<"$plain")" "$(field "$key" <<<"$hetero")"
   done
-  awk -v a="$(field time_s <<<"$plain")" -v b="$(field time_s <<<"$hetero")" \
-    'BEGIN { printf "speedup    %14s %14.2f   (ideal 2.00: speeds 1 + 1/3 against 2 x 1/3)\n", "", a / b }'
-else
-  echo "libhetscal.so is not built: only the plain run is shown"
-fi
+  awk -v a="$(field time_s <<<"$plain")" -v b="$(field time_s <<<"$hetero")" -v ideal="$ideal" \
+    'BEGIN { printf "speedup    %14s %14.2f   (%s)\n", "", a / b, ideal }'
+}
+
+echo "-- PDGEMM: examples/scalapack/pdgemm_example.f90 (C = A*B)"
+side_by_side "$build/examples/pdgemm_example" "ideal 2.00: speeds 1 + 1/3 against 2 x 1/3"
+echo
+echo "-- PDPOTRF: examples/scalapack/pdpotrf_example.f90 (A = L*L**T, then PDPOTRS)"
+side_by_side "$build/examples/pdpotrf_example" "ideal 2.00 from balance alone"
 
 echo
 echo "== 2. The grid planner on the 9 workstations of Boudet et al. (1999), Table 3 =="

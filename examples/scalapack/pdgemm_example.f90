@@ -9,6 +9,7 @@
 ! C(i,j) = sum_{p,q} a_p(i) S_pq d_q(j) with S_pq = sum_k b_p(k) c_q(k): O(N) to get exactly.
 program pdgemm_example
   use mpi
+  use example_arguments, only: read_arguments
   implicit none
   integer, parameter :: dp = kind(1.0d0)
   real(dp), parameter :: threshold = 16.0_dp
@@ -21,7 +22,7 @@ program pdgemm_example
   real(dp), external :: pdlange
 
   call blacs_pinfo(iam, nprocs)
-  call read_arguments(nprocs, n, nb, nprow, npcol)
+  call read_arguments('pdgemm_example', nprocs, n, nb, nprow, npcol)
   call blacs_get(-1, 0, ictxt)
   call blacs_gridinit(ictxt, 'Row', nprow, npcol)
   call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
@@ -109,37 +110,6 @@ contains
     row = [sin(real(i, dp)), 1.0_dp / i]
     col = [sin(0.3_dp * j), 1.0_dp / j]
     exact_value = dot_product(row, matmul(s, col))
-  end function
-
-  ! N, NB, NPROW, NPCOL from the command line; the grid defaults to the squarest
-  ! nprow x npcol = nprocs with nprow <= npcol.
-  subroutine read_arguments(nprocs, n, nb, nprow, npcol)
-    integer, intent(in) :: nprocs
-    integer, intent(out) :: n, nb, nprow, npcol
-    n = integer_argument(1, 1000)
-    nb = integer_argument(2, 64)
-    nprow = int(sqrt(real(nprocs, dp)))
-    do while (mod(nprocs, nprow) /= 0)
-      nprow = nprow - 1
-    end do
-    npcol = nprocs / nprow
-    nprow = integer_argument(3, nprow)
-    npcol = integer_argument(4, npcol)
-    if (n < 1 .or. nb < 1 .or. nprow < 1 .or. npcol < 1 .or. nprow * npcol > nprocs) then
-      write(*, '(a)') 'usage: pdgemm_example [N [NB [NPROW NPCOL]]], NPROW*NPCOL <= ranks'
-      error stop 2
-    end if
-  end subroutine
-
-  integer function integer_argument(position, default)
-    integer, intent(in) :: position, default
-    character(len=32) :: text
-    integer :: status
-    integer_argument = default
-    if (command_argument_count() < position) return
-    call get_command_argument(position, text)
-    read(text, *, iostat=status) integer_argument
-    if (status /= 0) integer_argument = -1
   end function
 
 end program pdgemm_example
