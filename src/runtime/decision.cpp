@@ -44,8 +44,10 @@ Decision decide(const DecisionInput& in) {
   }
   if (!in.unsupported.empty()) return forward(in.unsupported);
   if (!in.speeds_problem.empty()) return forward(in.speeds_problem);
-  if (in.ranks < 2) return forward("a single process: nothing to balance");
   if (!in.force) {
+    // HETSCAL_FORCE takes a single process too: the testers' 1x1 grids then run hetscal's
+    // kernels and redistribution on one rank, a case they must handle anyway.
+    if (in.ranks < 2) return forward("a single process: nothing to balance");
     if (uniform(in.speeds)) return forward("uniform speeds: nothing to gain over ScaLAPACK");
     if (in.single_panel_update) {
       return forward("K=" + std::to_string(in.dims.back()) + " fits in one block of the caller's layout " +

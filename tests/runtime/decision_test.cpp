@@ -69,6 +69,9 @@ TEST(RuntimeDecision, RulesInOrder) {
   in.speeds_problem.clear();
   in.ranks = 1;
   EXPECT_NE(decide(in).reason.find("single process"), std::string::npos);
+  in.force = true;  // forced, one process computes too (the testers' 1x1 grids)
+  EXPECT_EQ(decide(in).route, Route::Heterogeneous);
+  in.force = false;
   in.ranks = 4;
   EXPECT_EQ(decide(in).route, Route::Heterogeneous);
 }
