@@ -46,10 +46,11 @@ class DistinctSet {
 };
 
 /// Receivers of a tile: the distinct owners other than its sender.
-std::size_t others(const std::vector<std::size_t>& owners, std::size_t sender) {
-  std::size_t count = owners.size();
-  for (std::size_t x : owners) count -= x == sender;
-  return count;
+std::vector<std::size_t> others(const std::vector<std::size_t>& owners, std::size_t sender) {
+  std::vector<std::size_t> out;
+  for (std::size_t x : owners)
+    if (x != sender) out.push_back(x);
+  return out;
 }
 
 }  // namespace
@@ -179,9 +180,12 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
 
     // L(k,k) must reach the panel before its TRSM; the L(i,k) go out together afterwards.
     BroadcastPhase diagonal_phase(platform.network), colrow_phase(platform.network);
-    diagonal_phase.broadcast(load.diagonal_owner, load.broadcasts.front().receivers + 1, tile_bytes);
-    for (std::size_t b = 1; b < load.broadcasts.size(); ++b)
-      colrow_phase.broadcast(load.broadcasts[b].sender, load.broadcasts[b].receivers + 1, tile_bytes);
+    const auto send = [&](BroadcastPhase& phase, const TileBroadcast& b) {
+      phase.broadcast(b.sender, b.receivers.size() + 1, tile_bytes);
+      for (std::size_t x : b.receivers) phase.receive(x, tile_bytes);
+    };
+    send(diagonal_phase, load.broadcasts.front());
+    for (std::size_t b = 1; b < load.broadcasts.size(); ++b) send(colrow_phase, load.broadcasts[b]);
     t.communication += diagonal_phase.time() + colrow_phase.time();
   }
   return t;
@@ -191,7 +195,7 @@ double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors
   CholeskySteps steps(layout, processors);
   double volume = 0.0;
   for (std::size_t k = 0; k < steps.steps(); ++k)
-    for (const TileBroadcast& b : steps.step(k).broadcasts) volume += real(b.receivers);
+    for (const TileBroadcast& b : steps.step(k).broadcasts) volume += real(b.receivers.size());
   return volume;
 }
 

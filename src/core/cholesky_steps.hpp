@@ -13,7 +13,9 @@
 ///                  panel tiles (i,k), i > k (nb³ each), the slowest owner's time;
 ///   communication  L(k,k) to the other owners of the panel, then every L(i,k) to its
 ///                  colrow's other owners; shared bus: all messages add up; switched: the
-///                  busiest sender (binomial trees, a sender's broadcasts one after another);
+///                  busiest sender (binomial trees, a sender's broadcasts one after another)
+///                  or the busiest receiver (one message per tile it reads), whichever is
+///                  longer — what makes few nodes per colrow pay on a switch too;
 ///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
 ///                  the slowest processor (speed × kernel efficiency).
 /// Steps add up (no lookahead), so a heterogeneous grid pays each step's critical path as
@@ -28,10 +30,10 @@
 
 namespace hetscal::core {
 
-/// One tile sent from `sender` to `receivers` other processors.
+/// One tile sent from `sender` to other processors.
 struct TileBroadcast {
   std::size_t sender = 0;
-  std::size_t receivers = 0;  ///< distinct processors other than the sender
+  std::vector<std::size_t> receivers;  ///< distinct processors other than the sender
 };
 
 /// What step k of the Cholesky loop asks of each processor.

@@ -142,10 +142,15 @@ void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double byt
   per_sender_[sender] += t;
 }
 
+void BroadcastPhase::receive(std::size_t receiver, double bytes) {
+  per_receiver_[receiver] += network_.message_time(bytes);
+}
+
 double BroadcastPhase::time() const {
   if (network_.kind == NetworkKind::SharedBus) return bus_total_;
   double busiest = 0.0;
   for (const auto& [sender, t] : per_sender_) busiest = std::max(busiest, t);
+  for (const auto& [receiver, t] : per_receiver_) busiest = std::max(busiest, t);
   return busiest;
 }
 

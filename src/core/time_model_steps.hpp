@@ -33,18 +33,24 @@ RoutineCosts routine_costs(Routine routine, double tile);
 double broadcast_time(const Network& network, std::size_t group, double bytes);
 
 /// The messages of one communication phase: a shared bus adds everything; a switched network
-/// takes the busiest sender (groups run in parallel, one sender's broadcasts one after another).
+/// takes the busiest sender (groups run in parallel, one sender's broadcasts one after another)
+/// or, when receives are recorded, the busiest receiver.
 class BroadcastPhase {
  public:
   explicit BroadcastPhase(const Network& network) : network_(network) {}
   /// A broadcast of `bytes` from `sender` to a group of `group` processes, sender included.
   void broadcast(std::size_t sender, std::size_t group, double bytes);
+  /// `receiver` takes in one message of `bytes` (a switched network's receive side; the
+  /// shared bus already counts every message once in broadcast()).
+  void receive(std::size_t receiver, double bytes);
+  /// Shared bus: every message; switched: the busiest sender or receiver.
   double time() const;
 
  private:
   const Network& network_;
   double bus_total_ = 0.0;
   std::map<std::size_t, double> per_sender_;
+  std::map<std::size_t, double> per_receiver_;
 };
 
 /// Slowest processor's seconds for work_tiles[x] tiles of `flops_per_tile` each on processor

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -25,7 +26,7 @@ std::size_t owner(const TileOwnership& t, std::size_t i, std::size_t j) {
 /// other than its owner that reads it.
 struct BruteStep {
   std::vector<double> trsm, syrk, gemm;
-  std::vector<std::pair<std::size_t, std::size_t>> sent;  ///< (source tile row, receivers)
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> sent;  ///< (source tile row, receivers)
 };
 
 BruteStep brute_force_step(const TileOwnership& t, std::size_t processors, std::size_t k) {
@@ -45,7 +46,7 @@ BruteStep brute_force_step(const TileOwnership& t, std::size_t processors, std::
   }
   for (std::size_t i = k; i < K; ++i) {
     readers[i].erase(owner(t, i, k));
-    s.sent.emplace_back(i, readers[i].size());
+    s.sent.emplace_back(i, std::vector<std::size_t>(readers[i].begin(), readers[i].end()));
   }
   return s;
 }
@@ -63,7 +64,9 @@ void expect_matches_brute_force(const TileOwnership& t, std::size_t processors) 
     ASSERT_EQ(load.broadcasts.size(), brute.sent.size()) << "step " << k;
     for (std::size_t b = 0; b < brute.sent.size(); ++b) {
       EXPECT_EQ(load.broadcasts[b].sender, owner(t, brute.sent[b].first, k));
-      EXPECT_EQ(load.broadcasts[b].receivers, brute.sent[b].second)
+      auto receivers = load.broadcasts[b].receivers;
+      std::sort(receivers.begin(), receivers.end());
+      EXPECT_EQ(receivers, brute.sent[b].second)
           << "step " << k << ", tile row " << brute.sent[b].first;
     }
   }
