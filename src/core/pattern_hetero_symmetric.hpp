@@ -35,8 +35,8 @@ Pattern hetero_symmetric_pattern(const Speeds& speeds, int size, std::uint64_t s
 /// How best_hetero_symmetric searches.
 struct HeteroSymmetricOptions {
   int min_cells_per_node = 8;  ///< the slowest node's quota at the smallest size tried
-  int extra_sizes = 12;        ///< sizes tried above the smallest one
-  int seeds_per_size = 6;      ///< runs per size
+  int extra_sizes = 6;         ///< sizes tried above the smallest one
+  int seeds_per_size = 4;      ///< runs per size
   int max_size = 64;           ///< never larger (the quota of the slowest node may then be < min)
   std::uint64_t seed = 0;      ///< the search is deterministic in it
 };
