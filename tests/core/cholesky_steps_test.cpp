@@ -64,7 +64,7 @@ void expect_matches_brute_force(const TileOwnership& t, std::size_t processors) 
     ASSERT_EQ(load.broadcasts.size(), brute.sent.size()) << "step " << k;
     for (std::size_t b = 0; b < brute.sent.size(); ++b) {
       EXPECT_EQ(load.broadcasts[b].sender, owner(t, brute.sent[b].first, k));
-      auto receivers = load.broadcasts[b].receivers;
+      auto receivers = load.receivers_of(b);
       std::sort(receivers.begin(), receivers.end());
       EXPECT_EQ(receivers, brute.sent[b].second)
           << "step " << k << ", tile row " << brute.sent[b].first;
