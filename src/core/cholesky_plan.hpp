@@ -20,7 +20,8 @@
 /// lowest: nothing favours it.
 ///
 /// Turning the choice into a layout::Distribution of the N×N matrix (ranks = platform
-/// processor indices, rows = cols = TileSplit(N, tile)):
+/// processor indices, rows = cols = TileSplit(N, tile)): layout::distribution_of(
+/// choice.candidate, N, P) (layout/candidate_distribution.hpp) does it, which amounts to:
 ///   - Cartesian kinds (BlockCyclic, HeterogeneousGrid): layout::CartesianDistribution(rows,
 ///     cols, row_map = candidate.row_order, col_map = candidate.col_order, ProcessGrid(
 ///     candidate.rows, candidate.cols, candidate.owner, P)); the orders are always filled;
