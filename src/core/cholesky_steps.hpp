@@ -62,6 +62,7 @@ bool has_diagonal_tiles(const TileOwnership& layout);
 /// in O(K + classes) per step after an O(K²) start (trailing tiles are counted per class pair).
 class CholeskySteps {
  public:
+  /// @param layout kept by reference: it must outlive this object.
   /// @param processors platform size; every owner must be smaller.
   /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
   ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
