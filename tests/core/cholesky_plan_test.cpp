@@ -154,6 +154,17 @@ TEST(CholeskyPlan, GcrmDiagonalCellsSpreadOverTheColrows) {
   EXPECT_LE(*std::max_element(cells.begin(), cells.end()), (22 * 22 + 22) / 23 + 1);
 }
 
+TEST(CholeskyPlan, OneProcessorComputesAlone) {
+  const Platform one = platform_of({1.0e9}, 1.0e9, NetworkKind::Switched);
+  const CholeskyChoice choice = choose_cholesky_plan(one, 500, kOnFirst);
+  EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0}));
+  for (const auto& c : choice.priced)
+    EXPECT_TRUE(c.kind == CholeskyLayoutKind::CallerLayout || c.kind == CholeskyLayoutKind::BlockCyclic)
+        << c.prediction.candidate.label;
+  // Whole tiles: ⌈500/nb⌉³/3 tile operations at least, so no less than N³/3 flops.
+  EXPECT_GE(choice.predicted_s, 500.0 * 500.0 * 500.0 / 3.0 / 1.0e9);
+}
+
 TEST(CholeskyPlan, RefusesBadInput) {
   const Platform platform = platform_of({1.0e9, 1.0e9}, 1.0e9, NetworkKind::Switched);
   EXPECT_THROW(choose_cholesky_plan(platform, 0, kOnFirst), InvalidArgument);
