@@ -100,6 +100,10 @@ struct Candidate {
   std::vector<std::size_t> owner;    ///< rows·cols platform processors, row-major
   std::vector<double> row_share;     ///< Cartesian: r_i, one per grid row (ratios matter)
   std::vector<double> col_share;     ///< Cartesian: c_j, one per grid column
+  /// Cartesian, optional: grid row of each tile row, repeated (ordered_cartesian_ownership);
+  /// empty: tile rows dealt by proportional_sequence over row_share. Both or neither.
+  std::vector<std::size_t> row_order;
+  std::vector<std::size_t> col_order;  ///< Cartesian, optional: as row_order for tile columns
 
   /// The distinct processors used, increasing.
   std::vector<std::size_t> processors() const;
@@ -162,6 +166,7 @@ struct PredictionCost {
 /// steps each visit the owner table, the classes and the processors; the overlaps with the
 /// candidate itself and with the caller's layout compare pairs of cells (elements_kept); the
 /// class tables hold one entry per tile row and column.
+/// Cholesky adds K²·(1 + √P) (its trailing counts and colrow walks, cholesky_steps.hpp).
 PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
                                std::size_t processors);
 

@@ -31,6 +31,32 @@ RoutineCosts routine_costs(Routine routine, double tile);
 /// 0 if group <= 1; shared bus: (group − 1) messages; switched: ⌈log2 group⌉ message times.
 double broadcast_time(const Network& network, std::size_t group, double bytes);
 
+/// The messages of one communication phase: a shared bus adds everything; a switched network
+/// takes the busiest sender (groups run in parallel, one sender's broadcasts one after another)
+/// or, when receives are recorded, the busiest receiver.
+class BroadcastPhase {
+ public:
+  explicit BroadcastPhase(const Network& network) : network_(network) {}
+  /// A broadcast of `bytes` from `sender` to a group of `group` processes, sender included.
+  void broadcast(std::size_t sender, std::size_t group, double bytes);
+  /// `receiver` takes in `messages` messages of `bytes` each (a switched network's receive
+  /// side; the shared bus already counts every message once in broadcast()).
+  void receive(std::size_t receiver, double bytes, double messages = 1.0);
+  /// Shared bus: every message; switched: the busiest sender or receiver.
+  double time() const;
+
+ private:
+  const Network& network_;
+  double bus_total_ = 0.0;
+  std::vector<double> per_sender_;    ///< by processor, grown on demand
+  std::vector<double> per_receiver_;
+};
+
+/// Slowest processor's seconds for work_tiles[x] tiles of `flops_per_tile` each on processor
+/// x, at its speed times the kernel `efficiency`.
+double slowest_time(const Platform& platform, const std::vector<double>& work_tiles,
+                    double flops_per_tile, double efficiency);
+
 /// The shape a layout given to simulate_steps must cover: max(M, K) × max(N, K) for GEMM (its
 /// steps reach over A, B and C), M × N otherwise.
 MatrixShape step_layout_shape(const Problem& problem);
