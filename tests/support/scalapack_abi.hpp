@@ -26,4 +26,6 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
              const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
              double* c, const int* ic, const int* jc, const int* descc);
+void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, int* info);
 }
