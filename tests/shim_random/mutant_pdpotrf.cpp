@@ -8,6 +8,7 @@
 //   factors_one_less       factors N - 1 columns (an off-by-one in the extent)
 //   writes_past_end        writes A(IA+N, JA+N-1), the element just below sub(A)
 //   accepts_misaligned     IA/JA off a block boundary accepted: INFO = 0, sub(A) written
+//   lowercase_u_as_lower   UPLO = 'u' taken for 'L' (only 'U' compared): the wrong triangle
 // Only the 9-entry descriptor (the one PDPOTRF accepts) is handled.
 #include <dlfcn.h>
 
@@ -90,6 +91,8 @@ extern "C" void pdpotrf_(const char* uplo, const int* n, double* a, const int* i
   static const auto scalapack = reinterpret_cast<Pdpotrf>(dlsym(RTLD_NEXT, "pdpotrf_"));
   int used_n = *n;
   if (mutation_is("factors_one_less") && used_n > 1) --used_n;
+  const char lower = 'L';
+  if (mutation_is("lowercase_u_as_lower") && *uplo == 'u') uplo = &lower;
   scalapack(uplo, &used_n, a, ia, ja, desca, info);
   if (desca[0] == 1) break_after(uplo, *n, a, *ia, *ja, LocalView(desca), info);
 }

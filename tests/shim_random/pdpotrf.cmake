@@ -36,11 +36,13 @@ set(potrf_caught_writes_padding "first: A padding changed")
 set(potrf_caught_factors_one_less "[1-9][0-9]* wrong in the factor")
 set(potrf_caught_writes_past_end "first: A changed outside sub\\(A\\)")
 set(potrf_caught_accepts_misaligned "first: INFO = 0, expected -[45]; sub\\(A\\) changed by a call")
+set(potrf_caught_lowercase_u_as_lower "UPLO=u .*\n.*first: (wrong factor element|other triangle changed)")
 foreach(mutation zeroes_other_triangle info_off_by_one info_on_owner_only writes_padding
-                 factors_one_less writes_past_end accepts_misaligned)
+                 factors_one_less writes_past_end accepts_misaligned lowercase_u_as_lower)
   hetscal_add_mpi_test(NAME shim_random_pdpotrf_catches_${mutation} RANKS 2
     COMMAND -x LD_PRELOAD=$<TARGET_FILE:shim_random_mutant_pdpotrf> -x SHIM_RANDOM_MUTATION=${mutation}
             $<TARGET_FILE:shim_random_pdpotrf> --cases-per-grid 20 --seed 5)
   set_tests_properties(shim_random_pdpotrf_catches_${mutation} PROPERTIES TIMEOUT 120
     LABELS "shim;mpi" PASS_REGULAR_EXPRESSION "${potrf_caught_${mutation}}")
 endforeach()
+
