@@ -50,6 +50,8 @@ std::vector<SameShapeMatrices> matrices_of(const Problem& problem) {
     add({m, k}, 1);                       // A in
     add({k, n}, 1);                       // B in
     add({m, n}, problem.c_read ? 2 : 1);  // C in only when read, always out
+  } else if (problem.routine == Routine::Cholesky) {
+    add({m, n}, 1);  // one triangle in and the same triangle out: one whole matrix's volume
   } else {
     add({m, n}, 2);                       // factored in place: in and out
   }

@@ -21,8 +21,9 @@
 ///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
 ///                  broadcasts still one after another;
 /// plus, unless the candidate keeps the caller's layout, the redistribution in and out of
-/// each matrix (GEMM: A and B in, C in when read and out): the elements that change owner,
-/// over the same network model. Steps add up (no overlap).
+/// each matrix (GEMM: A and B in, C in when read and out; Cholesky: one triangle in and
+/// out, priced as one whole matrix moved once): the elements that change owner, over the
+/// same network model. Steps add up (no overlap).
 /// Memory: every processor must hold its part of the caller's arrays, its part of the
 /// planned copy, and a column and a row panel of workspace ((M + N)·nb); a candidate that
 /// does not fit is kept in the list but marked, and never chosen.

@@ -23,12 +23,16 @@ std::vector<std::pair<int, int>> global_values(const layout::MatrixArgument& a, 
                                              {a.ia, (a.desc_position - 2) * kDescMult},
                                              {a.ja, (a.desc_position - 1) * kDescMult},
                                              {a.desc[0], d + 1}};
-  const bool eleven = a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2DInb);
   // PBLAS names fields by their 11-entry positions whatever the type (PB_CargFtoC).
   const bool pblas_positions = rules == CheckRules::Pblas;
+  // PCHK1MAT reads a 9-entry descriptor whatever its DTYPE says (CHK1MAT refuses any other
+  // type): reading 11 entries there could run past the caller's array.
+  const bool eleven = pblas_positions &&
+                      a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2DInb);
   if (eleven) {
     for (int f = 3; f <= 10; ++f) values.emplace_back(a.desc[f - 1], d + f);  // M..CSRC
-  } else if (a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2D)) {
+  } else if (!pblas_positions ||
+             a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2D)) {
     using namespace layout;
     const int m = pblas_positions ? field11::kM : field9::kM,
               n = pblas_positions ? field11::kN : field9::kN;

@@ -97,22 +97,22 @@ class TrafficBuilder {
     const bool t = transposes(move_.op);
     const auto row_segments = intersect(source.rows(), t ? target.cols() : target.rows());
     const auto col_segments = intersect(source.cols(), t ? target.rows() : target.cols());
-    const auto source_rows = membership(source, true, me_),
-               source_cols = membership(source, false, me_);
+    source_rows_ = membership(source, true, me_);
+    source_cols_ = membership(source, false, me_);
     // Target membership indexed like the source dimension it meets (swapped by a transpose).
-    const auto target_rows = membership(target, !t, me_), target_cols = membership(target, t, me_);
+    target_rows_ = membership(target, !t, me_);
+    target_cols_ = membership(target, t, me_);
 
-    for (std::size_t c = 0; c < col_segments.size(); ++c) {
-      const Segment& col = col_segments[c];
-      const bool source_col = source_cols[static_cast<std::size_t>(col.source_tile)];
-      const bool target_col = target_cols[static_cast<std::size_t>(col.target_tile)];
-      if (!source_col && !target_col) continue;
-      for (const Segment& row : row_segments) {
-        const bool in_source = source_col && source_rows[static_cast<std::size_t>(row.source_tile)];
-        const bool in_target = target_col && target_rows[static_cast<std::size_t>(row.target_tile)];
-        if (in_source || in_target) visit(row, col, static_cast<std::int64_t>(c));
+    for (const Segment& col : col_segments) {
+      if (!source_cols_[static_cast<std::size_t>(col.source_tile)] &&
+          !target_cols_[static_cast<std::size_t>(col.target_tile)]) {
+        continue;
       }
-      fold_groups_of_segment(static_cast<std::int64_t>(c));
+      if (move_.part == Part::Whole) {
+        visit_group(row_segments, col);
+      } else {
+        visit_triangle(row_segments, col);
+      }
     }
     MatrixTraffic traffic;
     traffic.op = move_.op;
@@ -125,6 +125,63 @@ class TrafficBuilder {
   }
 
  private:
+  enum class Coverage { None, Partial, Whole };
+
+  // How much of the rectangle `row` x `col` lies in the move's triangle.
+  Coverage coverage(const Segment& row, const Segment& col) const {
+    const std::int64_t first_row = row.start, last_row = row.start + row.length - 1;
+    const std::int64_t first_col = col.start, last_col = col.start + col.length - 1;
+    if (move_.part == Part::Lower) {
+      if (first_row >= last_col) return Coverage::Whole;
+      return last_row < first_col ? Coverage::None : Coverage::Partial;
+    }
+    if (last_row <= first_col) return Coverage::Whole;
+    return first_row > last_col ? Coverage::None : Coverage::Partial;
+  }
+
+  // The rows of `row` that column `j` has in the triangle (length 0 when none).
+  Segment rows_in_column(Segment row, std::int64_t j) const {
+    const std::int64_t end = row.start + row.length;
+    const std::int64_t first = move_.part == Part::Lower ? std::max(row.start, j) : row.start;
+    const std::int64_t last_plus_one = move_.part == Part::Lower ? end : std::min(end, j + 1);
+    row.start = first;
+    row.length = std::max<std::int64_t>(0, last_plus_one - first);
+    return row;
+  }
+
+  // A triangle's column segment: the rectangles the diagonal crosses column by column, cut
+  // to the triangle, then the rectangles wholly inside as one group.
+  void visit_triangle(const std::vector<Segment>& row_segments, const Segment& col) {
+    std::vector<Segment> crossed, inside;
+    for (const Segment& row : row_segments) {
+      const Coverage c = coverage(row, col);
+      if (c == Coverage::Partial) crossed.push_back(row);
+      if (c == Coverage::Whole) inside.push_back(row);
+    }
+    for (std::int64_t j = col.start; j < col.start + col.length; ++j) {
+      std::vector<Segment> rows;
+      for (const Segment& row : crossed) {
+        const Segment cut = rows_in_column(row, j);
+        if (cut.length > 0) rows.push_back(cut);
+      }
+      visit_group(rows, {j, 1, col.source_tile, col.target_tile});
+    }
+    visit_group(inside, col);
+  }
+
+  // One message group: the rectangles `rows` x `col` this rank sends, receives or copies.
+  void visit_group(const std::vector<Segment>& rows, const Segment& col) {
+    const std::int64_t group = next_group_++;
+    const bool source_col = source_cols_[static_cast<std::size_t>(col.source_tile)];
+    const bool target_col = target_cols_[static_cast<std::size_t>(col.target_tile)];
+    for (const Segment& row : rows) {
+      const bool in_source = source_col && source_rows_[static_cast<std::size_t>(row.source_tile)];
+      const bool in_target = target_col && target_rows_[static_cast<std::size_t>(row.target_tile)];
+      if (in_source || in_target) visit(row, col, group);
+    }
+    fold_groups_of_segment(group);
+  }
+
   void visit(const Segment& row, const Segment& col, std::int64_t segment) {
     const Distribution& source = *move_.source;
     const Distribution& target = *move_.target;
@@ -193,6 +250,8 @@ class TrafficBuilder {
   std::vector<PeerTraffic> sends_, receives_;
   std::vector<std::int64_t> last_send_segment_, last_receive_segment_;
   std::vector<LocalCopy> local_;
+  std::vector<char> source_rows_, source_cols_, target_rows_, target_cols_;
+  std::int64_t next_group_ = 0;  ///< message groups numbered in message order
 };
 
 void check_move(const MatrixMove& move, std::size_t index, int num_ranks, int me) {
@@ -230,6 +289,9 @@ void check_move(const MatrixMove& move, std::size_t index, int num_ranks, int me
                           std::to_string(move.source->num_ranks()) + " and " +
                           std::to_string(move.target->num_ranks()) +
                           " ranks on a communicator of " + std::to_string(num_ranks));
+  }
+  if (move.part != Part::Whole && (t || move.source->rows().extent() != move.source->cols().extent())) {
+    throw InvalidArgument(name + ": a triangle is moved only untransposed, from a square matrix");
   }
 }
 

@@ -6,7 +6,9 @@
 /// arrays hold the data. Scalar-type independent: everything is counted in elements.
 ///
 /// Message order: for matrix after matrix, column segment after column segment of the
-/// source, column after column, row segment after row segment. Sender and receiver both
+/// source, column after column, row segment after row segment (a triangle's column segment:
+/// first its columns one by one, the rectangles the diagonal crosses cut to the triangle,
+/// then the rectangles wholly inside the triangle). Sender and receiver both
 /// enumerate in this order, so neither has to describe its side to the other, and each may
 /// merge pieces that are contiguous in its own memory without changing the order.
 #include <mpi.h>
@@ -23,6 +25,15 @@ namespace hetscal::mpi {
 /// How the target relates to the source: target = op(source).
 enum class Op { None, Transpose, ConjugateTranspose };
 
+/// Which elements of a matrix a move carries, in the matrix's own (source) coordinates.
+/// A triangle includes the diagonal; the other elements of the target are left untouched
+/// (a Cholesky factor is moved back without its other triangle, which must stay as it was).
+enum class Part {
+  Whole,
+  Lower,  ///< elements (i, j) with i >= j
+  Upper,  ///< elements (i, j) with i <= j
+};
+
 /// One matrix to move: target = op(source). Both distributions number ranks of the plan's
 /// communicator; the storages are the calling rank's. The pointees must stay alive while the
 /// plan is built (not afterwards).
@@ -32,6 +43,7 @@ struct MatrixMove {
   const layout::Distribution* target = nullptr;
   const layout::LocalLayout* target_storage = nullptr;
   Op op = Op::None;
+  Part part = Part::Whole;  ///< a triangle only with Op::None
 };
 
 /// `rows` elements of a local array starting at `offset`, `row_stride` apart; column jj of
@@ -81,7 +93,8 @@ class RedistributionPlan {
   ///        hetscal's own, e.g. ContextInfo::comm). Must outlive the plan.
   /// @param moves the matrices; source and target extents must agree (swapped under a
   ///        transpose) and both distributions must span the communicator's size.
-  /// @throws InvalidArgument on mismatched extents or rank counts.
+  /// @throws InvalidArgument on mismatched extents or rank counts, or a triangle (Part) of a
+  ///         transposed or non-square move.
   RedistributionPlan(MPI_Comm comm, const std::vector<MatrixMove>& moves);
 
   MPI_Comm comm() const { return comm_; }

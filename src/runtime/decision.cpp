@@ -15,7 +15,9 @@ bool uniform(const std::vector<double>& speeds) {
                      [&](double s) { return s == speeds.front(); });
 }
 
-const char* dimension_names(std::size_t count) { return count == 3 ? "min(M,N,K)" : "min(M,N)"; }
+const char* dimension_names(std::size_t count) {
+  return count == 3 ? "min(M,N,K)" : count == 2 ? "min(M,N)" : "N";
+}
 
 }  // namespace
 

@@ -36,7 +36,7 @@ struct DecisionInput {
   std::string speeds_problem;         ///< non-empty: no usable speeds for the context
   // The call.
   std::string routine = "PDGEMM";     ///< ScaLAPACK's name
-  std::vector<std::int64_t> dims;     ///< the routine's dimensions (GEMM: M, N, K; LU: M, N)
+  std::vector<std::int64_t> dims;     ///< GEMM: M, N, K; LU, QR: M, N; Cholesky: N
   std::string unsupported;            ///< non-empty: a feature hetscal forwards (why)
   /// GEMM's K fits in one block of the caller's layout: a rank-NB update of a blocked
   /// factorization, which never repays moving C twice.

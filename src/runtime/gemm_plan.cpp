@@ -131,14 +131,15 @@ std::optional<MapsForTile> maps_for_tile(const std::vector<double>& speeds,
 }  // namespace
 
 GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
-                            std::int64_t k) {
+                            std::int64_t k, std::int64_t largest_tile) {
   std::vector<double> cycle_times;
   for (double s : speeds) cycle_times.push_back(1.0 / s);
   const std::vector<core::GridCandidate> shapes = core::list_grid_shapes(cycle_times);
   // The panel repeats over the matrix, and a matrix that is not a whole number of panels
   // leaves its last, partial panel unbalanced: a few smaller tiles are tried too, and a
   // smaller one kept only when it balances clearly better (larger tiles run BLAS faster).
-  const std::int64_t largest = planned_tile(m, n, static_cast<int>(speeds.size()));
+  const std::int64_t largest =
+      largest_tile > 0 ? largest_tile : planned_tile(m, n, static_cast<int>(speeds.size()));
   std::optional<MapsForTile> best;
   for (std::int64_t tile = largest; tile >= std::max<std::int64_t>(1, largest / 4);
        tile = tile * 3 / 4) {

@@ -60,9 +60,11 @@ std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks);
 /// Plans the layout.
 /// @param speeds relative speed per rank of the context's communicator (ranks of the plan).
 /// @param m,n,k the GEMM's dimensions, >= 1.
+/// @param largest_tile the largest tile size tried (a few smaller ones are tried too);
+///        0: planned_tile(m, n, ranks).
 /// @throws InvalidArgument when no grid shape has as many tile rows and columns as it needs.
 GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
-                            std::int64_t k);
+                            std::int64_t k, std::int64_t largest_tile = 0);
 
 /// A rows×cols matrix laid out like `like`: same tile size, row and column maps and grid
 /// (tile row I of any matrix lives where tile row I of `like` lives).

@@ -9,14 +9,6 @@
 namespace hetscal::runtime {
 namespace {
 
-template <typename T>
-std::shared_ptr<const mpi::CallerMatrix> caller_view(const mpi::ContextInfo& context,
-                                                     const CallerOperand<T>& x,
-                                                     std::int64_t rows, std::int64_t cols) {
-  return std::make_shared<const mpi::CallerMatrix>(
-      mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols));
-}
-
 bool transposed(kernels::Op op) { return op != kernels::Op::NoTrans; }
 
 }  // namespace

@@ -9,18 +9,11 @@
 
 #include "kernels/blas_enums.hpp"
 #include "mpi/blacs_context.hpp"
+#include "runtime/caller_operand.hpp"
 #include "runtime/gemm_plan.hpp"
 #include "runtime/take_over.hpp"
 
 namespace hetscal::runtime {
-
-/// A caller's matrix argument: local array, 1-based IA/JA, descriptor (9 or 11 entries).
-template <typename T>
-struct CallerOperand {
-  T* data = nullptr;
-  int ia = 1, ja = 1;
-  const int* desc = nullptr;
-};
 
 /// sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), options parsed.
 template <typename T>

@@ -21,7 +21,7 @@ namespace hetscal::runtime {
 /// rank of the context), so every rank reaches the same decision.
 struct RoutedCall {
   RoutineId routine;
-  std::vector<std::int64_t> dims;  ///< the routine's dimensions (GEMM: M, N, K)
+  std::vector<std::int64_t> dims;  ///< the routine's dimensions (GEMM: M, N, K; Cholesky: N)
   std::string unsupported;         ///< non-empty: a feature left to ScaLAPACK (why)
   bool single_panel_update = false;
   /// Plans the call (collectively, ending with an agreement) and prices both routes.

@@ -45,6 +45,9 @@ struct TakeOverOperand {
   const layout::Distribution* planned = nullptr;    ///< the planned layout (owned by the plan)
   Role role = Role::In;
   mpi::Op op_in = mpi::Op::None;  ///< applied on the way in (In operands only)
+  /// What is moved, in and out: a triangle leaves the caller's other triangle untouched
+  /// (a Cholesky factor). Only with op_in = None.
+  mpi::Part part = mpi::Part::Whole;
 };
 
 /// How a call ended.
@@ -153,13 +156,13 @@ class TakeOverSequence {
       part.data = workspace_.buffer<T>(i, static_cast<std::size_t>(part.storage->local_elements()));
       if (moved_in(x.role)) {
         in_moves.push_back({x.caller->distribution.get(), x.caller->storage.get(), x.planned,
-                            part.storage.get(), x.op_in});
+                            part.storage.get(), x.op_in, x.part});
         in_sources_.push_back(x.caller_data);
         in_targets_.push_back(part.data);
       }
       if (moved_out(x.role)) {
         out_moves.push_back({x.planned, part.storage.get(), x.caller->distribution.get(),
-                             x.caller->storage.get(), mpi::Op::None});
+                             x.caller->storage.get(), mpi::Op::None, x.part});
         out_sources_.push_back(part.data);
         out_targets_.push_back(x.caller_data);
       }

@@ -1,7 +1,5 @@
 #include "shim/pxgemm.hpp"
 
-#include <cstdio>
-
 namespace hetscal::shim::gemm_detail {
 namespace {
 
@@ -32,12 +30,6 @@ int check_arguments(const char* transa, const char* transb, int m, int n, int k,
   info = layout::check_matrix_pblas(notb ? argument(k, kK, n, kN, ib, jb, descb, kDescB)
                                          : argument(n, kN, k, kK, ib, jb, descb, kDescB), grid, info);
   return layout::check_matrix_pblas(argument(m, kM, n, kN, ic, jc, descc, kDescC), grid, info);
-}
-
-void abort_lost_result(int context, const char* routine) {
-  std::fprintf(stderr, "hetscal: %s: writing the result back failed after every rank agreed; "
-                       "the result is lost, aborting as PBLAS aborts\n", routine);
-  Cblacs_abort(context, 1);
 }
 
 }  // namespace hetscal::shim::gemm_detail

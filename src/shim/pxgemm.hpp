@@ -12,6 +12,7 @@
 #include "runtime/abi_options.hpp"
 #include "runtime/gemm_route.hpp"
 #include "runtime/report.hpp"
+#include "shim/lost_result.hpp"
 #include "shim/pblas_symbols.hpp"
 #include "shim/real_routine.hpp"
 
@@ -55,10 +56,6 @@ runtime::GemmCall<T> gemm_call(const char* transa, const char* transb, int m, in
   call.c = {c, ic, jc, descc};
   return call;
 }
-
-/// A call whose result was lost while being written back (MPI failed after every rank
-/// agreed): ScaLAPACK's error path, never a silent success.
-void abort_lost_result(int context, const char* routine);
 
 }  // namespace gemm_detail
 

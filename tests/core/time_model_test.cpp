@@ -161,6 +161,19 @@ TEST(TimeModel, RedistributionIsFreeOnlyForTheSameLayout) {
   EXPECT_GT(moved.time.redistribution, 0.0);
 }
 
+TEST(TimeModel, CholeskyMovesOneTriangleEachWay) {
+  // Only the UPLO triangle travels, in and back: half of LU's volume between the same layouts.
+  const Platform platform = uniform_platform(4, 1e9, NetworkKind::Switched);
+  const Problem lu{Routine::LU, 1000, CallerLayout{2, 2, 64, {}}};
+  const Problem cholesky{Routine::Cholesky, 1000, CallerLayout{2, 2, 64, {}}};
+  const auto transposed = grid(2, 2, 64, {0, 2, 1, 3});
+  const auto lu_moves = predict(platform, lu, transposed);
+  const auto cholesky_moves = predict(platform, cholesky, transposed);
+  EXPECT_DOUBLE_EQ(cholesky_moves.moved_bytes, 0.5 * lu_moves.moved_bytes);
+  EXPECT_NEAR(cholesky_moves.time.redistribution, 0.5 * lu_moves.time.redistribution,
+              1e-9 * lu_moves.time.redistribution);
+}
+
 TEST(TimeModel, RefusesBadInput) {
   const Platform platform = uniform_platform(2, 1e9, NetworkKind::Switched);
   const Problem problem{Routine::Gemm, 100, CallerLayout{1, 2, 16, {}}};

@@ -97,6 +97,22 @@ class CallerArray {
     return ok;
   }
 
+  /// True when the elements of sub(A) that `selected(i, j)` picks (0-based inside sub(A))
+  /// hold their global values and every other element of A, and the padding, the sentinel.
+  template <class Selected>
+  bool holds_only(Selected selected) {
+    bool ok = true;
+    for_each_element([&](double& x, std::int64_t i, std::int64_t j, bool in_sub) {
+      const bool moved = in_sub && selected(i - (case_.ia - 1), j - (case_.ja - 1));
+      const double expected = moved ? global_value(i, j) : kSentinel;
+      ok = ok && std::memcmp(&x, &expected, sizeof x) == 0;
+    });
+    for (std::int64_t lj = 0; lj < local_cols_; ++lj) {
+      for (std::int64_t li = local_rows_; li < lld_; ++li) ok = ok && at(li, lj) == kSentinel;
+    }
+    return ok;
+  }
+
   layout::MatrixArgument argument(int m_position = 1, int n_position = 2,
                                   int desc_position = 6) const {
     return {static_cast<int>(case_.m),

@@ -1,6 +1,6 @@
 #pragma once
 /// @file scalapack_abi.hpp
-/// The BLACS (C interface), PBLAS and ScaLAPACK TOOLS (Fortran ABI) routines a plain
+/// The BLACS (C interface), PBLAS, ScaLAPACK and TOOLS (Fortran ABI) routines a plain
 /// ScaLAPACK program calls, declared once for every test and benchmark program that plays
 /// such a program: they link ScaLAPACK only and know nothing of hetscal, which is preloaded.
 

@@ -1,0 +1,31 @@
+#pragma once
+/// @file caller_operand.hpp
+/// A caller's ScaLAPACK matrix argument as the planned routines take it (array, IA, JA,
+/// descriptor), and its view as a distribution over hetscal's communicator of the context.
+#include <cstdint>
+#include <memory>
+
+#include "mpi/blacs_context.hpp"
+#include "mpi/caller_matrix.hpp"
+
+namespace hetscal::runtime {
+
+/// A caller's matrix argument: local array, 1-based IA/JA, descriptor (9 or 11 entries).
+template <typename T>
+struct CallerOperand {
+  T* data = nullptr;
+  int ia = 1, ja = 1;
+  const int* desc = nullptr;
+};
+
+/// sub(X) = X(IA.., JA..) of rows×cols as a distribution over context.comm with this rank's
+/// storage, ready for the take-over sequence. @pre the argument passed its checks.
+template <typename T>
+std::shared_ptr<const mpi::CallerMatrix> caller_view(const mpi::ContextInfo& context,
+                                                     const CallerOperand<T>& x,
+                                                     std::int64_t rows, std::int64_t cols) {
+  return std::make_shared<const mpi::CallerMatrix>(
+      mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols));
+}
+
+}  // namespace hetscal::runtime

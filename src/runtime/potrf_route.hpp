@@ -1,0 +1,27 @@
+#pragma once
+/// @file potrf_route.hpp
+/// One intercepted PxPOTRF call from decision to result: the context's agreed state, the
+/// decision by predicted time (core::predict of Routine::Cholesky on the planned layout,
+/// moves included, against ScaLAPACK on the caller's grid), and when hetscal takes the call,
+/// the planned Cholesky through the all-or-nothing take-over sequence. The shim checks the
+/// arguments before and calls ScaLAPACK after, when told to.
+#include "runtime/planned_potrf.hpp"
+#include "runtime/take_over.hpp"
+
+namespace hetscal::runtime {
+
+/// How an intercepted PxPOTRF call ended.
+struct PotrfOutcome {
+  TakeOverOutcome::Status status = TakeOverOutcome::Status::Forward;
+  int info = 0;  ///< when Computed: ScaLAPACK's INFO (0 or > 0), the same on every rank
+};
+
+/// Collective over the BLACS context of call.a.desc.
+/// @pre the call passed PxPOTRF's checks on every rank (the same arguments everywhere); N >= 1.
+/// @return Computed (the UPLO triangle of sub(A) holds the factor), Forward (sub(A)
+///         untouched: call ScaLAPACK) or FailedAfterWrite (sub(A) lost: report through
+///         ScaLAPACK's error path).
+template <typename T>
+PotrfOutcome potrf_route(const PotrfCall<T>& call);
+
+}  // namespace hetscal::runtime
