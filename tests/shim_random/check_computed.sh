@@ -9,10 +9,10 @@
 # usage: check_computed.sh [--routine R] [--fault STAGE] MPIEXEC LIBRARY PROGRAM RANKS MIN_PERCENT
 #                          [VAR=VALUE ...] -- [ARGS ...]
 #   --routine R    the routine counted (default PDGEMM)
-#   --fault STAGE  HETSCAL_TEST_FAULT makes a rank fail STAGE: calls on grids holding that rank
-#                  must be forwarded because "STAGE failed on rank N: injected fault" (at least
-#                  one such call), and the cases must still pass (ScaLAPACK's answers on an
-#                  operand hetscal left as it was)
+#   --fault STAGE  HETSCAL_TEST_FAULT makes a rank that every grid holds fail STAGE: no call
+#                  may be computed, calls must be forwarded because "STAGE failed on rank N:
+#                  injected fault" (at least one such call), and the cases must still pass
+#                  (ScaLAPACK's answers on an operand hetscal left as it was)
 #   MIN_PERCENT    share of the calls hetscal may compute (as the program counts them: grids of
 #                  >= 2 processes) that it must have computed
 set -u
@@ -58,5 +58,6 @@ grep -q "internal error" "$output" && fail "hetscal hit an internal error and fe
 if [ -n "$fault" ]; then
   because="$shape forwarded: (no heterogeneous plan: )?$fault failed on rank [0-9]+: injected fault"
   grep -q -E "$because" "$output" || fail "no call forwarded because of the injected $fault fault"
+  [ "$computed" -eq 0 ] && [ "$summed" -eq 0 ] || fail "a call was computed despite the $fault fault"
 fi
 echo "check_computed: passed"

@@ -45,4 +45,3 @@ foreach(mutation zeroes_other_triangle info_off_by_one info_on_owner_only writes
   set_tests_properties(shim_random_pdpotrf_catches_${mutation} PROPERTIES TIMEOUT 120
     LABELS "shim;mpi" PASS_REGULAR_EXPRESSION "${potrf_caught_${mutation}}")
 endforeach()
-

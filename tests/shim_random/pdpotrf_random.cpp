@@ -41,10 +41,11 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   RandomProgram program;
   program.name = "pdpotrf_random";
-  program.computable_rule = "N >= 1, arguments accepted";
+  program.computable_rule = "arguments accepted, N >= the grid's process count";
   program.default_max_dimension = 48;
   program.may_compute = [](std::uint64_t seed, const GridSpec& spec, int max_dimension) {
-    return draw_potrf_case(seed, spec.nprow, spec.npcol, max_dimension).computable();
+    return draw_potrf_case(seed, spec.nprow, spec.npcol, max_dimension)
+        .computable(spec.nprow * spec.npcol);
   };
   program.run_and_check = run_potrf_case;
   const int status = run_random_program(argc, argv, program);

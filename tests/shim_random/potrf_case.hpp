@@ -4,6 +4,7 @@
 /// both UPLO, sizes 0..D, IA/JA on block boundaries (the only offsets ScaLAPACK accepts),
 /// RSRC/CSRC != 0, padded LLD, and now and then an argument ScaLAPACK refuses; matrices
 /// that are positive definite or not at an order chosen by the case.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,8 +34,12 @@ struct PotrfCase {
   int argument_info() const;
   /// @return the INFO PDPOTRF must return: argument_info(), else failing_order.
   int expected_info() const;
-  /// A call hetscal may compute rather than refuse or return from at once.
-  bool computable() const { return argument_info() == 0 && n > 0; }
+  /// A call hetscal may compute rather than refuse, return from at once, or forward because
+  /// no grid of its processes fits sub(A) (hetscal gives each process at least one row and
+  /// column of tiles: N >= the process count always fits, as a 1 x P grid).
+  bool computable(int processes) const {
+    return argument_info() == 0 && n >= std::max(1, processes);
+  }
   /// Whether sub(A)'s element (i, j) (0-based inside sub(A)) is in the UPLO triangle.
   bool in_referenced_triangle(int i, int j) const { return upper() ? i <= j : i >= j; }
   /// One line describing the case (for failure reports).
