@@ -53,16 +53,6 @@ long changed_elements(const std::vector<double>& before, const std::vector<doubl
   return changed;
 }
 
-void note(CaseFindings& f, const char* what, int li, int lj, int i, int j, double got, double want,
-          double bound) {
-  if (!f.first_problem.empty()) return;
-  char text[240];
-  std::snprintf(text, sizeof text,
-                "%s: local (%d,%d) global (%d,%d) 1-based: got %.17g, expected %.17g (bound %.3g)",
-                what, li + 1, lj + 1, i + 1, j + 1, got, want, bound);
-  f.first_problem = text;
-}
-
 void check_c(const GemmCase& t, const LocalOperand& c, const std::vector<double>& before,
              CaseFindings& f) {
   for (int lj = 0; lj < std::max(1, c.local_cols()); ++lj) {
@@ -74,14 +64,16 @@ void check_c(const GemmCase& t, const LocalOperand& c, const std::vector<double>
       if (!stored || !inside(i, j, t.ic - 1, t.jc - 1, t.m, t.n)) {
         if (!same_bits(got, before[at])) {
           ++f.changed_outside;
-          note(f, stored ? "C changed outside sub(C)" : "C padding changed", li, lj, i, j, got, before[at], 0.0);
+          note_first_problem(f.first_problem, stored ? "C changed outside sub(C)" : "C padding changed",
+                             li, lj, i, j, got, before[at], 0.0);
         }
         continue;
       }
       const Expected e = expected_element(t, i, j);
       if (!(std::fabs(got - e.value) <= e.bound)) {  // NaN fails too
         ++f.wrong_in_sub_c;
-        note(f, "wrong sub(C) element", li, lj, i, j, got, e.value, e.bound);
+        note_first_problem(f.first_problem, "wrong sub(C) element", li, lj, i, j, got, e.value,
+                           e.bound);
       }
     }
   }

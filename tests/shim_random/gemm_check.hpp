@@ -4,8 +4,8 @@
 /// plain-loop product of the formulas (no ScaLAPACK, no BLAS).
 #include <string>
 
+#include "gemm_case.hpp"
 #include "local_operand.hpp"
-#include "random_case.hpp"
 
 namespace hetscal_test {
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace hetscal_test {
@@ -35,6 +36,16 @@ double outside_sentinel() {
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
+                        double got, double want, double bound) {
+  if (!first.empty()) return;
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "%s: local (%d,%d) global (%d,%d) 1-based: got %.17g, expected %.17g (bound %.3g)",
+                what, li + 1, lj + 1, i + 1, j + 1, got, want, bound);
+  first = text;
+}
 
 LocalOperand::LocalOperand(const MatrixLayout& x, const GridPosition& grid,
                            const std::function<double(int, int)>& value) {

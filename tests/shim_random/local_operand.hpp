@@ -6,6 +6,7 @@
 /// below LLD.
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "random_case.hpp"
@@ -35,6 +36,12 @@ double outside_sentinel();
 
 /// @return true when a and b hold the same bits.
 bool same_bits(double a, double b);
+
+/// Keeps the first offending element of a case as one line for its failure report: what,
+/// where (local and global, printed 1-based), the value found, the one expected and the bound.
+/// @param first the line so far; left as it is when not empty
+void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
+                        double got, double want, double bound);
 
 class LocalOperand {
  public:

@@ -1,7 +1,8 @@
 #pragma once
 /// @file random_case.hpp
-/// Random PDGEMM cases drawn from a seed, identically on every rank (no communication), and
-/// the global operands as formulas of (seed, matrix, i, j), so every rank knows every element.
+/// What every random case program shares: a generator whose stream is the same on every
+/// rank (cases are drawn without communication), global operands as formulas of (seed,
+/// matrix, i, j) so every rank knows every element, and random block-cyclic layouts.
 #include <cstdint>
 #include <string>
 
@@ -37,33 +38,20 @@ struct MatrixLayout {
   int mb = 1, nb = 1;
   int rsrc = 0, csrc = 0;
   int lld_padding = 0;             ///< LLD = max(1, LOCr) + lld_padding
-};
 
-/// One call: sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C).
-struct GemmCase {
-  std::uint64_t seed = 0;          ///< operands are formulas of this seed
-  char trans_a = 'N', trans_b = 'N';
-  int m = 0, n = 0, k = 0;
-  double alpha = 1.0, beta = 0.0;
-  int ia = 1, ja = 1, ib = 1, jb = 1, ic = 1, jc = 1;  ///< 1-based, as PDGEMM takes them
-  MatrixLayout a, b, c;
-
-  /// beta = 0 never reads C: sub(C) then holds NaN.
-  bool c_holds_nan() const { return beta == 0.0; }
-  /// A call hetscal may compute rather than forward or return from at once.
-  bool computable() const { return m > 0 && n > 0 && k > 0 && alpha != 0.0; }
-  /// Element (i, j) of op(sub(A)) (0-based inside the submatrix).
-  double op_a(int i, int l) const;
-  /// Element (l, j) of op(sub(B)).
-  double op_b(int l, int j) const;
-  /// One line describing the case (for failure reports).
-  std::string describe() const;
+  /// One line for failure reports, prefixed by the matrix's name.
+  std::string describe(const char* name) const;
 };
 
 /// Global element (i, j) (0-based) of a matrix of the case: uniform in [-1, 1).
 double global_value(std::uint64_t seed, Matrix matrix, int i, int j);
 
-/// Draws a case for a grid of nprow × npcol processes, M, N, K at most max_dimension.
-GemmCase draw_case(std::uint64_t seed, int nprow, int npcol, int max_dimension);
+/// @return a dimension up to max_dimension, with 0 and 1 often enough to matter.
+int draw_dimension(Random& r, int max_dimension);
+
+/// Draws block sizes (small, so that tiny matrices span many blocks and processes), source
+/// process and LLD padding for a grid of nprow × npcol; the extents (rows, cols) are left 0.
+/// @param inb_type_percent how often the 11-entry type (first blocks unlike the others) is drawn
+MatrixLayout draw_distribution(Random& r, int nprow, int npcol, int inb_type_percent);
 
 }  // namespace hetscal_test

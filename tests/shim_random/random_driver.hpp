@@ -1,0 +1,39 @@
+#pragma once
+/// @file random_driver.hpp
+/// The main loop every random case program shares: options, every BLACS grid of the
+/// process count open at once with the cases dealt round-robin over them (calls on
+/// different contexts interleave), in two rounds (the second reopens grids on the context
+/// handles BLACS just freed), failure reports with a reproducer, and the verdict lines
+///   "hetscal-random: <n> calls hetscal may compute ..." and
+///   "hetscal-random: <p> passed, <f> failed"
+/// that the CMake tests and check_computed.sh read.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "blacs_grids.hpp"
+
+namespace hetscal_test {
+
+/// One routine's random cases.
+struct RandomProgram {
+  const char* name = "";             ///< program name, for the reproducer line
+  const char* computable_rule = "";  ///< what "hetscal may compute" means, for the verdict
+  int default_max_dimension = 40;
+  /// Whether hetscal may compute case `seed` on grid `spec` (asked on every process).
+  std::function<bool(std::uint64_t seed, const GridSpec& spec, int max_dimension)> may_compute;
+  /// Runs case `seed` on this process of the grid (every process of the grid calls it for
+  /// the same case) and checks this process's part.
+  /// @return "" when this process found nothing wrong, else the case and what was wrong.
+  std::function<std::string(std::uint64_t seed, const GridSpec& spec, const GridPosition& grid,
+                            int max_dimension)>
+      run_and_check;
+};
+
+/// Runs the program's cases on every grid (MPI must be initialised).
+/// usage: <program> [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]
+///   --grid/--case run one grid / one case only: the reproducer a failure report prints.
+/// @return the exit status: 0 when every case passed on every process
+int run_random_program(int argc, char** argv, const RandomProgram& program);
+
+}  // namespace hetscal_test
