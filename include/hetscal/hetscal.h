@@ -260,6 +260,55 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    int jb, const int* descb, double beta, double* c, int ic, int jc,
                    const int* descc, int* info);
 
+/**
+ * INFO of hetero_pdpotrf() and hetero_pdpotrs() when hetscal could not compute for a reason
+ * other than an argument (their return value says which): below every argument code, so
+ * that a caller testing only INFO != 0 sees the failure.
+ */
+#define HETSCAL_INFO_FAILED(status) (-1000 - (status))
+
+/**
+ * Cholesky factorisation of the N×N symmetric positive definite sub(A) = A(IA:IA+N-1,
+ * JA:JA+N-1), with PDPOTRF's arguments: sub(A) = L·Lᵀ (uplo "L", L in the lower triangle) or
+ * Uᵀ·U ("U", U in the upper triangle). Only the `uplo` triangle of sub(A) is read and
+ * written. Collective over A's grid. Either DESCA is a hetscal descriptor (the factor stays
+ * in the context's layout, Cartesian or pattern; IA = JA = 1, M_A = N_A = N), or a ScaLAPACK
+ * one (DTYPE 1 or 2; any IA, JA, MB, NB PDGEMM's checks accept): sub(A) is moved into the
+ * Cholesky layout planned with the speeds of the latest hetscal context of A's BLACS grid
+ * and only its `uplo` triangle is moved back (the other triangle, everything outside sub(A)
+ * and LLD padding stay bit-identical), also when INFO > 0.
+ * @param[out] info as ScaLAPACK's, the same on every process: 0; -(position) or
+ *             -(100·position + field) for the first bad argument (uplo 1, n 2, ia 4, ja 5,
+ *             desca 6; for a hetscal descriptor: another size than N×N is field 3 or 4),
+ *             with A untouched; j > 0 when the leading minor of order j is not positive
+ *             definite (the factorisation stopped there, as ScaLAPACK's);
+ *             HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return HETSCAL_SUCCESS (INFO >= 0), HETSCAL_ERR_ARGUMENT (INFO < 0),
+ *         HETSCAL_ERR_UNSUPPORTED (a replicated ScaLAPACK A: RSRC or CSRC = -1),
+ *         HETSCAL_ERR_CONTEXT (a ScaLAPACK A whose BLACS grid has no hetscal context),
+ *         HETSCAL_ERR_NO_PLAN, HETSCAL_ERR_INTERNAL (A may then be partly written); the
+ *         same on every process.
+ */
+int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int* desca,
+                   int* info);
+
+/**
+ * Solves sub(A)·X = sub(B) with the Cholesky factor hetero_pdpotrf() left in sub(A), with
+ * PDPOTRS's arguments; X overwrites sub(B) (N×NRHS). Collective over A's grid. sub(A) is
+ * either on a hetscal descriptor (the factor in place; IA = JA = 1, M_A = N_A = N) — sub(B)
+ * then on a hetscal descriptor of the same context (IB = JB = 1, M_B = N, N_B = NRHS) or on a
+ * ScaLAPACK descriptor of the context's BLACS grid (moved in and back) — or both are on
+ * ScaLAPACK descriptors of one BLACS grid (moved into the layout hetero_pdpotrf() plans).
+ * Only the `uplo` triangle of sub(A) is read; sub(A) is not written.
+ * @param[out] info 0; -(position) or -(100·position + field) as PDPOTRS numbers them (uplo 1,
+ *             n 2, nrhs 3, ia 5, ja 6, desca 7, ib 9, jb 10, descb 11; a ScaLAPACK DESCB
+ *             with a hetscal DESCA is accepted, the reverse is -(1100 + 1)), nothing
+ *             written; HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return as hetero_pdpotrf().
+ */
+int hetero_pdpotrs(const char* uplo, int n, int nrhs, const double* a, int ia, int ja,
+                   const int* desca, double* b, int ib, int jb, const int* descb, int* info);
+
 #ifdef __cplusplus
 }
 #endif

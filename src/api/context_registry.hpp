@@ -42,6 +42,18 @@ struct Context {
         [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
 
+  /// The layout of an N×N Cholesky for this context's speeds and machine (cached), as a
+  /// POTRF context of any layout kind would plan it: where hetero_pdpotrf/hetero_pdpotrs
+  /// compute on ScaLAPACK operands.
+  /// @throws InvalidArgument when no layout fits N.
+  std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order) const {
+    return plans.find_or_make<ContextLayout>(
+        {{core::Routine::Cholesky, runtime::ScalarType::Double}, {order, order, 0}, 0, 0}, [&] {
+          return plan_context_layout({core::Routine::Cholesky, LayoutKind::Any, order, order, order},
+                                     speeds, machine.platform());
+        });
+  }
+
   std::int64_t tile() const { return layout.tile(); }
 };
 

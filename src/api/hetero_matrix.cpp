@@ -83,12 +83,29 @@ int agreed_info(MPI_Comm comm, int local_info) {
   return mpi::earliest_argument_info(comm, local_info);
 }
 
+int check_in_place_operand(const layout::MatrixArgument& x, const Context& context) {
+  Context* own = nullptr;
+  const int info = check_hetero_descriptor(x.desc, x.desc_position, &own);
+  if (info != 0) return info;
+  if (own != &context) return field_info(x.desc_position, field::kCtxt);
+  if (x.ia != 1) return -(x.desc_position - 2);
+  if (x.ja != 1) return -(x.desc_position - 1);
+  if (x.desc[field::kM - 1] != x.m) return field_info(x.desc_position, field::kM);
+  if (x.desc[field::kN - 1] != x.n) return field_info(x.desc_position, field::kN);
+  return 0;
+}
+
+HeteroMatrix hetero_matrix(const ContextLayout& layout, int rank, std::int64_t rows,
+                           std::int64_t cols, std::int64_t lld) {
+  HeteroMatrix m;
+  m.distribution = layout.distribution(rows, cols);
+  m.storage = layout.storage(*m.distribution, rank, lld);
+  return m;
+}
+
 HeteroMatrix hetero_matrix(const Context& context, std::int64_t rows, std::int64_t cols,
                            std::int64_t lld) {
-  HeteroMatrix m;
-  m.distribution = context.layout.distribution(rows, cols);
-  m.storage = context.layout.storage(*m.distribution, context.grid.my_rank, lld);
-  return m;
+  return hetero_matrix(context.layout, context.grid.my_rank, rows, cols, lld);
 }
 
 }  // namespace hetscal::api
