@@ -16,11 +16,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/allocate_agreed.hpp"
 #include "kernels/gather_layout.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/view_checks.hpp"
-#include "mpi/agreement.hpp"
-#include "mpi/fault_injection.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels {
@@ -66,7 +65,7 @@ class TriangularSolve {
                  detail::GatherLayout(a.distribution->num_ranks())} {}
 
   void run() {
-    allocate_agreed();
+    allocate_workspace();
     for (std::int64_t s = 0; s < steps_; ++s) {
       const int now = static_cast<int>(s % 2);
       gather(s, now);
@@ -106,9 +105,8 @@ class TriangularSolve {
   }
 
   /// Every buffer of the solve, sized for its largest step, before any message.
-  void allocate_agreed() {
-    mpi::run_agreed(comm_, mpi::stage_name(mpi::Stage::Compute), [&] {
-      mpi::fault_point(mpi::Stage::Compute);  // where the tests make one rank fail
+  void allocate_workspace() {
+    detail::allocate_agreed(comm_, [&] {
       std::int64_t gathered = 0, packed = 0;
       for (std::int64_t s = 0; s < steps_; ++s) {
         lay_out(s, layouts_[0]);
