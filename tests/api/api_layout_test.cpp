@@ -157,5 +157,40 @@ TEST(ApiLayout, ScatterAndGatherOnEveryLayout) {
   }
 }
 
+// HETSCAL_LAYOUT_ANY keeps the kind predicted faster: its predicted time is the lesser of
+// the two kinds' (the same model, the same speeds, hence the same candidates).
+TEST(ApiLayout, AnyKeepsTheFasterPrediction) {
+  BlacsGrid grid;
+  for (const int n : {64, 400}) {
+    double seconds[3] = {};
+    for (const int layout : {HETSCAL_LAYOUT_ANY, HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN}) {
+      Context c(grid, {HETSCAL_ROUTINE_POTRF, layout, n, n, 0});
+      ASSERT_EQ(hetscal_context_prediction(c.ctx, &seconds[layout], nullptr, nullptr), HETSCAL_SUCCESS);
+    }
+    EXPECT_DOUBLE_EQ(seconds[HETSCAL_LAYOUT_ANY],
+                     std::min(seconds[HETSCAL_LAYOUT_CARTESIAN], seconds[HETSCAL_LAYOUT_PATTERN]))
+        << n;
+  }
+}
+
+// hetero_pdgemm in place on a pattern context: C = A·B exactly (small integers).
+TEST(ApiLayout, GemmInPlaceOnAPattern) {
+  BlacsGrid grid;
+  const int m = 50, n = 30, k = 40;
+  Context c(grid, {HETSCAL_ROUTINE_GEMM, HETSCAL_LAYOUT_PATTERN, m, n, k});
+  ASSERT_EQ(hetscal_context_layout(c.ctx), HETSCAL_LAYOUT_PATTERN);
+  int desca[HETSCAL_DESC_LEN], descb[HETSCAL_DESC_LEN], descc[HETSCAL_DESC_LEN], info = -1;
+  hetscal_descinit(desca, m, k, c.ctx, 1, &info);
+  hetscal_descinit(descb, k, n, c.ctx, 1, &info);
+  hetscal_descinit(descc, m, n, c.ctx, 1, &info);
+  const std::vector<double> a = whole(1, m, k), b = whole(2, k, n);
+  const std::vector<double> la = local_of(desca, a), lb = local_of(descb, b);
+  std::vector<double> lc = local_of(descc, std::vector<double>(static_cast<std::size_t>(m) * n, std::nan("")));
+  hetero_pdgemm("N", "N", m, n, k, 1.0, la.data(), 1, 1, desca, lb.data(), 1, 1, descb, 0.0, lc.data(), 1, 1,
+                descc, &info);
+  ASSERT_EQ(info, 0);
+  EXPECT_EQ(whole_of(descc, lc), reference_gemm(false, false, m, n, k, 1.0, a, m, b, k, 0.0, {}));
+}
+
 }  // namespace
 }  // namespace hetscal::api_test
