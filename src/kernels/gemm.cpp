@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/allocate_agreed.hpp"
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"
 #include "kernels/operand_moves.hpp"
@@ -21,8 +22,7 @@
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "kernels/tile_updates.hpp"
-#include "mpi/agreement.hpp"
-#include "mpi/fault_injection.hpp"
+#include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 
@@ -33,21 +33,6 @@ std::string shape(std::int64_t rows, std::int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-template <typename T>
-void check_view(const DistributedMatrix<T>& x, const char* name, int comm_size, int my_rank) {
-  const std::string who = std::string("gemm: ") + name;
-  if (x.distribution == nullptr || x.storage == nullptr)
-    throw InvalidArgument(who + " lacks a distribution or a local storage");
-  if (x.distribution->num_ranks() != comm_size)
-    throw InvalidArgument(who + " is distributed over " + std::to_string(x.distribution->num_ranks()) +
-                          " ranks but the communicator has " + std::to_string(comm_size));
-  if (x.storage->rank() != my_rank)
-    throw InvalidArgument(who + "'s storage is rank " + std::to_string(x.storage->rank()) +
-                          "'s, called on rank " + std::to_string(my_rank));
-  if (x.storage->rows() != x.distribution->rows() || x.storage->cols() != x.distribution->cols())
-    throw InvalidArgument(who + "'s storage does not match its distribution's tiles");
-}
-
 /// Checks every argument; returns this rank's rank in `comm`. @throws InvalidArgument
 template <typename T>
 int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
@@ -56,9 +41,9 @@ int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
   int size = 0, rank = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_view(a, "A", size, rank);
-  check_view(b, "B", size, rank);
-  check_view(c, "C", size, rank);
+  check_view(a, "gemm: A", size, rank);
+  check_view(b, "gemm: B", size, rank);
+  check_view(c, "gemm: C", size, rank);
   const bool a_plain = op_a == Op::NoTrans, b_plain = op_b == Op::NoTrans;
   const std::int64_t a_rows = a_plain ? a.rows() : a.cols(), a_cols = a_plain ? a.cols() : a.rows();
   const std::int64_t b_rows = b_plain ? b.rows() : b.cols(), b_cols = b_plain ? b.cols() : b.rows();
@@ -79,20 +64,6 @@ void check_grid_comms(const mpi::GridCommunicators& grid_comms, const Distribute
   if (!grid_comms.serves(comm, cartesian->grid()))
     throw InvalidArgument("gemm: the grid communicators given are not those of C's grid over "
                           "the communicator of the call");
-}
-
-/// All or nothing (issue 15): runs `allocate`, which makes this rank's whole workspace for
-/// the product (moved operands, message buffers, panels, partial sums) without
-/// communicating, then lets every rank learn whether every rank's allocation succeeded.
-/// Nothing of the product is allocated afterwards, so a rank short of memory can never
-/// leave the others waiting in a collective, and C is untouched when this throws.
-/// @throws mpi::StageFailed on every rank when any rank's allocation failed.
-template <typename Allocate>
-void allocate_agreed(MPI_Comm comm, Allocate&& allocate) {
-  mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Compute), [&] {
-    mpi::fault_point(mpi::Stage::Compute);  // where the tests make one rank fail
-    allocate();
-  });
 }
 
 /// The Cartesian view of a matrix the aligned layout put on the Cartesian path.
@@ -117,7 +88,7 @@ void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T
   std::optional<detail::OperandMoves<T>> moves;
   std::optional<detail::CartesianSumma<T>> cartesian_summa;
   std::optional<detail::TiledSumma<T>> tiled_summa;
-  allocate_agreed(comm, [&] {
+  detail::allocate_agreed(comm, [&] {
     aligned.emplace(detail::align_operands({a.distribution, a.storage, op_a},
                                            {b.distribution, b.storage, op_b}, *c.distribution,
                                            *c.storage, my_rank));
@@ -158,7 +129,7 @@ void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMat
   std::vector<T> sums, home;  // partial products, then the same in C's layout
   std::optional<detail::ReduceSumma<T>> summa;
   std::optional<mpi::RedistributionPlan> home_plan;
-  allocate_agreed(comm, [&] {
+  detail::allocate_agreed(comm, [&] {
     layouts.emplace(detail::align_for_reduce(keep, {a.distribution, a.storage, op_a},
                                              {b.distribution, b.storage, op_b}, *c.distribution,
                                              my_rank));
