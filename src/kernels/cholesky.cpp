@@ -60,7 +60,9 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
 /// A duplicate of the caller's communicator, freed with the factorisation.
 class DuplicatedComm {
  public:
-  explicit DuplicatedComm(MPI_Comm comm) { mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup"); }
+  explicit DuplicatedComm(MPI_Comm comm) {
+    mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  }
   ~DuplicatedComm() { MPI_Comm_free(&comm_); }
   DuplicatedComm(const DuplicatedComm&) = delete;
   DuplicatedComm& operator=(const DuplicatedComm&) = delete;
@@ -78,7 +80,8 @@ class RightLooking {
  public:
   RightLooking(Uplo uplo, const DistributedMatrix<T>& a, int my_rank)
       : a_(a), ops_(uplo), tiles_(uplo, *a.distribution, my_rank) {
-    for (std::int64_t slot = 0; slot < 2; ++slot) panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
+    for (std::int64_t slot = 0; slot < 2; ++slot)
+      panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
     if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
       local_array_.emplace(*array, tiles_);
   }
@@ -124,7 +127,8 @@ class RightLooking {
       local_array_->apply(tiles_, ops_, a_, current, first);
       return;
     }
-    for (std::int64_t j = first; j < tiles_.count(); ++j) detail::update_column(tiles_, ops_, a_, current, j);
+    for (std::int64_t j = first; j < tiles_.count(); ++j)
+      detail::update_column(tiles_, ops_, a_, current, j);
   }
 
   DistributedMatrix<T> a_;
@@ -140,7 +144,8 @@ template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
   const int my_rank = check_arguments(a, comm);
   std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
+  detail::allocate_agreed(
+      comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
   const DuplicatedComm messages(comm);
   return factorization->run(messages.get());
 }
