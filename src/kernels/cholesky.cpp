@@ -20,6 +20,7 @@
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -31,8 +32,7 @@ std::string describe(const layout::TileSplit& s) {
          " (first " + std::to_string(s.first()) + ")";
 }
 
-/// Checks every argument; returns this rank's rank in `comm`. Every check depends on the
-/// distribution alone, so every rank throws alike. @throws InvalidArgument
+/// Checks every argument on this rank; returns its rank in `comm`. @throws InvalidArgument
 template <typename T>
 int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
   int size = 0, rank = 0;
@@ -54,6 +54,26 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
                           ", columns " + describe(d.cols()));
   // A step's messages hold at most one tile column of A.
   mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.rows()), "cholesky: panel");
+  return rank;
+}
+
+/// check_arguments agreed by every rank: a refusal that depends on one rank's own storage
+/// would otherwise leave the other ranks waiting in the first collective.
+/// @throws InvalidArgument on every rank, with the message of the lowest refusing rank.
+template <typename T>
+int agreed_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
+  int rank = 0;
+  std::string refusal;
+  try {
+    rank = check_arguments(a, comm);
+  } catch (const InvalidArgument& e) {
+    refusal = e.what();
+  }
+  try {
+    mpi::agree_on_stage(comm, "cholesky's argument check", refusal);
+  } catch (const mpi::StageFailed& e) {
+    throw InvalidArgument(e.what());
+  }
   return rank;
 }
 
@@ -142,7 +162,7 @@ class RightLooking {
 
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
-  const int my_rank = check_arguments(a, comm);
+  const int my_rank = agreed_arguments(a, comm);
   std::unique_ptr<RightLooking<T>> factorization;
   detail::allocate_agreed(
       comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });

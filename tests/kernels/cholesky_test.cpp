@@ -243,16 +243,30 @@ TEST(Cholesky, InfoIsTheOrderOfTheFirstNonPositiveMinor) {
   }
 }
 
-TEST(Cholesky, RefusesTilesThatAreNotSquareOnEveryRank) {
-  TestMatrix<double> a(Family::BlockCyclic, 12, 12, {3}, {4});
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>(
-      [&] { cholesky<double>(Uplo::Lower, a.out(), MPI_COMM_WORLD); }));
+TEST(Cholesky, RefusesBadArgumentsOnEveryRank) {
+  const auto refused_everywhere = [](const DistributedMatrix<double>& a) {
+    return thrown_everywhere<InvalidArgument>(
+        [&] { cholesky<double>(Uplo::Lower, a, MPI_COMM_WORLD); });
+  };
+  TestMatrix<double> unequal(Family::BlockCyclic, 12, 12, {3}, {4});
+  EXPECT_TRUE(refused_everywhere(unequal.out()));
   TestMatrix<double> rectangle(Family::BlockCyclic, 12, 9, {3}, {3});
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>(
-      [&] { cholesky<double>(Uplo::Upper, rectangle.out(), MPI_COMM_WORLD); }));
-  DistributedMatrix<double> missing{a.distribution.get(), nullptr, a.data.data()};
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>(
-      [&] { cholesky<double>(Uplo::Lower, missing, MPI_COMM_WORLD); }));
+  EXPECT_TRUE(refused_everywhere(rectangle.out()));
+  // Refusals found on one rank only: rank 0 alone lacks its storage, or holds another rank's.
+  TestMatrix<double> a(Family::Pattern, 12, 12, {3}, {3});
+  const DistributedMatrix<double> missing{
+      a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(), a.data.data()};
+  EXPECT_TRUE(refused_everywhere(missing));
+  if (world_size() > 1) {
+    const std::unique_ptr<layout::LocalLayout> other =
+        layout::make_local_layout(*a.distribution, 1);
+    std::vector<double> other_data(static_cast<std::size_t>(other->local_elements()) + 1);
+    const DistributedMatrix<double> misplaced =
+        world_rank() == 0
+            ? DistributedMatrix<double>{a.distribution.get(), other.get(), other_data.data()}
+            : a.out();
+    EXPECT_TRUE(refused_everywhere(misplaced));
+  }
 }
 
 }  // namespace
