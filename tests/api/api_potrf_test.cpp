@@ -5,6 +5,8 @@
 // errors with ScaLAPACK's codes and A untouched.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "api_cholesky_support.hpp"
 
 namespace hetscal::api_test {
@@ -133,6 +135,20 @@ TEST(ApiPotrf, BadArgumentsGiveTheirCodesAndLeaveAUntouched) {
     EXPECT_EQ(hetero_pdpotrf(k.uplo, k.n, a.data(), k.ia, k.ja, k.desc, &info), HETSCAL_ERR_ARGUMENT);
     EXPECT_EQ(info, k.expected);
     EXPECT_TRUE(bit_identical(a, a0)) << k.expected;
+  }
+  // ScaLAPACK descriptors: UPLO, N, and a field of DESCA (LLD too small, numbered 1..9).
+  BlockCyclic scalapack(grid, spd_matrix(n), n, n, 4);
+  std::vector<int> short_lld(scalapack.desc, scalapack.desc + 9);
+  short_lld[8] = 0;
+  const std::vector<double> s0 = scalapack.local;
+  const std::tuple<const char*, int, const int*, int> scalapack_cases[] = {
+      {"x", n, scalapack.desc, -1}, {"L", -1, scalapack.desc, -2}, {"U", n, short_lld.data(), -609}};
+  for (const auto& [uplo, order, desc_a, expected] : scalapack_cases) {
+    std::vector<double> a = s0;
+    int info = 0;
+    EXPECT_EQ(hetero_pdpotrf(uplo, order, a.data(), 1, 1, desc_a, &info), HETSCAL_ERR_ARGUMENT);
+    EXPECT_EQ(info, expected);
+    EXPECT_TRUE(bit_identical(a, s0)) << expected;
   }
   // A ScaLAPACK descriptor of a BLACS grid without a hetscal context: nothing to plan with.
   BlacsGrid bare;

@@ -3,7 +3,7 @@
 // loop in complex double from A's and B₀'s formulas, must be within a small multiple of
 // N·eps·‖A‖_F·‖X‖_F (the normwise backward error a substitution guarantees). The triangle
 // of A that is not `uplo` holds NaN (and the diagonal too for Diag::Unit), so reading it
-// shows; B's padding must survive. Cartesian grids and patterns, 1-9 ranks.
+// shows; B's padding must survive. Both algorithms, Cartesian grids and patterns, 1-9 ranks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -66,13 +66,13 @@ const char* name_of(Op op) { return op == Op::NoTrans ? "N" : op == Op::Trans ? 
 
 /// Runs one case; returns an empty string when it passes, else what went wrong.
 template <typename T>
-std::string run_case(const Setup& s, Shape shape, Uplo uplo, Op op, Diag diag) {
+std::string run_case(const Setup& s, Shape shape, Uplo uplo, Op op, Diag diag, SolveAlgorithm algorithm) {
   const std::int64_t n = shape.n, nrhs = shape.nrhs;
   TestMatrix<T> a(s.a_family, n, n, s.tiles, s.tiles);
   TestMatrix<T> b(s.b_family, n, nrhs, s.tiles, s.b_cols);
   a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = triangular_value<T>(uplo, diag, i, j); });
   b.fill(kSeedB);
-  triangular_solve<T>(uplo, op, diag, a.in(), b.out(), MPI_COMM_WORLD);
+  triangular_solve<T>(uplo, op, diag, a.in(), b.out(), MPI_COMM_WORLD, algorithm);
 
   // X gathered on every rank (each element owned once), then the residual in complex double.
   std::vector<std::complex<double>> x(static_cast<std::size_t>(n * nrhs));
@@ -94,8 +94,8 @@ std::string run_case(const Setup& s, Shape shape, Uplo uplo, Op op, Diag diag) {
   const double damaged = sum_over_ranks(static_cast<double>(b.damaged_padding()));
   if (residual <= bound && damaged == 0.0) return "";  // false for a NaN residual
   char text[320];
-  std::snprintf(text, sizeof text, "%s: N=%lld NRHS=%lld uplo=%s op=%s diag=%s: residual %.3g > %.3g or %g padding elements written\n",
-                s.name, static_cast<long long>(n), static_cast<long long>(nrhs), uplo == Uplo::Lower ? "L" : "U",
+  std::snprintf(text, sizeof text, "%s, %s: N=%lld NRHS=%lld uplo=%s op=%s diag=%s: residual %.3g > %.3g or %g padding elements written\n",
+                algorithm == SolveAlgorithm::FanIn ? "fan-in" : "gathered panels", s.name, static_cast<long long>(n), static_cast<long long>(nrhs), uplo == Uplo::Lower ? "L" : "U",
                 name_of(op), diag == Diag::Unit ? "U" : "N", residual, bound, damaged);
   return text;
 }
@@ -108,10 +108,11 @@ void run_all(const std::vector<Op>& ops, const std::vector<Diag>& diags = {Diag:
     for (const Shape& shape : kShapes)
       for (const Uplo uplo : {Uplo::Lower, Uplo::Upper})
         for (const Op op : ops)
-          for (const Diag diag : diags) {
-            failures += run_case<T>(s, shape, uplo, op, diag);
-            ++cases;
-          }
+          for (const Diag diag : diags)
+            for (const SolveAlgorithm algorithm : {SolveAlgorithm::FanIn, SolveAlgorithm::GatherPanels}) {
+              failures += run_case<T>(s, shape, uplo, op, diag, algorithm);
+              ++cases;
+            }
   EXPECT_TRUE(on_all_ranks(failures.empty())) << cases << " cases, failures:\n" << failures;
 }
 

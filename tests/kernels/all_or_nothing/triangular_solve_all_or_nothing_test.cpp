@@ -1,8 +1,8 @@
 // All or nothing inside kernels::triangular_solve: ranks 1 and P-1 fail their workspace
 // allocation (HETSCAL_TEST_FAULT=compute@1,compute@P-1, read once per process, set before
 // this executable's first kernel call by every test); every rank must throw
-// mpi::StageFailed naming rank 1, before any message, with B untouched, on grids and
-// patterns. A hang shows as the ctest TIMEOUT.
+// mpi::StageFailed naming rank 1, before any message, with B untouched, with both
+// algorithms on grids and patterns. A hang shows as the ctest TIMEOUT.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -18,13 +18,14 @@ namespace {
 TEST(TriangularSolveAllOrNothing, FailsEverywhereWithBUntouched) {
   const std::string faults = "compute@1,compute@" + std::to_string(world_size() - 1);
   ASSERT_EQ(setenv("HETSCAL_TEST_FAULT", faults.c_str(), 1), 0);
-  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::Pattern}) {
+  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::Pattern})
+  for (const SolveAlgorithm algorithm : {SolveAlgorithm::FanIn, SolveAlgorithm::GatherPanels}) {
     TestMatrix<double> a(family, 11, 11, {3}, {3}), b(family, 11, 4, {3}, {2});
     a.for_each_owned([](std::int64_t i, std::int64_t j, double& x) { x = i == j ? 2.0 : 0.1; });
     b.fill(7);
     int failed_rank = -1;
     try {
-      triangular_solve<double>(Uplo::Lower, Op::NoTrans, Diag::NonUnit, a.in(), b.out(), MPI_COMM_WORLD);
+      triangular_solve<double>(Uplo::Lower, Op::NoTrans, Diag::NonUnit, a.in(), b.out(), MPI_COMM_WORLD, algorithm);
     } catch (const mpi::StageFailed& e) {
       failed_rank = e.failed_rank();
     }
