@@ -71,8 +71,8 @@ inline FactorCheck check_whole(std::vector<double> factor, int n, char uplo) {
   const double minus_one = -1.0, one = 1.0;
   dgemm_(uplo == 'L' ? "N" : "T", uplo == 'L' ? "T" : "N", &n, &n, &n, &minus_one, factor.data(),
          &n, factor.data(), &n, &one, difference.data(), &n);
-  out.residual = one_norm(difference, n) /
-                 (one_norm(a, n) * n * std::numeric_limits<double>::epsilon());
+  out.residual =
+      one_norm(difference, n) / (one_norm(a, n) * n * std::numeric_limits<double>::epsilon());
   return out;
 }
 

@@ -125,7 +125,8 @@ inline std::vector<double> gather_to_root(const Operand& x) {
       const int il = k % local_rows, jl = k / local_rows;
       const std::int64_t i = global_index(il, x.nb, g.nprow, row);
       const std::int64_t j = global_index(jl, x.nb, g.npcol, col);
-      whole[static_cast<std::size_t>(j * x.rows + i)] = pieces[static_cast<std::size_t>(offsets[r] + k)];
+      whole[static_cast<std::size_t>(j * x.rows + i)] =
+          pieces[static_cast<std::size_t>(offsets[r] + k)];
     }
   }
   return whole;

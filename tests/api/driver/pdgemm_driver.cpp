@@ -23,7 +23,6 @@
 #include "driver_runs.hpp"
 #include "hetscal/hetscal.h"
 #include "kernels/flop_counter.hpp"
-
 #include "scalapack_abi.hpp"
 
 namespace hetscal::driver {
@@ -142,8 +141,8 @@ void run_grid(const Grid& grid, const GemmInput& in, Tally& tally) {
         const double gflops = 2.0 * c.m * c.n * c.k / row.seconds * 1e-9;
         std::printf(
             "%5d %5d %5d %2c %2c %4d %2dx%-2d  %-24s %9.4f %8.2f %8.3f %9.3f %9.2f %9.2e  %s\n",
-            c.m, c.n, c.k, c.ta, c.tb, nb, grid.nprow, grid.npcol, row.routine, row.seconds,
-            gflops, row.balance, predicted[0], predicted[1], row.residual,
+            c.m, c.n, c.k, c.ta, c.tb, nb, grid.nprow, grid.npcol, row.routine, row.seconds, gflops,
+            row.balance, predicted[0], predicted[1], row.residual,
             row.passed ? "PASSED" : "FAILED");
       }
     }

@@ -55,8 +55,9 @@ struct Row {
 };
 
 int layout_kind(char layout) {
-  return layout == 'C' ? HETSCAL_LAYOUT_CARTESIAN
-                       : layout == 'P' ? HETSCAL_LAYOUT_PATTERN : HETSCAL_LAYOUT_ANY;
+  return layout == 'C'   ? HETSCAL_LAYOUT_CARTESIAN
+         : layout == 'P' ? HETSCAL_LAYOUT_PATTERN
+                         : HETSCAL_LAYOUT_ANY;
 }
 
 // A Cholesky context of the grid (freed, collectively, with the object), its layout
