@@ -47,11 +47,17 @@ class Lines {
     }
     return out;
   }
-  int count(const std::string& what) {
-    const int n = numbers<int>(1, what).front();
-    if (n < 1)
-      throw std::runtime_error("line " + std::to_string(number_) + ": " + what + " must be >= 1");
-    return n;
+  int count(const std::string& what) { return positive<int>(1, what).front(); }
+  // As numbers(), each value > 0 (sizes, block sizes, speeds).
+  template <typename T>
+  std::vector<T> positive(std::size_t count, const std::string& what) {
+    std::vector<T> out = numbers<T>(count, what);
+    for (const T x : out) {
+      if (!(x > 0))
+        throw std::runtime_error("line " + std::to_string(number_) + ": " + what +
+                                 " must be > 0, not " + std::to_string(x));
+    }
+    return out;
   }
 
  private:
@@ -80,15 +86,17 @@ void read_title(Lines& lines, const std::string& path, DriverSettings& settings)
 
 // Block sizes, grids, speeds, repetitions and threshold, after the problems.
 void read_settings(Lines& lines, DriverSettings& settings) {
-  settings.block = lines.numbers<int>(
+  settings.block = lines.positive<int>(
       static_cast<std::size_t>(lines.count("number of block sizes")), "values of NB");
   const auto grids = static_cast<std::size_t>(lines.count("number of grids"));
   settings.grid_rows = lines.numbers<int>(grids, "values of P");
   settings.grid_cols = lines.numbers<int>(grids, "values of Q");
   settings.speeds =
-      lines.numbers<double>(static_cast<std::size_t>(lines.count("number of speeds")), "speeds");
+      lines.positive<double>(static_cast<std::size_t>(lines.count("number of speeds")), "speeds");
   settings.repetitions = lines.count("repetitions");
   settings.threshold = lines.numbers<double>(1, "threshold").front();
+  if (!(settings.threshold >= 0.0))
+    throw std::runtime_error("threshold must be >= 0, not " + std::to_string(settings.threshold));
 }
 
 }  // namespace
@@ -112,7 +120,7 @@ PotrfInput read_potrf_input(const std::string& path) {
   PotrfInput in;
   read_title(lines, path, in);
   const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
-  in.n = lines.numbers<int>(problems, "values of N");
+  in.n = lines.positive<int>(problems, "values of N");
   in.uplo = options(lines, problems, "LU", "values of UPLO");
   in.layout = options(lines, problems, "ACP", "values of LAYOUT");
   read_settings(lines, in);
