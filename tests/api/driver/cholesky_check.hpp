@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "driver_matrices.hpp"
@@ -67,25 +68,24 @@ inline FactorCheck check_whole(std::vector<double> factor, int n, char uplo) {
       factor[ij] = 0.0;
     }
   }
-  std::vector<double> difference = a;
-  const double minus_one = -1.0, one = 1.0;
+  const double a_norm = one_norm(a, n), minus_one = -1.0, one = 1.0;
+  std::vector<double>& difference = a;  // A − F·Fᵀ overwrites A: N² doubles fewer
   dgemm_(uplo == 'L' ? "N" : "T", uplo == 'L' ? "T" : "N", &n, &n, &n, &minus_one, factor.data(),
          &n, factor.data(), &n, &one, difference.data(), &n);
-  out.residual =
-      one_norm(difference, n) / (one_norm(a, n) * n * std::numeric_limits<double>::epsilon());
+  out.residual = one_norm(difference, n) / (a_norm * n * std::numeric_limits<double>::epsilon());
   return out;
 }
 
 }  // namespace detail
 
 /// Checks the factor held in `a` (the whole N×N matrix as PDPOTRF left it). Collective over
-/// a's grid; the work is done on grid rank 0 (N² doubles gathered there).
+/// a's grid; the work is done on grid rank 0 (two N×N matrices there: the gathered factor and A).
 inline FactorCheck check_factor(const Operand& a, char uplo) {
-  const std::vector<double> whole = gather_to_root(a);
+  std::vector<double> whole = gather_to_root(a);
   FactorCheck out;
   double shared[2] = {0.0, 0.0};
   if (a.grid->rank == 0) {
-    out = detail::check_whole(whole, a.rows, uplo);
+    out = detail::check_whole(std::move(whole), a.rows, uplo);
     shared[0] = out.residual;
     shared[1] = out.other_intact ? 1.0 : 0.0;
   }
