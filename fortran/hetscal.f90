@@ -3,10 +3,12 @@
 !>
 !> `use hetscal` gives the constants and bind(C) interfaces of hetscal.h. Contexts are
 !> BLACS contexts from BLACS_GRIDINIT / BLACS_GRIDMAP; all indices are 1-based. Character
-!> options are passed as one-character strings ('N', 'T'). Omit SPEEDS in
-!> hetscal_gemm_context_create for the configured speeds (HETSCAL_SPEEDS) or measured ones.
+!> options are passed as one-character strings ('N', 'T', 'L'). Omit SPEEDS in
+!> hetscal_context_create / hetscal_gemm_context_create for the configured speeds
+!> (HETSCAL_SPEEDS) or measured ones. hetero_pdpotrf and hetero_pdpotrs are functions: they
+!> return the hetscal_status and set INFO as ScaLAPACK's PDPOTRF / PDPOTRS do.
 module hetscal
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
   implicit none
   private
 
@@ -18,10 +20,19 @@ module hetscal
   integer(c_int), parameter, public :: HETSCAL_CONTEXT_NULL = -1, HETSCAL_DESC_LEN = 9, &
        HETSCAL_DTYPE = 7301
 
-  public :: hetscal_gemm_context_create, hetscal_context_free, hetscal_context_grid, &
+  !> Routines a context is planned for (hetscal_routine) and kinds of layout (hetscal_layout).
+  integer(c_int), parameter, public :: HETSCAL_ROUTINE_GEMM = 1, HETSCAL_ROUTINE_GETRF = 2, &
+       HETSCAL_ROUTINE_GEQRF = 3, HETSCAL_ROUTINE_POTRF = 4
+  integer(c_int), parameter, public :: HETSCAL_LAYOUT_ANY = 0, HETSCAL_LAYOUT_CARTESIAN = 1, &
+       HETSCAL_LAYOUT_PATTERN = 2
+
+  public :: hetscal_gemm_context_create, hetscal_context_create, hetscal_context_free, &
+       hetscal_context_layout, hetscal_context_grid, &
        hetscal_context_tile, hetscal_context_participates, hetscal_context_prediction, &
        hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
-       hetscal_descinit, hetscal_scatter, hetscal_gather, hetero_pdgemm
+       hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
+       hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdpotrf, hetero_pdpotrs, &
+       hetscal_info_failed
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -30,6 +41,19 @@ module hetscal
       integer(c_int), value :: blacs_context, m, n, k
       real(c_double), intent(in), optional :: speeds(*)
       integer(c_int), intent(out) :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_create(blacs_context, speeds, routine, layout, &
+         m, n, k, ctx) bind(C, name="hetscal_context_create")
+      import :: c_int, c_double
+      integer(c_int), value :: blacs_context, routine, layout, m, n, k
+      real(c_double), intent(in), optional :: speeds(*)
+      integer(c_int), intent(out) :: ctx
+    end function
+
+    integer(c_int) function hetscal_context_layout(ctx) bind(C, name="hetscal_context_layout")
+      import :: c_int
+      integer(c_int), value :: ctx
     end function
 
     integer(c_int) function hetscal_context_free(ctx) bind(C, name="hetscal_context_free")
@@ -89,6 +113,29 @@ module hetscal
       integer(c_int), intent(out) :: info
     end subroutine
 
+    integer(c_long_long) function hetscal_local_elements(desc) &
+         bind(C, name="hetscal_local_elements")
+      import :: c_int, c_long_long
+      integer(c_int), intent(in) :: desc(*)
+    end function
+
+    integer(c_int) function hetscal_tile_owner(desc, tile_row, tile_col) &
+         bind(C, name="hetscal_tile_owner")
+      import :: c_int
+      integer(c_int), intent(in) :: desc(*)
+      integer(c_int), value :: tile_row, tile_col
+    end function
+
+    !> INDEX and LD are set when the result is 1 (this process owns the tile).
+    integer(c_int) function hetscal_local_tile(desc, tile_row, tile_col, index, ld) &
+         bind(C, name="hetscal_local_tile")
+      import :: c_int, c_long_long
+      integer(c_int), intent(in) :: desc(*)
+      integer(c_int), value :: tile_row, tile_col
+      integer(c_long_long), intent(out) :: index
+      integer(c_int), intent(out) :: ld
+    end function
+
     subroutine hetscal_scatter(m, n, a, ia, ja, desca, h, desch, info) &
          bind(C, name="hetscal_scatter")
       import :: c_int, c_double
@@ -120,5 +167,35 @@ module hetscal
       integer(c_int), intent(in) :: desca(*), descb(*), descc(*)
       integer(c_int), intent(out) :: info
     end subroutine
+
+    integer(c_int) function hetero_pdpotrf(uplo, n, a, ia, ja, desca, info) &
+         bind(C, name="hetero_pdpotrf")
+      import :: c_int, c_double, c_char
+      character(kind=c_char), intent(in) :: uplo(*)
+      integer(c_int), value :: n, ia, ja
+      real(c_double), intent(inout) :: a(*)
+      integer(c_int), intent(in) :: desca(*)
+      integer(c_int), intent(out) :: info
+    end function
+
+    integer(c_int) function hetero_pdpotrs(uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, &
+         info) bind(C, name="hetero_pdpotrs")
+      import :: c_int, c_double, c_char
+      character(kind=c_char), intent(in) :: uplo(*)
+      integer(c_int), value :: n, nrhs, ia, ja, ib, jb
+      real(c_double), intent(in) :: a(*)
+      real(c_double), intent(inout) :: b(*)
+      integer(c_int), intent(in) :: desca(*), descb(*)
+      integer(c_int), intent(out) :: info
+    end function
   end interface
+
+contains
+
+  !> INFO of hetero_pdpotrf / hetero_pdpotrs when hetscal could not compute (the C macro
+  !> HETSCAL_INFO_FAILED): below every argument code.
+  pure integer(c_int) function hetscal_info_failed(status)
+    integer(c_int), intent(in) :: status
+    hetscal_info_failed = -1000_c_int - status
+  end function
 end module hetscal

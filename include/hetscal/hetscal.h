@@ -6,17 +6,22 @@
  * distribution for processors of different speeds. Unchanged ScaLAPACK programs need no
  * header at all (relink or LD_PRELOAD). This header is the native API for new code:
  *
- * 1. hetscal_gemm_context_create() plans, once, the layout of an M×N×K product for the
- *    speeds of a BLACS grid's processes (HeteroPBLAS's hscal_pdgemm_ctxt role): grid
- *    arrangement, rows and columns per process, tile size.
+ * 1. hetscal_context_create() plans, once, the layout of the matrices of one routine (GEMM,
+ *    LU, QR or Cholesky) for the speeds of a BLACS grid's processes (HeteroPBLAS's
+ *    hscal_pdgemm_ctxt role, for every routine): a heterogeneous Cartesian grid (grid
+ *    arrangement, rows and columns per process, tile size) or an owner pattern (2DBC, G-2DBC,
+ *    GCR&M, heterogeneous patterns), the one the time model predicts faster unless the caller
+ *    asks for a kind. hetscal_gemm_context_create() is the GEMM, Cartesian case.
  * 2. hetscal_descinit() describes a matrix kept in that heterogeneous layout (DTYPE
- *    #HETSCAL_DTYPE, which ScaLAPACK never uses); hetscal_local_rows()/hetscal_local_cols()
- *    size the local arrays, hetscal_global_row()/hetscal_global_col() map local indices to
- *    global ones, and hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK
- *    block-cyclic matrix.
- * 3. hetero_pdgemm() multiplies, with PDGEMM's arguments, either matrices already in the
- *    heterogeneous layout (no data movement) or ScaLAPACK block-cyclic ones (moved in and
- *    out around the computation).
+ *    #HETSCAL_DTYPE, which ScaLAPACK never uses). On a Cartesian layout each process keeps one
+ *    column-major local array, as ScaLAPACK does: hetscal_local_rows()/hetscal_local_cols()
+ *    size it, hetscal_global_row()/hetscal_global_col() map local indices to global ones. On
+ *    every layout, patterns included, hetscal_local_elements(), hetscal_tile_owner() and
+ *    hetscal_local_tile() say which tile of the global matrix is where in the local array.
+ *    hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK block-cyclic matrix.
+ * 3. hetero_pdgemm(), hetero_pdpotrf() and hetero_pdpotrs() compute, with ScaLAPACK's
+ *    arguments, either on matrices already in the heterogeneous layout (no data movement) or
+ *    on ScaLAPACK block-cyclic ones (moved in and out around the computation).
  *
  * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
  * taking a context is collective over the processes of its BLACS grid. Argument errors follow
@@ -46,6 +51,25 @@ typedef enum hetscal_status {
                                        ScaLAPACK operand (RSRC or CSRC = -1); call pdgemm_ */
   HETSCAL_ERR_INTERNAL = 6        /**< an MPI or memory failure; data may be partly moved */
 } hetscal_status;
+
+/** The routine a context is planned for (hetscal_context_create()). */
+typedef enum hetscal_routine {
+  HETSCAL_ROUTINE_GEMM = 1,   /**< C = op(A)·op(B): C is M×N, inner dimension K */
+  HETSCAL_ROUTINE_GETRF = 2,  /**< LU of an M×N matrix (K unused) */
+  HETSCAL_ROUTINE_GEQRF = 3,  /**< QR of an M×N matrix (K unused) */
+  HETSCAL_ROUTINE_POTRF = 4   /**< Cholesky of an N×N matrix, M = N (K unused) */
+} hetscal_routine;
+
+/** The kind of layout a context takes (hetscal_context_create(), hetscal_context_layout()). */
+typedef enum hetscal_layout {
+  HETSCAL_LAYOUT_ANY = 0,        /**< whichever the time model predicts faster for the routine */
+  HETSCAL_LAYOUT_CARTESIAN = 1,  /**< a heterogeneous Cartesian grid: each process keeps one
+                                      column-major local array (leading dimension LLD) */
+  HETSCAL_LAYOUT_PATTERN = 2     /**< an R×C owner pattern repeated over the tiles: each process
+                                      keeps its tiles one after the other, each column-major
+                                      with its own height as leading dimension, in the order
+                                      of the tile columns, top to bottom in each */
+} hetscal_layout;
 
 /** A hetscal context handle (an int, so that it fits the CTXT field of a descriptor). */
 typedef int hetscal_context_t;
@@ -88,15 +112,35 @@ int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, 
                                 hetscal_context_t* ctx);
 
 /**
+ * Plans the layout of the matrices of `routine` on the processes of a BLACS grid (see
+ * #hetscal_routine for the dimensions). Collective over the grid's processes; each process
+ * passes the same values. Arguments as hetscal_gemm_context_create(), and:
+ * @param[in] routine a #hetscal_routine.
+ * @param[in] layout a #hetscal_layout: the kind of layout wanted, or HETSCAL_LAYOUT_ANY.
+ *            Patterns are chosen among 2DBC, G-2DBC, GCR&M (Cholesky) and heterogeneous
+ *            patterns by predicted time; Cartesian grids by the grid planner.
+ * @param[in] m,n,k the dimensions, >= 1 where the routine uses them; M = N for POTRF.
+ * @return HETSCAL_SUCCESS, HETSCAL_ERR_ARGUMENT (unknown routine or layout, a dimension < 1,
+ *         M ≠ N for POTRF, ctx NULL), HETSCAL_ERR_CONTEXT, HETSCAL_ERR_SPEEDS,
+ *         HETSCAL_ERR_NO_PLAN; the same on every process.
+ */
+int hetscal_context_create(int blacs_context, const double* speeds, int routine, int layout, int m,
+                           int n, int k, hetscal_context_t* ctx);
+
+/**
  * Frees a context (collective over its processes) and sets *ctx to HETSCAL_CONTEXT_NULL.
  * Descriptors naming it become invalid.
  * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT.
  */
 int hetscal_context_free(hetscal_context_t* ctx);
 
+/** @return the context's #hetscal_layout (CARTESIAN or PATTERN), or -1 for a bad context. */
+int hetscal_context_layout(hetscal_context_t ctx);
+
 /**
  * The planned grid: NPROW × NPCOL processes, this process at (myrow, mycol) (0-based), -1
- * when it holds no part of the layout.
+ * when it holds no part of the layout. For a pattern layout: the pattern's R × C cells, and
+ * myrow = mycol = -1 (a process may own several cells).
  * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT. Any output pointer may be NULL.
  */
 int hetscal_context_grid(hetscal_context_t ctx, int* nprow, int* npcol, int* myrow, int* mycol);
@@ -108,12 +152,14 @@ int hetscal_context_tile(hetscal_context_t ctx);
 int hetscal_context_participates(hetscal_context_t ctx);
 
 /**
- * The planner's predictions for the planned M×N×K product.
+ * The planner's predictions for the routine and dimensions the context was planned for.
  * @param[out] seconds predicted time of one product in the layout (compute and broadcasts;
  *             the fastest process at 1e10 flop/s, 1 GB/s per process).
- * @param[out] balance (Σ work / Σ speeds) / max(work_i / speed_i), 1 = perfect.
+ * @param[out] balance (Σ work / Σ speeds) / max(work_i / speed_i), 1 = perfect, work_i the
+ *             elements process i owns of the planned matrix (its lower triangle for POTRF).
  * @param[out] speedup predicted time of ScaLAPACK's even block-cyclic split on the same
- *             grid divided by `seconds`.
+ *             grid (for a pattern: the near-square grid of all processes) divided by
+ *             `seconds`.
  * @return HETSCAL_SUCCESS or HETSCAL_ERR_CONTEXT. Any output pointer may be NULL.
  */
 int hetscal_context_prediction(hetscal_context_t ctx, double* seconds, double* balance,
@@ -121,7 +167,8 @@ int hetscal_context_prediction(hetscal_context_t ctx, double* seconds, double* b
 
 /**
  * Local rows of an M-row matrix of the context held by this process (its LOCr), 0 when
- * the process holds none; -1 for a bad context or M < 0.
+ * the process holds none; -1 for a bad context, M < 0 or a pattern layout (whose local
+ * storage is tiles: see hetscal_local_tile()).
  */
 int hetscal_local_rows(hetscal_context_t ctx, int m);
 /** Local columns of an N-column matrix (LOCc); as hetscal_local_rows(). */
@@ -129,7 +176,7 @@ int hetscal_local_cols(hetscal_context_t ctx, int n);
 
 /**
  * Global row (1-based) of local row `local_row` (1-based) of an M-row matrix on this process;
- * 0 when out of range or for a bad context.
+ * 0 when out of range, for a bad context or a pattern layout.
  */
 int hetscal_global_row(hetscal_context_t ctx, int m, int local_row);
 /** Global column of a local column; as hetscal_global_row(). */
@@ -140,10 +187,36 @@ int hetscal_global_col(hetscal_context_t ctx, int n, int local_col);
  * DESCINIT of hetscal). Local, no communication. Like DESCINIT, DESC is filled even on error
  * (with LLD raised to the minimum).
  * @param[out] desc HETSCAL_DESC_LEN entries.
- * @param[in] lld leading dimension of the local array, >= max(1, hetscal_local_rows(ctx, m)).
+ * @param[in] lld leading dimension of the local array, >= max(1, hetscal_local_rows(ctx, m));
+ *            for a pattern layout, >= 1 and not used (each tile has its own, see
+ *            hetscal_local_tile()).
  * @param[out] info 0, -2 (M < 0), -3 (N < 0), -4 (bad context), -5 (LLD too small).
  */
 void hetscal_descinit(int* desc, int m, int n, hetscal_context_t ctx, int lld, int* info);
+
+/**
+ * Elements the local array of the matrix `desc` describes must hold on this process (0 when
+ * it holds none of it); -1 when desc is not a valid hetscal descriptor.
+ */
+long long hetscal_local_elements(const int* desc);
+
+/**
+ * Owner of tile (tile_row, tile_col) (1-based; tiles of MB × NB = the context's tile size,
+ * the last ones shorter) of the matrix `desc` describes: its rank in the BLACS grid's
+ * row-major order (as the speeds are indexed). -1 for a bad descriptor or a tile outside
+ * the matrix.
+ */
+int hetscal_tile_owner(const int* desc, int tile_row, int tile_col);
+
+/**
+ * Where this process keeps tile (tile_row, tile_col) (1-based) of the matrix `desc`
+ * describes: element (r, c) of the tile (1-based within the tile) is local element
+ * index + (r − 1) + (c − 1)·ld of the local array (index 1-based).
+ * @param[out] index, ld set when the tile is here (either may be NULL).
+ * @return 1 when this process owns the tile, 0 when another does, -1 for a bad descriptor,
+ *         -2 for a tile outside the matrix.
+ */
+int hetscal_local_tile(const int* desc, int tile_row, int tile_col, long long* index, int* ld);
 
 /**
  * Copies the M×N ScaLAPACK submatrix A(IA:IA+M-1, JA:JA+N-1) (9- or 11-entry descriptor,
@@ -186,6 +259,55 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    const double* a, int ia, int ja, const int* desca, const double* b, int ib,
                    int jb, const int* descb, double beta, double* c, int ic, int jc,
                    const int* descc, int* info);
+
+/**
+ * INFO of hetero_pdpotrf() and hetero_pdpotrs() when hetscal could not compute for a reason
+ * other than an argument (their return value says which): below every argument code, so
+ * that a caller testing only INFO != 0 sees the failure.
+ */
+#define HETSCAL_INFO_FAILED(status) (-1000 - (status))
+
+/**
+ * Cholesky factorisation of the N×N symmetric positive definite sub(A) = A(IA:IA+N-1,
+ * JA:JA+N-1), with PDPOTRF's arguments: sub(A) = L·Lᵀ (uplo "L", L in the lower triangle) or
+ * Uᵀ·U ("U", U in the upper triangle). Only the `uplo` triangle of sub(A) is read and
+ * written. Collective over A's grid. Either DESCA is a hetscal descriptor (the factor stays
+ * in the context's layout, Cartesian or pattern; IA = JA = 1, M_A = N_A = N), or a ScaLAPACK
+ * one (DTYPE 1 or 2; any IA, JA, MB, NB PDGEMM's checks accept): sub(A) is moved into the
+ * Cholesky layout planned with the speeds of the latest hetscal context of A's BLACS grid
+ * and only its `uplo` triangle is moved back (the other triangle, everything outside sub(A)
+ * and LLD padding stay bit-identical), also when INFO > 0.
+ * @param[out] info as ScaLAPACK's, the same on every process: 0; -(position) or
+ *             -(100·position + field) for the first bad argument (uplo 1, n 2, ia 4, ja 5,
+ *             desca 6; for a hetscal descriptor: another size than N×N is field 3 or 4),
+ *             with A untouched; j > 0 when the leading minor of order j is not positive
+ *             definite (the factorisation stopped there, as ScaLAPACK's);
+ *             HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return HETSCAL_SUCCESS (INFO >= 0), HETSCAL_ERR_ARGUMENT (INFO < 0),
+ *         HETSCAL_ERR_UNSUPPORTED (a replicated ScaLAPACK A: RSRC or CSRC = -1),
+ *         HETSCAL_ERR_CONTEXT (a ScaLAPACK A whose BLACS grid has no hetscal context),
+ *         HETSCAL_ERR_NO_PLAN, HETSCAL_ERR_INTERNAL (A may then be partly written); the
+ *         same on every process.
+ */
+int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int* desca,
+                   int* info);
+
+/**
+ * Solves sub(A)·X = sub(B) with the Cholesky factor hetero_pdpotrf() left in sub(A), with
+ * PDPOTRS's arguments; X overwrites sub(B) (N×NRHS). Collective over A's grid. sub(A) is
+ * either on a hetscal descriptor (the factor in place; IA = JA = 1, M_A = N_A = N) — sub(B)
+ * then on a hetscal descriptor of the same context (IB = JB = 1, M_B = N, N_B = NRHS) or on a
+ * ScaLAPACK descriptor of the context's BLACS grid (moved in and back) — or both are on
+ * ScaLAPACK descriptors of one BLACS grid (moved into the layout hetero_pdpotrf() plans).
+ * Only the `uplo` triangle of sub(A) is read; sub(A) is not written.
+ * @param[out] info 0; -(position) or -(100·position + field) as PDPOTRS numbers them (uplo 1,
+ *             n 2, nrhs 3, ia 5, ja 6, desca 7, ib 9, jb 10, descb 11; a ScaLAPACK DESCB
+ *             with a hetscal DESCA is accepted, the reverse is -(1100 + 1)), nothing
+ *             written; HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return as hetero_pdpotrf().
+ */
+int hetero_pdpotrs(const char* uplo, int n, int nrhs, const double* a, int ia, int ja,
+                   const int* desca, double* b, int ib, int jb, const int* descb, int* info);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,41 @@ std::vector<double> agreed_speeds(const mpi::ContextInfo& grid, const double* sp
   return agreed.speeds();
 }
 
-int create(int blacs_context, const double* speeds, int m, int n, int k, hetscal_context_t* ctx) {
+// Unknown routine or layout codes (hetscal.h) give nullopt.
+std::optional<core::Routine> routine_of(int code) {
+  switch (code) {
+    case HETSCAL_ROUTINE_GEMM: return core::Routine::Gemm;
+    case HETSCAL_ROUTINE_GETRF: return core::Routine::LU;
+    case HETSCAL_ROUTINE_GEQRF: return core::Routine::QR;
+    case HETSCAL_ROUTINE_POTRF: return core::Routine::Cholesky;
+    default: return std::nullopt;
+  }
+}
+std::optional<LayoutKind> layout_kind_of(int code) {
+  switch (code) {
+    case HETSCAL_LAYOUT_ANY: return LayoutKind::Any;
+    case HETSCAL_LAYOUT_CARTESIAN: return LayoutKind::Cartesian;
+    case HETSCAL_LAYOUT_PATTERN: return LayoutKind::Pattern;
+    default: return std::nullopt;
+  }
+}
+
+// The request the header's rules accept, or nullopt: GEMM needs M, N, K >= 1; LU and QR
+// M, N >= 1 (K unused); Cholesky M = N >= 1 (K unused).
+std::optional<LayoutRequest> request_of(int routine, int layout, int m, int n, int k) {
+  const std::optional<core::Routine> r = routine_of(routine);
+  const std::optional<LayoutKind> kind = layout_kind_of(layout);
+  if (!r || !kind || m < 1 || n < 1) return std::nullopt;
+  if (*r == core::Routine::Gemm && k < 1) return std::nullopt;
+  if (*r == core::Routine::Cholesky && m != n) return std::nullopt;
+  return LayoutRequest{*r, *kind, m, n, *r == core::Routine::Gemm ? k : n};
+}
+
+int create(int blacs_context, const double* speeds, const std::optional<LayoutRequest>& request,
+           hetscal_context_t* ctx) {
   if (!ctx) return HETSCAL_ERR_ARGUMENT;
   *ctx = HETSCAL_CONTEXT_NULL;
-  if (m < 1 || n < 1 || k < 1) return HETSCAL_ERR_ARGUMENT;
+  if (!request) return HETSCAL_ERR_ARGUMENT;
   auto context = std::make_unique<Context>();
   try {
     context->grid = mpi::context_info(blacs_context);
@@ -63,24 +95,31 @@ int create(int blacs_context, const double* speeds, int m, int n, int k, hetscal
   } catch (const InvalidArgument&) {
     return HETSCAL_ERR_SPEEDS;
   }
-  context->m = m;
-  context->n = n;
-  context->k = k;
-  try {  // deterministic: every process plans the same layout or fails alike
-    context->plan = context->plan_gemm(m, n, k);
-  } catch (const InvalidArgument&) {
-    return HETSCAL_ERR_NO_PLAN;
-  }
   try {
     context->machine = runtime::measure_machine(context->grid.comm, context->speeds);
   } catch (const std::exception&) {
     return HETSCAL_ERR_INTERNAL;
+  }
+  context->request = *request;
+  try {  // deterministic: every process plans the same layout or fails alike
+    context->layout = plan_context_layout(*request, context->speeds, context->machine.platform());
+  } catch (const InvalidArgument&) {
+    return HETSCAL_ERR_NO_PLAN;
   }
   const MPI_Comm blacs_comm = context->grid.comm;
   context->grid.comm = MPI_COMM_NULL;
   if (MPI_Comm_dup(blacs_comm, &context->grid.comm) != MPI_SUCCESS) return HETSCAL_ERR_INTERNAL;
   *ctx = register_context(std::move(context)).handle;
   return HETSCAL_SUCCESS;
+}
+
+int guarded_create(int blacs_context, const double* speeds,
+                   const std::optional<LayoutRequest>& request, hetscal_context_t* ctx) {
+  try {
+    return create(blacs_context, speeds, request, ctx);
+  } catch (const std::exception&) {
+    return HETSCAL_ERR_INTERNAL;
+  }
 }
 
 }  // namespace
@@ -91,11 +130,15 @@ using hetscal::api::find_context;
 
 extern "C" int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, int n,
                                            int k, hetscal_context_t* ctx) {
-  try {
-    return hetscal::api::create(blacs_context, speeds, m, n, k, ctx);
-  } catch (const std::exception&) {
-    return HETSCAL_ERR_INTERNAL;
-  }
+  return hetscal::api::guarded_create(
+      blacs_context, speeds,
+      hetscal::api::request_of(HETSCAL_ROUTINE_GEMM, HETSCAL_LAYOUT_CARTESIAN, m, n, k), ctx);
+}
+
+extern "C" int hetscal_context_create(int blacs_context, const double* speeds, int routine,
+                                      int layout, int m, int n, int k, hetscal_context_t* ctx) {
+  return hetscal::api::guarded_create(blacs_context, speeds,
+                                      hetscal::api::request_of(routine, layout, m, n, k), ctx);
 }
 
 extern "C" int hetscal_context_free(hetscal_context_t* ctx) {
@@ -104,14 +147,21 @@ extern "C" int hetscal_context_free(hetscal_context_t* ctx) {
   return HETSCAL_SUCCESS;
 }
 
+extern "C" int hetscal_context_layout(hetscal_context_t ctx) {
+  const Context* context = find_context(ctx);
+  if (!context) return -1;
+  return context->layout.cartesian() ? HETSCAL_LAYOUT_CARTESIAN : HETSCAL_LAYOUT_PATTERN;
+}
+
 extern "C" int hetscal_context_grid(hetscal_context_t ctx, int* nprow, int* npcol, int* myrow,
                                     int* mycol) {
   const Context* context = find_context(ctx);
   if (!context) return HETSCAL_ERR_CONTEXT;
-  const hetscal::layout::ProcessGrid& grid = context->layout().grid();
-  const auto me = grid.coordinates(context->grid.my_rank);
-  if (nprow) *nprow = grid.nprow();
-  if (npcol) *npcol = grid.npcol();
+  const hetscal::core::Candidate& planned = context->layout.candidate;
+  std::optional<hetscal::layout::GridCoord> me;
+  if (context->layout.cartesian()) me = context->layout.grid->c->grid().coordinates(context->grid.my_rank);
+  if (nprow) *nprow = static_cast<int>(planned.rows);
+  if (npcol) *npcol = static_cast<int>(planned.cols);
   if (myrow) *myrow = me ? me->row : -1;
   if (mycol) *mycol = me ? me->col : -1;
   return HETSCAL_SUCCESS;
@@ -125,31 +175,29 @@ extern "C" int hetscal_context_tile(hetscal_context_t ctx) {
 extern "C" int hetscal_context_participates(hetscal_context_t ctx) {
   const Context* context = find_context(ctx);
   if (!context) return -1;
-  const hetscal::layout::CartesianLocalLayout mine(context->layout(), context->grid.my_rank);
-  return mine.local_rows() > 0 && mine.local_cols() > 0 ? 1 : 0;
+  const hetscal::api::LayoutRequest& request = context->request;
+  const auto planned = context->layout.distribution(request.m, request.n);
+  const auto mine = context->layout.storage(*planned, context->grid.my_rank, 0);
+  return mine->owned_tiles().empty() ? 0 : 1;
 }
 
 extern "C" int hetscal_context_prediction(hetscal_context_t ctx, double* seconds, double* balance,
                                           double* speedup) {
   const Context* context = find_context(ctx);
   if (!context) return HETSCAL_ERR_CONTEXT;
-  namespace runtime = hetscal::runtime;
-  hetscal::core::Problem problem;
-  problem.routine = hetscal::core::Routine::Gemm;
-  problem.m = static_cast<std::size_t>(context->m);
-  problem.n = static_cast<std::size_t>(context->n);
-  problem.k = static_cast<std::size_t>(context->k);
-  const hetscal::core::Candidate& planned = context->plan->candidate;
-  // ScaLAPACK's layout on the same grid: equal shares for every grid row and column.
-  hetscal::core::Candidate even = planned;
-  std::fill(even.row_share.begin(), even.row_share.end(), 1.0);
-  std::fill(even.col_share.begin(), even.col_share.end(), 1.0);
+  namespace api = hetscal::api;
   try {
     const hetscal::core::Platform platform = context->machine.platform();
-    const double planned_s = runtime::predicted_compute_seconds(platform, problem, planned);
+    const hetscal::core::Problem problem = context->request.problem();
+    const double planned_s =
+        hetscal::runtime::predicted_compute_seconds(platform, problem, context->layout.candidate);
     if (seconds) *seconds = planned_s;
-    if (balance) *balance = runtime::predicted_balance(context->plan->load);
-    if (speedup) *speedup = runtime::predicted_compute_seconds(platform, problem, even) / planned_s;
+    if (balance) *balance = api::layout_balance(context->layout, context->request, context->speeds);
+    if (speedup) {
+      *speedup = hetscal::runtime::predicted_compute_seconds(
+                     platform, problem, api::scalapack_candidate(context->layout.candidate, context->speeds.size())) /
+                 planned_s;
+    }
   } catch (const std::exception&) {
     return HETSCAL_ERR_INTERNAL;
   }

@@ -1,13 +1,15 @@
 #pragma once
 /// @file context_registry.hpp
-/// The native API's contexts: a BLACS grid, the speeds its processes agreed on and the GEMM
-/// layout planned for them, behind an int handle (a descriptor's CTXT holds it). Handles are
+/// The native API's contexts: a BLACS grid, the speeds its processes agreed on and the layout
+/// planned for them and one routine (GEMM, LU, QR or Cholesky; a Cartesian grid or a
+/// pattern), behind an int handle (a descriptor's CTXT holds it). Handles are
 /// per process, like BLACS's; processes that create their contexts in the same order get
 /// the same handles.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "api/context_layout.hpp"
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/workspace.hpp"
@@ -23,9 +25,9 @@ struct Context {
   /// stays usable for its own descriptors even if BLACS's cache entry goes first.
   mpi::ContextInfo grid;
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
-  std::int64_t m = 0, n = 0, k = 0;
-  std::shared_ptr<const runtime::GemmLayout> plan;  ///< the M×N×K layout
-  /// This one and ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it was.
+  LayoutRequest request;  ///< the routine, layout kind and dimensions planned for
+  ContextLayout layout;   ///< the layout every matrix of the context follows
+  /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it was.
   mutable runtime::PlanCache plans;
   runtime::MachineFigures machine;                  ///< measured at creation
   /// Planned copies of ScaLAPACK operands (hetero_pdgemm on ScaLAPACK descriptors), reused.
@@ -40,9 +42,19 @@ struct Context {
         [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
 
-  /// The heterogeneous layout every matrix of the context follows.
-  const layout::CartesianDistribution& layout() const { return *plan->c; }
-  std::int64_t tile() const { return plan->tile; }
+  /// The layout of an N×N Cholesky for this context's speeds and machine (cached), as a
+  /// POTRF context of any layout kind would plan it: where hetero_pdpotrf/hetero_pdpotrs
+  /// compute on ScaLAPACK operands.
+  /// @throws InvalidArgument when no layout fits N.
+  std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order) const {
+    return plans.find_or_make<ContextLayout>(
+        {{core::Routine::Cholesky, runtime::ScalarType::Double}, {order, order, 0}, 0, 0}, [&] {
+          return plan_context_layout({core::Routine::Cholesky, LayoutKind::Any, order, order, order},
+                                     speeds, machine.platform());
+        });
+  }
+
+  std::int64_t tile() const { return layout.tile(); }
 };
 
 /// The live context with this handle, or nullptr.

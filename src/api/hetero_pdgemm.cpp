@@ -44,19 +44,6 @@ int trans_info(const Call& call) {
   return !call.trans_a ? -kTransA : !call.trans_b ? -kTransB : 0;
 }
 
-// A hetscal operand: of `context`, and sub(X) the whole matrix.
-int check_in_place_operand(const layout::MatrixArgument& x, const Context& context) {
-  Context* own = nullptr;
-  const int info = check_hetero_descriptor(x.desc, x.desc_position, &own);
-  if (info != 0) return info;
-  if (own != &context) return field_info(x.desc_position, field::kCtxt);
-  if (x.ia != 1) return -(x.desc_position - 2);
-  if (x.ja != 1) return -(x.desc_position - 1);
-  if (x.desc[field::kM - 1] != x.m) return field_info(x.desc_position, field::kM);
-  if (x.desc[field::kN - 1] != x.n) return field_info(x.desc_position, field::kN);
-  return 0;
-}
-
 int in_place(const Call& call) {
   const Context* context = find_context(call.arg_a.desc[field::kCtxt - 1]);
   if (!context) return field_info(kDescA, field::kCtxt);  // no grid to agree on: local

@@ -32,7 +32,8 @@ void update_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
     if (i == j) {
       ops.update_diagonal(column_line, panel.width(), tile, where.ld);
     } else {
-      ops.update_off_diagonal(panel.line(tiles, ops, i), column_line, panel.width(), tile, where.ld);
+      ops.update_off_diagonal(panel.line(tiles, ops, i), column_line, panel.width(), tile,
+                              where.ld);
     }
   }
 }
@@ -61,7 +62,8 @@ class LocalArrayUpdate {
     const std::int64_t kb = panel.width(), stack_ld = ops.panel_ld(extent, kb);
     stack_panel(tiles, ops, panel, first, origin, stack_ld);
     const auto stacked = [&](std::int64_t from, std::int64_t to) {
-      return PanelBlock<T>{stack_.data() + ops.line_offset(from - origin, stack_ld), stack_ld, to - from};
+      return PanelBlock<T>{stack_.data() + ops.line_offset(from - origin, stack_ld), stack_ld,
+                           to - from};
     };
     const auto column = std::lower_bound(my_tile_cols_.begin(), my_tile_cols_.end(), first);
     for (auto j = column; j != my_tile_cols_.end(); ++j) {
@@ -74,13 +76,16 @@ class LocalArrayUpdate {
       const PanelBlock<T> column_line = panel.line(tiles, ops, *j);
       T* column_data = a.data + storage_->local_col_of_tile(*j) * storage_->ld();
       if (has_diagonal) {
-        ops.update_diagonal(column_line, kb, column_data + storage_->local_row_of_tile(*j), storage_->ld());
+        ops.update_diagonal(column_line, kb, column_data + storage_->local_row_of_tile(*j),
+                            storage_->ld());
       }
       if (from == to) continue;
       if (lower) {
-        ops.update_off_diagonal(stacked(from, to), column_line, kb, column_data + from, storage_->ld());
+        ops.update_off_diagonal(stacked(from, to), column_line, kb, column_data + from,
+                                storage_->ld());
       } else {
-        ops.update_off_diagonal(column_line, stacked(from, to), kb, column_data + from, storage_->ld());
+        ops.update_off_diagonal(column_line, stacked(from, to), kb, column_data + from,
+                                storage_->ld());
       }
     }
   }
@@ -104,7 +109,8 @@ class LocalArrayUpdate {
     for (auto i = row; i != my_tile_rows_.end(); ++i) {
       if (!panel.has_line(*i)) continue;
       const PanelBlock<T> line = panel.line(tiles, ops, *i);
-      T* target = stack_.data() + ops.line_offset(storage_->local_row_of_tile(*i) - origin, stack_ld);
+      T* target =
+          stack_.data() + ops.line_offset(storage_->local_row_of_tile(*i) - origin, stack_ld);
       ops.copy_lines(line.data, line.ld, target, stack_ld, line.lines, kb);
     }
   }

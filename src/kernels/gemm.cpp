@@ -22,6 +22,7 @@
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "kernels/tile_updates.hpp"
+#include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 
@@ -32,21 +33,6 @@ std::string shape(std::int64_t rows, std::int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-template <typename T>
-void check_view(const DistributedMatrix<T>& x, const char* name, int comm_size, int my_rank) {
-  const std::string who = std::string("gemm: ") + name;
-  if (x.distribution == nullptr || x.storage == nullptr)
-    throw InvalidArgument(who + " lacks a distribution or a local storage");
-  if (x.distribution->num_ranks() != comm_size)
-    throw InvalidArgument(who + " is distributed over " + std::to_string(x.distribution->num_ranks()) +
-                          " ranks but the communicator has " + std::to_string(comm_size));
-  if (x.storage->rank() != my_rank)
-    throw InvalidArgument(who + "'s storage is rank " + std::to_string(x.storage->rank()) +
-                          "'s, called on rank " + std::to_string(my_rank));
-  if (x.storage->rows() != x.distribution->rows() || x.storage->cols() != x.distribution->cols())
-    throw InvalidArgument(who + "'s storage does not match its distribution's tiles");
-}
-
 /// Checks every argument; returns this rank's rank in `comm`. @throws InvalidArgument
 template <typename T>
 int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
@@ -55,9 +41,9 @@ int check_arguments(Op op_a, Op op_b, const DistributedMatrix<const T>& a,
   int size = 0, rank = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_view(a, "A", size, rank);
-  check_view(b, "B", size, rank);
-  check_view(c, "C", size, rank);
+  check_view(a, "gemm: A", size, rank);
+  check_view(b, "gemm: B", size, rank);
+  check_view(c, "gemm: C", size, rank);
   const bool a_plain = op_a == Op::NoTrans, b_plain = op_b == Op::NoTrans;
   const std::int64_t a_rows = a_plain ? a.rows() : a.cols(), a_cols = a_plain ? a.cols() : a.rows();
   const std::int64_t b_rows = b_plain ? b.rows() : b.cols(), b_cols = b_plain ? b.cols() : b.rows();

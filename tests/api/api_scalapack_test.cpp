@@ -9,32 +9,6 @@
 namespace hetscal::api_test {
 namespace {
 
-constexpr int kNb = 8;
-
-// A whole matrix distributed 2D block-cyclically (MB = NB = kNb, RSRC = CSRC = 0).
-struct BlockCyclic {
-  int rows, cols, lld = 1;
-  int desc[9] = {};
-  std::vector<double> local;
-  BlockCyclic(const BlacsGrid& grid, const std::vector<double>& x, int r, int c)
-      : rows(r), cols(c) {
-    const int zero = 0, nb = kNb;
-    const int lr = numroc_(&rows, &nb, &grid.myrow, &zero, &grid.nprow);
-    const int lc = numroc_(&cols, &nb, &grid.mycol, &zero, &grid.npcol);
-    lld = std::max(1, lr);
-    int info = -1;
-    descinit_(desc, &rows, &cols, &nb, &nb, &zero, &zero, &grid.context, &lld, &info);
-    EXPECT_EQ(info, 0);
-    local.assign(static_cast<std::size_t>(lld) * std::max(lc, 1), 0.0);
-    for (int jl = 0; jl < lc; ++jl) {
-      for (int il = 0; il < lr; ++il) {
-        const int i = (il / kNb * grid.nprow + grid.myrow) * kNb + il % kNb;
-        const int j = (jl / kNb * grid.npcol + grid.mycol) * kNb + jl % kNb;
-        local[jl * static_cast<std::size_t>(lld) + il] = x[j * static_cast<std::size_t>(rows) + i];
-      }
-    }
-  }
-};
 
 struct ApiScalapack : ::testing::Test {
   BlacsGrid grid;

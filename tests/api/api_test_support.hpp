@@ -3,6 +3,7 @@
 // analytic matrices and the reference product they are checked against.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -118,5 +119,83 @@ inline double max_error_hetero(hetscal_context_t ctx, const std::vector<double>&
   MPI_Allreduce(&error, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return worst;
 }
+
+/// Calls f(i, j, k) for every element (i, j) (0-based) this process holds of the matrix a
+/// hetscal descriptor describes, k its 0-based position in the local array: found through
+/// the tile queries alone, so it serves Cartesian and pattern layouts alike.
+template <typename F>
+void for_each_local_element(const int* desc, F&& f) {
+  const int rows = desc[2], cols = desc[3], tile = desc[4];
+  for (int tj = 0; tj * tile < cols; ++tj) {
+    for (int ti = 0; ti * tile < rows; ++ti) {
+      long long index = 0;
+      int ld = 0;
+      if (hetscal_local_tile(desc, ti + 1, tj + 1, &index, &ld) != 1) continue;
+      for (int c = 0; c < tile && tj * tile + c < cols; ++c)
+        for (int r = 0; r < tile && ti * tile + r < rows; ++r)
+          f(ti * tile + r, tj * tile + c, static_cast<std::size_t>(index - 1 + r + c * static_cast<long long>(ld)));
+    }
+  }
+}
+
+/// This process's local array of the whole column-major matrix x in the layout `desc`
+/// describes; entries that are no element hold `padding`.
+inline std::vector<double> local_of(const int* desc, const std::vector<double>& x, double padding = -99.0) {
+  std::vector<double> local(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))), padding);
+  for_each_local_element(desc, [&](int i, int j, std::size_t k) {
+    local[k] = x[static_cast<std::size_t>(j) * desc[2] + i];
+  });
+  return local;
+}
+
+/// The whole column-major matrix gathered on every process from each process's local array.
+inline std::vector<double> whole_of(const int* desc, const std::vector<double>& local) {
+  std::vector<double> x(static_cast<std::size_t>(desc[2]) * desc[3], 0.0);
+  for_each_local_element(desc, [&](int i, int j, std::size_t k) {
+    x[static_cast<std::size_t>(j) * desc[2] + i] = local[k];
+  });
+  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return x;
+}
+
+/// A whole matrix distributed 2D block-cyclically on `grid` (MB = NB = nb, RSRC = CSRC = 0).
+struct BlockCyclic {
+  int rows, cols, nb, lld = 1;
+  int desc[9] = {};
+  std::vector<double> local;
+  BlockCyclic(const BlacsGrid& grid, const std::vector<double>& x, int r, int c, int block = 8)
+      : rows(r), cols(c), nb(block) {
+    const int zero = 0;
+    const int lr = numroc_(&rows, &nb, &grid.myrow, &zero, &grid.nprow);
+    const int lc = numroc_(&cols, &nb, &grid.mycol, &zero, &grid.npcol);
+    lld = std::max(1, lr);
+    int info = -1;
+    descinit_(desc, &rows, &cols, &nb, &nb, &zero, &zero, &grid.context, &lld, &info);
+    local.assign(static_cast<std::size_t>(lld) * std::max(lc, 1), 0.0);
+    for (int jl = 0; jl < lc; ++jl) {
+      for (int il = 0; il < lr; ++il) {
+        const int i = (il / nb * grid.nprow + grid.myrow) * nb + il % nb;
+        const int j = (jl / nb * grid.npcol + grid.mycol) * nb + jl % nb;
+        local[jl * static_cast<std::size_t>(lld) + il] = x[j * static_cast<std::size_t>(rows) + i];
+      }
+    }
+  }
+  /// The whole matrix gathered on every process (each element held by one process).
+  std::vector<double> gathered(const BlacsGrid& grid) const {
+    std::vector<double> x(static_cast<std::size_t>(rows) * cols, 0.0);
+    const int zero = 0;
+    const int lr = numroc_(&rows, &nb, &grid.myrow, &zero, &grid.nprow);
+    const int lc = numroc_(&cols, &nb, &grid.mycol, &zero, &grid.npcol);
+    for (int jl = 0; jl < lc; ++jl) {
+      for (int il = 0; il < lr; ++il) {
+        const int i = (il / nb * grid.nprow + grid.myrow) * nb + il % nb;
+        const int j = (jl / nb * grid.npcol + grid.mycol) * nb + jl % nb;
+        x[j * static_cast<std::size_t>(rows) + i] = local[jl * static_cast<std::size_t>(lld) + il];
+      }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return x;
+  }
+};
 
 }  // namespace hetscal::api_test

@@ -17,7 +17,8 @@ template <typename T>
 std::vector<T> parse_list(const std::string& text) {
   std::vector<T> values;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(static_cast<T>(std::stod(item)));
+  for (std::string item; std::getline(in, item, ',');)
+    values.push_back(static_cast<T>(std::stod(item)));
   return values;
 }
 

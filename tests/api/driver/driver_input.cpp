@@ -1,5 +1,6 @@
 #include "driver_input.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -46,11 +47,17 @@ class Lines {
     }
     return out;
   }
-  int count(const std::string& what) {
-    const int n = numbers<int>(1, what).front();
-    if (n < 1)
-      throw std::runtime_error("line " + std::to_string(number_) + ": " + what + " must be >= 1");
-    return n;
+  int count(const std::string& what) { return positive<int>(1, what).front(); }
+  // As numbers(), each value > 0 (sizes, block sizes, speeds).
+  template <typename T>
+  std::vector<T> positive(std::size_t count, const std::string& what) {
+    std::vector<T> out = numbers<T>(count, what);
+    for (const T x : out) {
+      if (!(x > 0))
+        throw std::runtime_error("line " + std::to_string(number_) + ": " + what +
+                                 " must be > 0, not " + std::to_string(x));
+    }
+    return out;
   }
 
  private:
@@ -58,39 +65,65 @@ class Lines {
   int number_ = 0;
 };
 
-std::vector<char> transposes(Lines& lines, std::size_t count, const std::string& what) {
+// One option per problem, each the first letter (any case) of one of `allowed`.
+std::vector<char> options(Lines& lines, std::size_t count, const std::string& allowed,
+                          const std::string& what) {
   std::vector<char> out;
   for (const std::string& option : lines.values(count, what)) {
     const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(option[0])));
-    if (c != 'N' && c != 'T' && c != 'C')
-      throw std::runtime_error(what + ": '" + option + "' is not N, T or C");
+    if (allowed.find(c) == std::string::npos)
+      throw std::runtime_error(what + ": '" + option + "' is not one of " + allowed);
     out.push_back(c);
   }
   return out;
 }
 
+// The title line, first of every file.
+void read_title(Lines& lines, const std::string& path, DriverSettings& settings) {
+  std::getline(std::ifstream(path), settings.title);
+  lines.values(0, "title");
+}
+
+// Block sizes, grids, speeds, repetitions and threshold, after the problems.
+void read_settings(Lines& lines, DriverSettings& settings) {
+  settings.block = lines.positive<int>(
+      static_cast<std::size_t>(lines.count("number of block sizes")), "values of NB");
+  const auto grids = static_cast<std::size_t>(lines.count("number of grids"));
+  settings.grid_rows = lines.numbers<int>(grids, "values of P");
+  settings.grid_cols = lines.numbers<int>(grids, "values of Q");
+  settings.speeds =
+      lines.positive<double>(static_cast<std::size_t>(lines.count("number of speeds")), "speeds");
+  settings.repetitions = lines.count("repetitions");
+  settings.threshold = lines.numbers<double>(1, "threshold").front();
+  if (!(settings.threshold >= 0.0))
+    throw std::runtime_error("threshold must be >= 0, not " + std::to_string(settings.threshold));
+}
+
 }  // namespace
 
-DriverInput read_driver_input(const std::string& path) {
+GemmInput read_gemm_input(const std::string& path) {
   Lines lines(path);
-  DriverInput in;
-  std::getline(std::ifstream(path), in.title);
-  lines.values(0, "title");
+  GemmInput in;
+  read_title(lines, path, in);
   const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
   in.m = lines.numbers<int>(problems, "values of M");
   in.n = lines.numbers<int>(problems, "values of N");
   in.k = lines.numbers<int>(problems, "values of K");
-  in.trans_a = transposes(lines, problems, "values of TRANSA");
-  in.trans_b = transposes(lines, problems, "values of TRANSB");
-  in.block = lines.numbers<int>(static_cast<std::size_t>(lines.count("number of block sizes")),
-                                "values of NB");
-  const auto grids = static_cast<std::size_t>(lines.count("number of grids"));
-  in.grid_rows = lines.numbers<int>(grids, "values of P");
-  in.grid_cols = lines.numbers<int>(grids, "values of Q");
-  in.speeds =
-      lines.numbers<double>(static_cast<std::size_t>(lines.count("number of speeds")), "speeds");
-  in.repetitions = lines.count("repetitions");
-  in.threshold = lines.numbers<double>(1, "threshold").front();
+  in.trans_a = options(lines, problems, "NTC", "values of TRANSA");
+  in.trans_b = options(lines, problems, "NTC", "values of TRANSB");
+  read_settings(lines, in);
+  return in;
+}
+
+PotrfInput read_potrf_input(const std::string& path) {
+  Lines lines(path);
+  PotrfInput in;
+  read_title(lines, path, in);
+  const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
+  in.n = lines.positive<int>(problems, "values of N");
+  in.uplo = options(lines, problems, "LU", "values of UPLO");
+  in.layout = options(lines, problems, "ACP", "values of LAYOUT");
+  read_settings(lines, in);
   return in;
 }
 

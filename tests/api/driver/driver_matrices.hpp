@@ -34,6 +34,12 @@ inline double generated(int which, std::int64_t i, std::int64_t j) {
   return static_cast<double>(x >> 11) * 0x1.0p-53 - 0.5;
 }
 
+/// Global index (0-based) of local index `local` of a block-cyclic dimension (block nb, over
+/// `procs` processes, first block on process 0) on the process at `position`.
+inline std::int64_t global_index(int local, int nb, int procs, int position) {
+  return (static_cast<std::int64_t>(local / nb) * procs + position) * nb + local % nb;
+}
+
 /// A P×Q BLACS grid ("Row" order) of the first P·Q processes; the others are not members.
 struct Grid {
   int context = -1, nprow = 0, npcol = 0, myrow = -1, mycol = -1;
@@ -78,16 +84,53 @@ struct Operand {
     int info = 0;
     descinit_(desc, &rows, &cols, &nb, &nb, &zero, &zero, &g.context, &lld, &info);
     local.assign(static_cast<std::size_t>(lld) * std::max(1, local_cols), 0.0);
+    fill([w](std::int64_t i, std::int64_t j) { return generated(w, i, j); });
+  }
+  /// Sets every element (i, j) (0-based, global) to value(i, j).
+  template <typename Value>
+  void fill(Value value) {
     for (int jl = 0; jl < local_cols; ++jl) {
-      for (int il = 0; il < local_rows; ++il)
-        at(il, jl) = generated(which, global_row(il), global_col(jl));
+      for (int il = 0; il < local_rows; ++il) at(il, jl) = value(global_row(il), global_col(jl));
     }
   }
   double& at(int il, int jl) { return local[static_cast<std::size_t>(jl) * lld + il]; }
   double at(int il, int jl) const { return local[static_cast<std::size_t>(jl) * lld + il]; }
-  int global_row(int il) const { return (il / nb * grid->nprow + grid->myrow) * nb + il % nb; }
-  int global_col(int jl) const { return (jl / nb * grid->npcol + grid->mycol) * nb + jl % nb; }
+  std::int64_t global_row(int il) const { return global_index(il, nb, grid->nprow, grid->myrow); }
+  std::int64_t global_col(int jl) const { return global_index(jl, nb, grid->npcol, grid->mycol); }
 };
+
+/// The whole matrix `x`, column-major (leading dimension x.rows), on grid rank 0; empty on
+/// the other processes. Collective over the grid.
+inline std::vector<double> gather_to_root(const Operand& x) {
+  const Grid& g = *x.grid;
+  std::vector<double> mine(static_cast<std::size_t>(x.local_rows) * x.local_cols);
+  for (int jl = 0; jl < x.local_cols; ++jl)
+    std::copy_n(x.local.begin() + static_cast<std::ptrdiff_t>(jl) * x.lld, x.local_rows,
+                mine.begin() + static_cast<std::ptrdiff_t>(jl) * x.local_rows);
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(g.size())), offsets(counts.size() + 1, 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, g.comm);
+  for (std::size_t r = 0; r < counts.size(); ++r) offsets[r + 1] = offsets[r] + counts[r];
+  std::vector<double> pieces(g.rank == 0 ? static_cast<std::size_t>(offsets.back()) : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, pieces.data(), counts.data(), offsets.data(),
+              MPI_DOUBLE, 0, g.comm);
+  if (g.rank != 0) return {};
+  // Rank r's piece is its local array of grid position (r / Q, r % Q), packed.
+  std::vector<double> whole(static_cast<std::size_t>(x.rows) * x.cols);
+  const int zero = 0;
+  for (int r = 0; r < g.size(); ++r) {
+    const int row = r / g.npcol, col = r % g.npcol;
+    const int local_rows = numroc_(&x.rows, &x.nb, &row, &zero, &g.nprow);
+    for (int k = 0; k < counts[static_cast<std::size_t>(r)]; ++k) {
+      const int il = k % local_rows, jl = k / local_rows;
+      const std::int64_t i = global_index(il, x.nb, g.nprow, row);
+      const std::int64_t j = global_index(jl, x.nb, g.npcol, col);
+      whole[static_cast<std::size_t>(j * x.rows + i)] =
+          pieces[static_cast<std::size_t>(offsets[r] + k)];
+    }
+  }
+  return whole;
+}
 
 /// alpha·op(A)·op(B) + beta·C on this process's elements of C, and the scaled residual.
 class Reference {
@@ -98,7 +141,7 @@ class Reference {
     const int k = ta ? a.rows : a.cols;
     for (int jl = 0; jl < c.local_cols; ++jl) {
       for (int il = 0; il < c.local_rows; ++il) {
-        const int i = c.global_row(il), j = c.global_col(jl);
+        const std::int64_t i = c.global_row(il), j = c.global_col(jl);
         double sum = 0.0;
         for (int l = 0; l < k; ++l) {
           sum += (ta ? generated(a.which, l, i) : generated(a.which, i, l)) *
@@ -140,7 +183,9 @@ struct HeteroOperand {
     int info = 0;
     const int lld = std::max(1, hetscal_local_rows(ctx, x.rows));
     hetscal_descinit(desc, x.rows, x.cols, ctx, lld, &info);
-    local.assign(static_cast<std::size_t>(lld) * std::max(1, hetscal_local_cols(ctx, x.cols)), 0.0);
+    // Cartesian or pattern layout alike (hetscal_local_rows is -1 for a pattern, whose LLD
+    // is not used).
+    local.assign(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))), 0.0);
     hetscal_scatter(x.rows, x.cols, x.local.data(), 1, 1, x.desc, local.data(), desc, &info);
   }
   /// Scatters `values` (a local array laid out as x's) and returns the result.

@@ -16,14 +16,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <vector>
 
 #include "driver_input.hpp"
 #include "driver_matrices.hpp"
+#include "driver_runs.hpp"
 #include "hetscal/hetscal.h"
 #include "kernels/flop_counter.hpp"
-
 #include "scalapack_abi.hpp"
 
 namespace hetscal::driver {
@@ -40,17 +39,8 @@ struct Row {
 // The best of `repetitions` timed runs (C restored before each run).
 template <typename Run, typename Restore>
 double best_time(int repetitions, MPI_Comm comm, Run run, Restore restore) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < repetitions; ++r) {
-    restore();
-    MPI_Barrier(comm);
-    const double start = MPI_Wtime();
-    run();
-    double took = MPI_Wtime() - start, slowest = 0.0;
-    MPI_Allreduce(&took, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-    best = std::min(best, slowest);
-  }
-  return best;
+  const std::vector<double> seconds = timed_runs(repetitions, comm, run, restore);
+  return *std::min_element(seconds.begin(), seconds.end());
 }
 
 struct Case {
@@ -59,7 +49,7 @@ struct Case {
 };
 
 // One case on the grid; rows of the table in `rows`. @return false when hetscal refused it.
-bool run_case(const Case& c, const Grid& grid, const DriverInput& in, std::vector<Row>& rows,
+bool run_case(const Case& c, const Grid& grid, const GemmInput& in, std::vector<Row>& rows,
               double predicted[2]) {
   const std::vector<double> speeds(in.speeds.begin(), in.speeds.begin() + grid.size());
   const bool ta = c.ta != 'N', tb = c.tb != 'N';
@@ -122,74 +112,48 @@ bool run_case(const Case& c, const Grid& grid, const DriverInput& in, std::vecto
   return true;
 }
 
+void print_header(const GemmInput& in) {
+  std::printf(
+      "%s\nalpha = %g, beta = %g; residual = |C - C_ref|_max / ((|alpha| K |A|max |B|max + "
+      "|beta| |C|max + 1) eps), threshold %g\n\n",
+      in.title.c_str(), kAlpha, kBeta, in.threshold);
+  std::printf("%5s %5s %5s %2s %2s %4s %5s  %-24s %9s %8s %8s %9s %9s %9s  %s\n", "M", "N", "K",
+              "TA", "TB", "NB", "PxQ", "routine", "time (s)", "GFLOP/s", "balance", "pred.bal",
+              "pred.gain", "residual", "check");
+}
+
+// Every case of the input on one grid.
+void run_grid(const Grid& grid, const GemmInput& in, Tally& tally) {
+  for (std::size_t t = 0; t < in.m.size(); ++t) {
+    for (int nb : in.block) {
+      const Case c{in.m[t], in.n[t], in.k[t], nb, in.trans_a[t], in.trans_b[t]};
+      std::vector<Row> rows;
+      double predicted[2] = {0, 0};
+      if (!run_case(c, grid, in, rows, predicted)) {
+        if (grid.rank == 0)
+          std::printf("%5d %5d %5d: no heterogeneous plan, skipped\n", c.m, c.n, c.k);
+        ++tally.skipped;
+        continue;
+      }
+      for (const Row& row : rows) {
+        tally.count(row.passed);
+        if (grid.rank != 0) continue;
+        const double gflops = 2.0 * c.m * c.n * c.k / row.seconds * 1e-9;
+        std::printf(
+            "%5d %5d %5d %2c %2c %4d %2dx%-2d  %-24s %9.4f %8.2f %8.3f %9.3f %9.2f %9.2e  %s\n",
+            c.m, c.n, c.k, c.ta, c.tb, nb, grid.nprow, grid.npcol, row.routine, row.seconds, gflops,
+            row.balance, predicted[0], predicted[1], row.residual,
+            row.passed ? "PASSED" : "FAILED");
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hetscal::driver
 
 int main(int argc, char** argv) {
   using namespace hetscal::driver;
-  MPI_Init(&argc, &argv);
-  int me = 0, procs = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  DriverInput in;
-  try {
-    in = read_driver_input(argc > 1 ? argv[1] : "PDGEMM-HETSCAL.dat");
-  } catch (const std::exception& e) {
-    if (me == 0) std::fprintf(stderr, "hetscal_pdgemm_driver: %s\n", e.what());
-    MPI_Finalize();
-    return 2;
-  }
-  if (me == 0) {
-    std::printf(
-        "%s\nalpha = %g, beta = %g; residual = |C - C_ref|_max / ((|alpha| K |A|max |B|max + "
-        "|beta| |C|max + 1) eps), threshold %g\n\n",
-        in.title.c_str(), kAlpha, kBeta, in.threshold);
-    std::printf("%5s %5s %5s %2s %2s %4s %5s  %-24s %9s %8s %8s %9s %9s %9s  %s\n", "M", "N", "K",
-                "TA", "TB", "NB", "PxQ", "routine", "time (s)", "GFLOP/s", "balance", "pred.bal",
-                "pred.gain", "residual", "check");
-  }
-  int passed = 0, failed = 0, skipped = 0;
-  for (std::size_t g = 0; g < in.grid_rows.size(); ++g) {
-    const int p = in.grid_rows[g], q = in.grid_cols[g];
-    if (p < 1 || q < 1 || p * q > procs || p * q > static_cast<int>(in.speeds.size())) {
-      if (me == 0) std::printf("grid %dx%d skipped: needs %d processes and speeds\n", p, q, p * q);
-      ++skipped;
-      continue;
-    }
-    const Grid grid(p, q);
-    for (std::size_t t = 0; t < in.m.size() && grid.member(); ++t) {
-      for (int nb : in.block) {
-        const Case c{in.m[t], in.n[t], in.k[t], nb, in.trans_a[t], in.trans_b[t]};
-        std::vector<Row> rows;
-        double predicted[2] = {0, 0};
-        if (!run_case(c, grid, in, rows, predicted)) {
-          if (grid.rank == 0)
-            std::printf("%5d %5d %5d: no heterogeneous plan, skipped\n", c.m, c.n, c.k);
-          ++skipped;
-          continue;
-        }
-        for (const Row& row : rows) {
-          (row.passed ? passed : failed) += 1;
-          if (grid.rank != 0) continue;
-          const double gflops = 2.0 * c.m * c.n * c.k / row.seconds * 1e-9;
-          std::printf(
-              "%5d %5d %5d %2c %2c %4d %2dx%-2d  %-24s %9.4f %8.2f %8.3f %9.3f %9.2f %9.2e  %s\n",
-              c.m, c.n, c.k, c.ta, c.tb, nb, p, q, row.routine, row.seconds, gflops, row.balance,
-              predicted[0], predicted[1], row.residual, row.passed ? "PASSED" : "FAILED");
-        }
-      }
-    }
-    std::fflush(stdout);
-  }
-  int totals[3] = {passed, failed, skipped}, worst[3] = {0, 0, 0};
-  MPI_Allreduce(totals, worst, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (me == 0) {
-    std::printf(
-        "\n%d tests completed and passed residual checks.\n%d tests completed and failed residual "
-        "checks.\n"
-        "%d tests skipped.\n",
-        worst[0], worst[1], worst[2]);
-  }
-  MPI_Finalize();
-  return worst[1] == 0 ? 0 : 1;
+  return driver_main<GemmInput>(argc, argv, "hetscal_pdgemm_driver", "PDGEMM-HETSCAL.dat",
+                                read_gemm_input, print_header, run_grid);
 }

@@ -1,0 +1,79 @@
+#pragma once
+/// @file context_layout.hpp
+/// The layout every matrix of a native API context follows, planned once for the routine the
+/// context was created for: a heterogeneous Cartesian grid (one column-major local array per
+/// process, as ScaLAPACK keeps its matrices) or an R×C pattern laid over the tiles
+/// cyclically (2DBC, G-2DBC, GCR&M, heterogeneous patterns; tiles stored one after the other).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "core/time_model.hpp"
+#include "layout/distribution.hpp"
+#include "layout/local_storage.hpp"
+#include "runtime/gemm_plan.hpp"
+
+namespace hetscal::api {
+
+/// Which kind of layout a context may take.
+enum class LayoutKind {
+  Any,        ///< the faster of the two by the time model's prediction
+  Cartesian,  ///< a heterogeneous Cartesian grid
+  Pattern,    ///< an owner pattern
+};
+
+/// What a context is planned for: the routine and its dimensions (GEMM: C is M×N, inner
+/// dimension K; LU, QR: an M×N matrix; Cholesky: N×N).
+struct LayoutRequest {
+  core::Routine routine = core::Routine::Gemm;
+  LayoutKind kind = LayoutKind::Cartesian;
+  std::int64_t m = 1, n = 1, k = 1;
+
+  /// The problem as the core time model sees it (the square order N for Cholesky).
+  core::Problem problem() const;
+};
+
+struct ContextLayout {
+  core::Candidate candidate;  ///< as the time model prices it: kind Cartesian or Pattern
+  /// Cartesian layouts: the planned grid (GEMM's layout of the M×N×K product, or of an M×N
+  /// matrix); null for patterns.
+  std::shared_ptr<const runtime::GemmLayout> grid;
+  std::string description;  ///< one line for HETSCAL_VERBOSE and reports
+
+  bool cartesian() const { return grid != nullptr; }
+  std::int64_t tile() const { return static_cast<std::int64_t>(candidate.tile); }
+  int num_ranks = 0;  ///< processes of the context's grid, owners 0..num_ranks-1
+
+  /// A rows×cols matrix in this layout: tile (I, J) of any matrix lives where tile (I, J) of
+  /// the planned one does (the grid's maps or the pattern repeat over larger matrices).
+  /// @pre rows, cols >= 0.
+  std::unique_ptr<layout::Distribution> distribution(std::int64_t rows, std::int64_t cols) const;
+  /// This process's storage of a matrix of distribution(): a column-major array with leading
+  /// dimension `lld` (0: LOCr) for Cartesian layouts, tiles one after the other otherwise.
+  /// @throws InvalidArgument when lld is below LOCr.
+  std::unique_ptr<layout::LocalLayout> storage(const layout::Distribution& d, int rank,
+                                               std::int64_t lld) const;
+};
+
+/// Plans a context's layout.
+/// @param speeds relative speed per rank of the context's grid.
+/// @param platform the measured machine of those ranks (core time model's input).
+/// @throws InvalidArgument when no layout of the requested kind fits the dimensions (fewer
+///         tiles than grid rows or columns) or the dimensions are invalid (Cholesky with M ≠ N).
+ContextLayout plan_context_layout(const LayoutRequest& request, const std::vector<double>& speeds,
+                                  const core::Platform& platform);
+
+/// What ScaLAPACK would use instead of `planned`, for speed-up predictions: the same grid
+/// with equal shares (its even block-cyclic split), or for a pattern the near-square 2D
+/// block-cyclic grid of all `ranks` processes, with the same tile size.
+core::Candidate scalapack_candidate(const core::Candidate& planned, std::size_t ranks);
+
+/// (Σ work / Σ speeds) / max(work_i / speed_i) over the processes, where work_i is the
+/// number of elements process i owns of the planned matrix (its lower triangle for
+/// Cholesky): 1 when every process finishes its share at the same time.
+double layout_balance(const ContextLayout& layout, const LayoutRequest& request,
+                      const std::vector<double>& speeds);
+
+}  // namespace hetscal::api

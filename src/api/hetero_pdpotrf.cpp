@@ -1,0 +1,78 @@
+// Native API: hetero_pdpotrf, PDPOTRF's arguments, computed by hetscal's Cholesky kernel in
+// place on a hetscal descriptor, or on a ScaLAPACK sub(A) moved in and (its triangle) back.
+#include <optional>
+
+#include "api/hetero_matrix.hpp"
+#include "api/lapack_outcome.hpp"
+#include "api/moved_operand.hpp"
+#include "api/scalapack_operand.hpp"
+#include "kernels/cholesky.hpp"
+#include "mpi/fault_injection.hpp"
+#include "runtime/abi_options.hpp"
+
+namespace hetscal::api {
+namespace {
+
+// Positions of the arguments (1-based), as PDPOTRF's INFO names them.
+enum Position { kUplo = 1, kN = 2, kDescA = 6 };
+
+using Uplo = std::optional<kernels::Uplo>;
+
+LapackOutcome in_place(const Uplo& uplo, int n, double* a, const layout::MatrixArgument& arg) {
+  const Context* context = find_context(arg.desc[field::kCtxt - 1]);
+  if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // no grid: local
+  int info = !uplo ? -kUplo : n < 0 ? -kN : 0;
+  if (info == 0) info = check_in_place_operand(arg, *context);
+  info = agreed_info(context->grid.comm, info);
+  if (info != 0 || n == 0) return LapackOutcome::of_info(info);
+  const HeteroMatrix h = hetero_matrix(*context, arg.desc);
+  return LapackOutcome::of_info(
+      static_cast<int>(kernels::cholesky<double>(*uplo, view(h, a), context->grid.comm)));
+}
+
+LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgument& arg) {
+  const int blacs_context = arg.desc[field::kCtxt - 1];
+  const mpi::ContextInfo* grid = nullptr;
+  try {
+    grid = &mpi::context_info(blacs_context);
+  } catch (const std::exception&) {
+    return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
+  }
+  mpi::CallerMatrix caller;
+  const int described = describe_scalapack_operand(*grid, blacs_context, arg, caller);  // collective
+  if (described > 0) return LapackOutcome::failed(described);
+  const int info = agreed_info(grid->comm, !uplo ? -kUplo : described);
+  if (info != 0) return LapackOutcome::of_info(info);
+  const Context* context = latest_context_of(blacs_context);
+  if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
+  if (n == 0) return LapackOutcome::of_info(0);
+  std::shared_ptr<const ContextLayout> planned;
+  try {  // deterministic: every process plans the same layout or fails alike
+    planned = context->plan_cholesky(n);
+  } catch (const InvalidArgument&) {
+    return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
+  }
+  MovedOperand factor(context->grid.comm, std::move(caller),
+                      hetero_matrix(*planned, context->grid.my_rank, n, n), triangle_of(*uplo));
+  mpi::run_agreed(context->grid.comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
+    mpi::fault_point(mpi::Stage::Allocate);
+    factor.allocate();
+  });
+  factor.move_in(a);
+  const auto order = kernels::cholesky<double>(*uplo, factor.view(), context->grid.comm);
+  factor.move_back(a);  // the partial factor too when INFO > 0, as ScaLAPACK leaves it
+  return LapackOutcome::of_info(static_cast<int>(order));
+}
+
+}  // namespace
+}  // namespace hetscal::api
+
+extern "C" int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja,
+                              const int* desca, int* info) {
+  using namespace hetscal::api;
+  return report(info, [&] {
+    const Uplo parsed = hetscal::runtime::parse_uplo(uplo);
+    const hetscal::layout::MatrixArgument arg{n, kN, n, kN, ia, ja, desca, kDescA};
+    return desca[0] == HETSCAL_DTYPE ? in_place(parsed, n, a, arg) : moved(parsed, n, a, arg);
+  });
+}

@@ -1,0 +1,56 @@
+#include "api/moved_operand.hpp"
+
+#include <utility>
+
+#include "mpi/redistribute.hpp"
+
+namespace hetscal::api {
+
+MovedOperand::MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target,
+                           Written written)
+    : comm_(comm), caller_(std::move(caller)), target_(std::move(target)), written_(written) {}
+
+void MovedOperand::allocate() {
+  copy_.resize(static_cast<std::size_t>(target_.storage->local_elements()));
+  const mpi::MatrixMove in{caller_.distribution.get(), caller_.storage.get(),
+                           target_.distribution.get(), target_.storage.get(), mpi::Op::None};
+  const mpi::MatrixMove out{target_.distribution.get(), target_.storage.get(),
+                            caller_.distribution.get(), caller_.storage.get(), mpi::Op::None};
+  in_.emplace(comm_, std::vector<mpi::MatrixMove>{in});
+  out_.emplace(comm_, std::vector<mpi::MatrixMove>{out});
+  mpi::reserve_buffers<double>(*in_);
+  mpi::reserve_buffers<double>(*out_);
+  // A triangle goes back through an image of the caller's array, so that the move, which
+  // writes whole tiles, never touches the caller's other triangle.
+  if (written_ != Written::Whole)
+    returned_.resize(static_cast<std::size_t>(caller_.storage->local_elements()));
+}
+
+void MovedOperand::move_in(const double* caller_data) {
+  mpi::redistribute<double>(*in_, caller_data, copy_.data());
+}
+
+void MovedOperand::move_back(double* caller_data) {
+  if (written_ == Written::Whole) {
+    mpi::redistribute<double>(*out_, copy_.data(), caller_data);
+    return;
+  }
+  mpi::redistribute<double>(*out_, copy_.data(), returned_.data());
+  const layout::Distribution& d = *caller_.distribution;
+  const layout::LocalLayout& storage = *caller_.storage;
+  const bool lower = written_ == Written::LowerTriangle;
+  for (const layout::GlobalTile& t : storage.owned_tiles()) {
+    const layout::TileLocation where = storage.tile_location(t);
+    const std::int64_t i0 = d.rows().offset(t.row), j0 = d.cols().offset(t.col);
+    for (std::int64_t c = 0; c < d.cols().size(t.col); ++c) {
+      for (std::int64_t r = 0; r < d.rows().size(t.row); ++r) {
+        const std::int64_t i = i0 + r, j = j0 + c;
+        if (lower ? i < j : i > j) continue;
+        const std::int64_t k = where.offset + r + c * where.ld;
+        caller_data[k] = returned_[static_cast<std::size_t>(k)];
+      }
+    }
+  }
+}
+
+}  // namespace hetscal::api

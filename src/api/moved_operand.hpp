@@ -1,0 +1,54 @@
+#pragma once
+/// @file moved_operand.hpp
+/// A caller's ScaLAPACK operand computed on in a context's heterogeneous layout for one
+/// native API call: a copy in the layout, the data moved in and the result moved back.
+#include <mpi.h>
+
+#include <optional>
+#include <vector>
+
+#include "api/hetero_matrix.hpp"
+#include "kernels/blas_enums.hpp"
+#include "kernels/distributed_matrix.hpp"
+#include "mpi/caller_matrix.hpp"
+#include "mpi/redistribution_plan.hpp"
+
+namespace hetscal::api {
+
+/// Which part of sub(X) the result moved back writes.
+enum class Written { Whole, LowerTriangle, UpperTriangle };
+
+/// The triangle a factorisation with `uplo` writes.
+inline Written triangle_of(kernels::Uplo uplo) {
+  return uplo == kernels::Uplo::Lower ? Written::LowerTriangle : Written::UpperTriangle;
+}
+
+class MovedOperand {
+ public:
+  /// @param caller sub(X) in the caller's layout (checked), over `comm`'s ranks.
+  /// @param target the same rows×cols in the context's layout.
+  MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target, Written written);
+
+  /// This rank's local part: the copy, the returned image of the caller's array and both
+  /// redistribution plans. Communicates nothing: run it inside an agreed stage.
+  /// @throws std::bad_alloc when the memory is not there.
+  void allocate();
+  /// Collective: the caller's sub(X) into the copy.
+  void move_in(const double* caller_data);
+  /// Collective: the copy back into the caller's array, only the `written` part of sub(X)
+  /// (for a triangle, the other triangle and everything outside sub(X) stay bit-identical).
+  void move_back(double* caller_data);
+
+  kernels::DistributedMatrix<double> view() { return api::view(target_, copy_.data()); }
+
+ private:
+  MPI_Comm comm_;
+  mpi::CallerMatrix caller_;
+  HeteroMatrix target_;
+  Written written_;
+  std::vector<double> copy_;
+  std::vector<double> returned_;  ///< triangles: sub(X) as the caller's array holds it
+  std::optional<mpi::RedistributionPlan> in_, out_;
+};
+
+}  // namespace hetscal::api

@@ -1,0 +1,238 @@
+// hetscal's PDPOTRF driver, in the style of ScaLAPACK's testers (xdllt): reads a .dat file
+// (orders, UPLO, in-place layout kinds, block sizes, grids, speeds, repetitions, threshold)
+// and for each case factors the same symmetric positive definite A three ways:
+//   - ScaLAPACK's own pdpotrf_ on the caller's block-cyclic grid (this program links
+//     ScaLAPACK, not libhetscal.so: nothing intercepts it);
+//   - hetero_pdpotrf on that ScaLAPACK matrix ("moved": into hetscal's planned Cholesky
+//     layout and its UPLO triangle back, inside the timed call);
+//   - hetero_pdpotrf on a hetscal descriptor of a Cholesky context ("in place": A scattered
+//     into the context's layout once, factored there, gathered afterwards for the check).
+// Each factor is checked on grid rank 0 against A regenerated from its formula:
+// ‖A − L·Lᵀ‖₁ / (‖A‖₁·N·ε) < threshold (L·Lᵀ rebuilt by the reference BLAS dgemm, neither
+// ScaLAPACK's nor hetscal's code), INFO = 0, and the opposite triangle bit-identical to A.
+// Columns: the median time over the repetitions, GFLOP/s (N³/3 flops), the flop balance
+// with the speeds ((Σ flops / Σ speeds) / max flops_i / speed_i) — ScaLAPACK's from the
+// LAWN 41 counts of the tiles its layout gives each process, hetscal's counted by its
+// kernels' flop counter — and the planner's predicted time of the layout factored in (model
+// units: fastest process at 1e10 flop/s; the moved call plans the kind "any", the in-place
+// context the .dat's kind) and, on ScaLAPACK's row, the model's time of an even block-cyclic
+// split. Exit status 1 when any check fails.
+//
+//   mpirun -np 4 hetscal_pdpotrf_driver PDPOTRF-HETSCAL.dat
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cholesky_check.hpp"
+#include "driver_input.hpp"
+#include "driver_matrices.hpp"
+#include "driver_runs.hpp"
+#include "hetscal/hetscal.h"
+#include "kernels/flop_counter.hpp"
+#include "real_bench_support.hpp"
+#include "scalapack_abi.hpp"
+
+namespace hetscal::driver {
+namespace {
+
+struct Case {
+  int n, nb;
+  char uplo, layout;
+};
+
+struct Row {
+  explicit Row(const char* name) : routine(name) {}
+  const char* routine;
+  std::string layout;  ///< the layout factored in
+  double seconds = 0.0, balance = 0.0, predicted = 0.0;
+  int info = 0;
+  FactorCheck check;
+  bool passed = false;
+};
+
+int layout_kind(char layout) {
+  return layout == 'C'   ? HETSCAL_LAYOUT_CARTESIAN
+         : layout == 'P' ? HETSCAL_LAYOUT_PATTERN
+                         : HETSCAL_LAYOUT_ANY;
+}
+
+// A Cholesky context of the grid (freed, collectively, with the object), its layout
+// described as "cart 2x1/64" or "patt 3x3/32" (kind, grid or pattern size, tile) and its
+// predictions.
+class Plan {
+ public:
+  Plan(const Grid& grid, const std::vector<double>& speeds, int n, char layout) {
+    if (hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF,
+                               layout_kind(layout), n, n, 0, &ctx) != HETSCAL_SUCCESS)
+      return;
+    int rows = 0, cols = 0;
+    hetscal_context_grid(ctx, &rows, &cols, nullptr, nullptr);
+    description = (hetscal_context_layout(ctx) == HETSCAL_LAYOUT_CARTESIAN ? "cart " : "patt ") +
+                  std::to_string(rows) + "x" + std::to_string(cols) + "/" +
+                  std::to_string(hetscal_context_tile(ctx));
+    double speedup = 0.0;
+    hetscal_context_prediction(ctx, &predicted, nullptr, &speedup);
+    scalapack_predicted = predicted * speedup;
+  }
+  ~Plan() {
+    if (ctx != HETSCAL_CONTEXT_NULL) hetscal_context_free(&ctx);
+  }
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
+  std::string description;
+  double predicted = 0.0;            ///< model seconds of the planned layout
+  double scalapack_predicted = 0.0;  ///< model seconds of an even block-cyclic split
+};
+
+template <typename Run, typename Restore>
+double median_time(const PotrfInput& in, const Grid& grid, Run run, Restore restore) {
+  return bench::median(timed_runs(in.repetitions, grid.comm, run, restore));
+}
+
+// Checks the factor now in `a` (the whole matrix, as the routine of `row` left it).
+void judge(Row& row, const Operand& a, char uplo, double threshold) {
+  row.check = check_factor(a, uplo);
+  row.passed = row.info == 0 && row.check.other_intact && row.check.residual < threshold;
+}
+
+// The symmetric positive definite A of the case, ScaLAPACK's block-cyclic layout.
+struct CaseMatrix {
+  CaseMatrix(const Grid& grid, const Case& c) : a(grid, 1, c.n, c.n, c.nb) {
+    a.fill([n = c.n](std::int64_t i, std::int64_t j) { return spd_element(i, j, n); });
+    start = a.local;
+  }
+  void restore() { a.local = start; }
+  Operand a;
+  std::vector<double> start;
+};
+
+Row run_scalapack(const Case& c, CaseMatrix& m, const Plan& any, const PotrfInput& in,
+                  const std::vector<double>& speeds) {
+  const Grid& grid = *m.a.grid;
+  Row row("ScaLAPACK pdpotrf");
+  const char uplo[2] = {c.uplo, 0};
+  const int one = 1;
+  row.seconds = median_time(
+      in, grid, [&] { pdpotrf_(uplo, &c.n, m.a.local.data(), &one, &one, m.a.desc, &row.info); },
+      [&] { m.restore(); });
+  judge(row, m.a, c.uplo, in.threshold);
+  row.layout = "bc " + std::to_string(grid.nprow) + "x" + std::to_string(grid.npcol) + "/" +
+               std::to_string(c.nb);
+  row.balance = kernels::flop_balance(
+      grid.gather(block_cyclic_cholesky_flops(c.n, c.nb, c.uplo, grid)), speeds);
+  row.predicted = any.scalapack_predicted;
+  return row;
+}
+
+// Times hetero_pdpotrf on the matrix (data, desc) and counts its flop balance. `restore`
+// refills the same array (vector assignments of equal size keep `data` valid).
+template <typename Restore>
+void time_hetero(Row& row, const Case& c, double* data, const int* desc, const Grid& grid,
+                 const PotrfInput& in, const std::vector<double>& speeds, Restore restore) {
+  const char uplo[2] = {c.uplo, 0};
+  kernels::reset_flops();
+  row.seconds = median_time(
+      in, grid, [&] { hetero_pdpotrf(uplo, c.n, data, 1, 1, desc, &row.info); }, restore);
+  row.balance = kernels::gather_flop_balance(grid.comm, speeds).balance;
+}
+
+// hetero_pdpotrf on the ScaLAPACK matrix: moved into the layout hetscal plans (kind any)
+// with the speeds of the grid's latest context.
+Row run_moved(const Case& c, CaseMatrix& m, const Plan& any, const PotrfInput& in,
+              const std::vector<double>& speeds) {
+  Row row("hetero_pdpotrf moved");
+  time_hetero(row, c, m.a.local.data(), m.a.desc, *m.a.grid, in, speeds, [&] { m.restore(); });
+  judge(row, m.a, c.uplo, in.threshold);
+  row.layout = any.description;
+  row.predicted = any.predicted;
+  return row;
+}
+
+// hetero_pdpotrf on a hetscal descriptor of `plan`'s context: A scattered in once, the factor
+// gathered back into `m` after the timed runs for the check.
+Row run_in_place(const Case& c, CaseMatrix& m, const Plan& plan, const PotrfInput& in,
+                 const std::vector<double>& speeds) {
+  Row row("hetero_pdpotrf in place");
+  m.restore();
+  HeteroOperand h(plan.ctx, m.a);
+  const std::vector<double> h_start = h.local;
+  time_hetero(row, c, h.local.data(), h.desc, *m.a.grid, in, speeds, [&] { h.local = h_start; });
+  h.gather(m.a);
+  judge(row, m.a, c.uplo, in.threshold);
+  row.layout = plan.description;
+  row.predicted = plan.predicted;
+  return row;
+}
+
+// One case on the grid. @return false when hetscal could not plan it (rows then empty).
+bool run_case(const Case& c, const Grid& grid, const PotrfInput& in, std::vector<Row>& rows) {
+  const std::vector<double> speeds(in.speeds.begin(), in.speeds.begin() + grid.size());
+  // The moved call plans the kind "any" itself; its prediction is the `any` context's.
+  const Plan any(grid, speeds, c.n, 'A');
+  const std::unique_ptr<const Plan> kind =
+      c.layout == 'A' ? nullptr : std::make_unique<const Plan>(grid, speeds, c.n, c.layout);
+  const Plan& in_place = kind ? *kind : any;
+  if (any.ctx == HETSCAL_CONTEXT_NULL || in_place.ctx == HETSCAL_CONTEXT_NULL) return false;
+  CaseMatrix m(grid, c);
+  rows.push_back(run_scalapack(c, m, any, in, speeds));
+  rows.push_back(run_moved(c, m, any, in, speeds));
+  rows.push_back(run_in_place(c, m, in_place, in, speeds));
+  return true;
+}
+
+void print_header(const PotrfInput& in) {
+  std::printf(
+      "%s\nresidual = |A - L L^T|_1 / (|A|_1 N eps), threshold %g; the other triangle must stay "
+      "A's.\nbalance: ScaLAPACK's from LAWN 41 counts of its tiles' owners, hetscal's counted by "
+      "its kernels; layout: bc = block-cyclic, cart/patt = hetscal's Cartesian grid or pattern, "
+      "cells/tile; pred. (s): the planner's model of that layout (ScaLAPACK's row: of an even "
+      "block-cyclic split)\n\n",
+      in.title.c_str(), in.threshold);
+  std::printf("%5s %4s %4s %5s %-13s %-24s %9s %8s %8s %9s %9s  %s\n", "N", "UPLO", "NB", "PxQ",
+              "layout", "routine", "time (s)", "GFLOP/s", "balance", "pred. (s)", "residual",
+              "check");
+}
+
+void print_row(const Case& c, const Grid& grid, const Row& row) {
+  const double gflops = std::pow(static_cast<double>(c.n), 3) / 3.0 / row.seconds * 1e-9;
+  std::printf("%5d %4c %4d %2dx%-2d %-13s %-24s %9.4f %8.2f %8.3f %9.4f %9.2e  %s", c.n, c.uplo,
+              c.nb, grid.nprow, grid.npcol, row.layout.c_str(), row.routine, row.seconds, gflops,
+              row.balance, row.predicted, row.check.residual, row.passed ? "PASSED" : "FAILED");
+  if (row.info != 0) std::printf(" (INFO = %d)", row.info);
+  if (!row.check.other_intact) std::printf(" (other triangle changed)");
+  std::printf("\n");
+}
+
+// Every case of the input on one grid.
+void run_grid(const Grid& grid, const PotrfInput& in, Tally& tally) {
+  for (std::size_t t = 0; t < in.n.size(); ++t) {
+    for (const int nb : in.block) {
+      const Case c{in.n[t], nb, in.uplo[t], in.layout[t]};
+      std::vector<Row> rows;
+      if (!run_case(c, grid, in, rows)) {
+        if (grid.rank == 0) std::printf("%5d %4c %4d: no hetscal plan, skipped\n", c.n, c.uplo, nb);
+        ++tally.skipped;
+        continue;
+      }
+      for (const Row& row : rows) {
+        tally.count(row.passed);
+        if (grid.rank == 0) print_row(c, grid, row);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hetscal::driver
+
+int main(int argc, char** argv) {
+  using namespace hetscal::driver;
+  return driver_main<PotrfInput>(argc, argv, "hetscal_pdpotrf_driver", "PDPOTRF-HETSCAL.dat",
+                                 read_potrf_input, print_header, run_grid);
+}
