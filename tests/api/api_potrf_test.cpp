@@ -93,6 +93,22 @@ TEST(ApiPotrf, ScalapackDescriptorAtAnOffsetWritesOnlyItsTriangle) {
   }
 }
 
+TEST(ApiPotrf, OrderZeroReturnsAtOnce) {
+  BlacsGrid grid;
+  CholeskyContext c(grid, HETSCAL_LAYOUT_PATTERN, 30);
+  const std::vector<int> desc = c.desc(0, 0);
+  double unused = 7.0;
+  int info = -99;
+  EXPECT_EQ(hetero_pdpotrf("U", 0, &unused, 1, 1, desc.data(), &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  BlockCyclic da(grid, spd_matrix(6), 6, 6, 4);  // sub(A) of order 0 at (3, 3)
+  const std::vector<double> before = da.local;
+  EXPECT_EQ(hetero_pdpotrf("L", 0, da.local.data(), 3, 3, da.desc, &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  EXPECT_EQ(da.local, before);
+  EXPECT_EQ(unused, 7.0);
+}
+
 TEST(ApiPotrf, NotPositiveDefiniteGivesTheOrderOnEveryProcess) {
   BlacsGrid grid;
   const int n = 40;
