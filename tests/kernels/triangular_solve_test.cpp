@@ -31,6 +31,8 @@ const std::vector<Setup> kSetups = {
     {"heterogeneous grid, B on another grid", Family::Heterogeneous, Family::OtherGrid, {2}, {3}},
     {"grid without rank 0, first tile 1", Family::PartialGrid, Family::Heterogeneous, {3, 1}, {2}},
     {"pattern", Family::Pattern, Family::Pattern, {2}, {2}},
+    {"GCR&M A, G-2DBC B", Family::Gcrm, Family::G2dbc, {2}, {3}},
+    {"heterogeneous pattern", Family::HeteroPattern, Family::HeteroPattern, {3}, {1}},
     {"pattern A, other pattern B", Family::OtherPattern, Family::Pattern, {3}, {4, 1}},
     {"block-cyclic A as tiles, pattern B",
      Family::BlockCyclicTiles,
