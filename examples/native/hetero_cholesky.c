@@ -39,7 +39,8 @@ typedef struct {
 } Matrix;
 
 /* Calls visit(matrix, global i, global j, local index) for every element held here. */
-static void for_each_local(Matrix* x, double (*visit)(Matrix*, int, int, size_t, double), double* worst) {
+static void for_each_local(Matrix* x, double (*visit)(Matrix*, int, int, size_t, double),
+                           double* worst) {
   const int rows = x->desc[2], cols = x->desc[3], tile = x->desc[4];
   for (int tj = 1; (tj - 1) * tile < cols; ++tj) {
     for (int ti = 1; (ti - 1) * tile < rows; ++ti) {
@@ -90,8 +91,8 @@ int main(int argc, char** argv) {
                      : strcmp(kind, "pattern") == 0 ? HETSCAL_LAYOUT_PATTERN
                                                     : HETSCAL_LAYOUT_ANY;
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL; /* NULL speeds: configured or measured */
-  const int status = hetscal_context_create(context, NULL, HETSCAL_ROUTINE_POTRF, layout, order,
-                                            order, 0, &ctx);
+  const int status =
+      hetscal_context_create(context, NULL, HETSCAL_ROUTINE_POTRF, layout, order, order, 0, &ctx);
   if (status != HETSCAL_SUCCESS) {
     if (me == 0) fprintf(stderr, "hetscal_context_create failed: %d\n", status);
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -101,10 +102,11 @@ int main(int argc, char** argv) {
   hetscal_context_grid(ctx, &rows, &cols, NULL, NULL);
   hetscal_context_prediction(ctx, &seconds, &balance, &speedup);
   if (me == 0) {
-    printf("Cholesky N=%d on %d processes: %s %dx%d, tile %d, predicted balance %.3f, "
-           "speed-up %.2f over 2D block-cyclic\n",
-           order, procs, hetscal_context_layout(ctx) == HETSCAL_LAYOUT_PATTERN ? "pattern" : "grid",
-           rows, cols, hetscal_context_tile(ctx), balance, speedup);
+    printf(
+        "Cholesky N=%d on %d processes: %s %dx%d, tile %d, predicted balance %.3f, "
+        "speed-up %.2f over 2D block-cyclic\n",
+        order, procs, hetscal_context_layout(ctx) == HETSCAL_LAYOUT_PATTERN ? "pattern" : "grid",
+        rows, cols, hetscal_context_tile(ctx), balance, speedup);
   }
 
   Matrix a, b;
@@ -117,13 +119,17 @@ int main(int argc, char** argv) {
   int call = hetero_pdpotrf("L", order, a.data, 1, 1, a.desc, &info);
   if (call == HETSCAL_SUCCESS && info == 0)
     call = hetero_pdpotrs("L", order, kNrhs, a.data, 1, 1, a.desc, b.data, 1, 1, b.desc, &info);
-  if (call == HETSCAL_SUCCESS && info == 0) for_each_local(&b, error_of_x, &error);
-  else error = INFINITY;
+  if (call == HETSCAL_SUCCESS && info == 0)
+    for_each_local(&b, error_of_x, &error);
+  else
+    error = INFINITY;
   MPI_Allreduce(&error, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* Forward error of a solve with cond(A) = 2: max |X - X_true| / (N · max|X| · eps). */
   const double residual = worst / (order * (order + kNrhs) * 2.220446049250313e-16);
   const int passed = residual < 10.0;
-  if (me == 0) printf("status %d, INFO %d, error %.3g: %s\n", call, info, residual, passed ? "PASSED" : "FAILED");
+  if (me == 0)
+    printf("status %d, INFO %d, error %.3g: %s\n", call, info, residual,
+           passed ? "PASSED" : "FAILED");
 
   free(a.data);
   free(b.data);

@@ -11,12 +11,12 @@
 #include "api/context_registry.hpp"
 #include "core/error.hpp"
 #include "hetscal/hetscal.h"
+#include "layout/local_storage.hpp"
+#include "mpi/agree_on_speeds.hpp"
 #include "runtime/config.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/pricing.hpp"
 #include "runtime/speed_probe.hpp"
-#include "layout/local_storage.hpp"
-#include "mpi/agree_on_speeds.hpp"
 
 namespace hetscal::api {
 namespace {
@@ -51,19 +51,28 @@ std::vector<double> agreed_speeds(const mpi::ContextInfo& grid, const double* sp
 // Unknown routine or layout codes (hetscal.h) give nullopt.
 std::optional<core::Routine> routine_of(int code) {
   switch (code) {
-    case HETSCAL_ROUTINE_GEMM: return core::Routine::Gemm;
-    case HETSCAL_ROUTINE_GETRF: return core::Routine::LU;
-    case HETSCAL_ROUTINE_GEQRF: return core::Routine::QR;
-    case HETSCAL_ROUTINE_POTRF: return core::Routine::Cholesky;
-    default: return std::nullopt;
+    case HETSCAL_ROUTINE_GEMM:
+      return core::Routine::Gemm;
+    case HETSCAL_ROUTINE_GETRF:
+      return core::Routine::LU;
+    case HETSCAL_ROUTINE_GEQRF:
+      return core::Routine::QR;
+    case HETSCAL_ROUTINE_POTRF:
+      return core::Routine::Cholesky;
+    default:
+      return std::nullopt;
   }
 }
 std::optional<LayoutKind> layout_kind_of(int code) {
   switch (code) {
-    case HETSCAL_LAYOUT_ANY: return LayoutKind::Any;
-    case HETSCAL_LAYOUT_CARTESIAN: return LayoutKind::Cartesian;
-    case HETSCAL_LAYOUT_PATTERN: return LayoutKind::Pattern;
-    default: return std::nullopt;
+    case HETSCAL_LAYOUT_ANY:
+      return LayoutKind::Any;
+    case HETSCAL_LAYOUT_CARTESIAN:
+      return LayoutKind::Cartesian;
+    case HETSCAL_LAYOUT_PATTERN:
+      return LayoutKind::Pattern;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -159,7 +168,8 @@ extern "C" int hetscal_context_grid(hetscal_context_t ctx, int* nprow, int* npco
   if (!context) return HETSCAL_ERR_CONTEXT;
   const hetscal::core::Candidate& planned = context->layout.candidate;
   std::optional<hetscal::layout::GridCoord> me;
-  if (context->layout.cartesian()) me = context->layout.grid->c->grid().coordinates(context->grid.my_rank);
+  if (context->layout.cartesian())
+    me = context->layout.grid->c->grid().coordinates(context->grid.my_rank);
   if (nprow) *nprow = static_cast<int>(planned.rows);
   if (npcol) *npcol = static_cast<int>(planned.cols);
   if (myrow) *myrow = me ? me->row : -1;
@@ -195,7 +205,8 @@ extern "C" int hetscal_context_prediction(hetscal_context_t ctx, double* seconds
     if (balance) *balance = api::layout_balance(context->layout, context->request, context->speeds);
     if (speedup) {
       *speedup = hetscal::runtime::predicted_compute_seconds(
-                     platform, problem, api::scalapack_candidate(context->layout.candidate, context->speeds.size())) /
+                     platform, problem,
+                     api::scalapack_candidate(context->layout.candidate, context->speeds.size())) /
                  planned_s;
     }
   } catch (const std::exception&) {

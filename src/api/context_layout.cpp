@@ -22,7 +22,8 @@ std::size_t size_of(std::int64_t extent) { return static_cast<std::size_t>(exten
 
 /// The factorisation a pattern is judged for: Cholesky's colrows, else rows and columns.
 core::Factorization factorization_of(core::Routine routine) {
-  return routine == core::Routine::Cholesky ? core::Factorization::Cholesky : core::Factorization::LU;
+  return routine == core::Routine::Cholesky ? core::Factorization::Cholesky
+                                            : core::Factorization::LU;
 }
 
 /// Tile sizes to try: the time model's list, those above the matrix's smaller dimension
@@ -41,12 +42,14 @@ std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
                                                 const core::Platform& platform) {
   const core::Problem problem = request.problem();
   core::CandidateOptions options;
-  options.families = {core::CandidateFamily::G2dbcPattern, core::CandidateFamily::HeterogeneousPattern};
+  options.families = {core::CandidateFamily::G2dbcPattern,
+                      core::CandidateFamily::HeterogeneousPattern};
   std::vector<core::Candidate> candidates = core::generate_candidates(platform, problem, options);
   const int nodes = static_cast<int>(platform.size());
   std::vector<std::size_t> every_rank(platform.size());
   std::iota(every_rank.begin(), every_rank.end(), std::size_t{0});
-  std::vector<core::Pattern> extra{core::best_block_cyclic(nodes, factorization_of(request.routine))};
+  std::vector<core::Pattern> extra{
+      core::best_block_cyclic(nodes, factorization_of(request.routine))};
   if (request.routine == core::Routine::Cholesky) {
     try {
       // Fewer runs per size than the paper's 100 (hetscal-plan's offline search): creating a
@@ -59,7 +62,8 @@ std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
   }
   for (const std::size_t tile : tile_sizes(problem)) {
     candidates.push_back(core::pattern_candidate("2DBC pattern", tile, extra.front(), every_rank));
-    if (extra.size() > 1) candidates.push_back(core::pattern_candidate("GCR&M", tile, extra.back(), every_rank));
+    if (extra.size() > 1)
+      candidates.push_back(core::pattern_candidate("GCR&M", tile, extra.back(), every_rank));
   }
   return candidates;
 }
@@ -87,7 +91,8 @@ std::pair<core::Candidate, double> fastest(const std::vector<core::Candidate>& c
 
 ContextLayout cartesian_layout(const LayoutRequest& request, const std::vector<double>& speeds) {
   ContextLayout planned;
-  const std::int64_t inner = request.routine == core::Routine::Gemm ? request.k : std::min(request.m, request.n);
+  const std::int64_t inner =
+      request.routine == core::Routine::Gemm ? request.k : std::min(request.m, request.n);
   planned.grid = std::make_shared<const runtime::GemmLayout>(
       runtime::plan_gemm_layout(speeds, request.m, request.n, inner));
   planned.candidate = planned.grid->candidate;
@@ -100,7 +105,8 @@ ContextLayout pattern_layout(const core::Candidate& candidate, int num_ranks) {
   ContextLayout planned;
   planned.candidate = candidate;
   planned.description = candidate.label + " " + std::to_string(candidate.rows) + "x" +
-                        std::to_string(candidate.cols) + " pattern, tile " + std::to_string(candidate.tile);
+                        std::to_string(candidate.cols) + " pattern, tile " +
+                        std::to_string(candidate.tile);
   planned.num_ranks = num_ranks;
   return planned;
 }
@@ -122,8 +128,9 @@ std::unique_ptr<layout::Distribution> ContextLayout::distribution(std::int64_t r
   std::vector<int> table;
   for (const std::size_t owner : candidate.owner) table.push_back(static_cast<int>(owner));
   return std::make_unique<layout::PatternDistribution>(
-      layout::TileSplit(rows, tile()), layout::TileSplit(cols, tile()), static_cast<int>(candidate.rows),
-      static_cast<int>(candidate.cols), std::move(table), num_ranks);
+      layout::TileSplit(rows, tile()), layout::TileSplit(cols, tile()),
+      static_cast<int>(candidate.rows), static_cast<int>(candidate.cols), std::move(table),
+      num_ranks);
 }
 
 std::unique_ptr<layout::LocalLayout> ContextLayout::storage(const layout::Distribution& d, int rank,
@@ -139,11 +146,13 @@ ContextLayout plan_context_layout(const LayoutRequest& request, const std::vecto
   core::require_valid(problem);
   const int ranks = static_cast<int>(speeds.size());
   if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds);
-  const auto [pattern, pattern_s] = fastest(pattern_candidates(request, platform), problem, platform);
+  const auto [pattern, pattern_s] =
+      fastest(pattern_candidates(request, platform), problem, platform);
   if (request.kind == LayoutKind::Pattern) return pattern_layout(pattern, ranks);
   try {  // Any: the grid unless the pattern is predicted faster
     ContextLayout grid = cartesian_layout(request, speeds);
-    if (runtime::predicted_compute_seconds(platform, problem, grid.candidate) <= pattern_s) return grid;
+    if (runtime::predicted_compute_seconds(platform, problem, grid.candidate) <= pattern_s)
+      return grid;
   } catch (const InvalidArgument&) {  // no grid fits: the pattern does
   }
   return pattern_layout(pattern, ranks);
@@ -161,7 +170,8 @@ core::Candidate scalapack_candidate(const core::Candidate& planned, std::size_t 
   std::vector<std::size_t> row_major(ranks);
   std::iota(row_major.begin(), row_major.end(), std::size_t{0});
   return core::cartesian_candidate("2DBC", planned.tile, rows, ranks / rows, std::move(row_major),
-                                   std::vector<double>(rows, 1.0), std::vector<double>(ranks / rows, 1.0));
+                                   std::vector<double>(rows, 1.0),
+                                   std::vector<double>(ranks / rows, 1.0));
 }
 
 double layout_balance(const ContextLayout& planned, const LayoutRequest& request,
@@ -171,7 +181,8 @@ double layout_balance(const ContextLayout& planned, const LayoutRequest& request
   std::vector<double> work(speeds.size(), 0.0);
   for (std::int64_t j = 0; j < d->cols().count(); ++j) {
     for (std::int64_t i = triangle ? j : 0; i < d->rows().count(); ++i) {
-      const double rows = static_cast<double>(d->rows().size(i)), cols = static_cast<double>(d->cols().size(j));
+      const double rows = static_cast<double>(d->rows().size(i)),
+                   cols = static_cast<double>(d->cols().size(j));
       const double elements = triangle && i == j ? rows * (rows + 1) / 2 : rows * cols;
       work[static_cast<std::size_t>(d->owner({i, j}))] += elements;
     }

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "api/context_layout.hpp"
+#include "mpi/blacs_context.hpp"
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
-#include "runtime/workspace.hpp"
 #include "runtime/plan_cache.hpp"
-#include "mpi/blacs_context.hpp"
+#include "runtime/workspace.hpp"
 
 namespace hetscal::api {
 
@@ -25,11 +25,12 @@ struct Context {
   /// stays usable for its own descriptors even if BLACS's cache entry goes first.
   mpi::ContextInfo grid;
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
-  LayoutRequest request;  ///< the routine, layout kind and dimensions planned for
-  ContextLayout layout;   ///< the layout every matrix of the context follows
-  /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it was.
+  LayoutRequest request;       ///< the routine, layout kind and dimensions planned for
+  ContextLayout layout;        ///< the layout every matrix of the context follows
+  /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it
+  /// was.
   mutable runtime::PlanCache plans;
-  runtime::MachineFigures machine;                  ///< measured at creation
+  runtime::MachineFigures machine;  ///< measured at creation
   /// Planned copies of ScaLAPACK operands (hetero_pdgemm on ScaLAPACK descriptors), reused.
   mutable runtime::Workspace workspace;
 
@@ -49,8 +50,9 @@ struct Context {
   std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order) const {
     return plans.find_or_make<ContextLayout>(
         {{core::Routine::Cholesky, runtime::ScalarType::Double}, {order, order, 0}, 0, 0}, [&] {
-          return plan_context_layout({core::Routine::Cholesky, LayoutKind::Any, order, order, order},
-                                     speeds, machine.platform());
+          return plan_context_layout(
+              {core::Routine::Cholesky, LayoutKind::Any, order, order, order}, speeds,
+              machine.platform());
         });
   }
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "hetscal/hetscal.h"
-#include "runtime/gemm_plan.hpp"
 #include "mpi/agreement.hpp"
+#include "runtime/gemm_plan.hpp"
 
 namespace hetscal::api {
 namespace {
@@ -72,7 +72,8 @@ int check_hetero_descriptor(const int* desc, int position, Context** context) {
   if (desc[field::kNb - 1] != found->tile()) return field_info(position, field::kNb);
   if (desc[field::kRsrc - 1] != 0) return field_info(position, field::kRsrc);
   if (desc[field::kCsrc - 1] != 0) return field_info(position, field::kCsrc);
-  if (desc[field::kLld - 1] < std::max<std::int64_t>(1, local_extent(*found, m, true))) {  // patterns: >= 1
+  if (desc[field::kLld - 1] <
+      std::max<std::int64_t>(1, local_extent(*found, m, true))) {  // patterns: >= 1
     return field_info(position, field::kLld);
   }
   *context = found;
@@ -168,7 +169,8 @@ extern "C" int hetscal_tile_owner(const int* desc, int tile_row, int tile_col) {
 extern "C" int hetscal_local_tile(const int* desc, int tile_row, int tile_col, long long* index,
                                   int* ld) {
   hetscal::api::DescribedTile described;
-  if (const int info = hetscal::api::describe_tile(desc, tile_row, tile_col, described)) return info;
+  if (const int info = hetscal::api::describe_tile(desc, tile_row, tile_col, described))
+    return info;
   const hetscal::layout::LocalLayout& storage = *described.matrix.storage;
   if (!storage.owns(described.tile)) return 0;
   const hetscal::layout::TileLocation where = storage.tile_location(described.tile);

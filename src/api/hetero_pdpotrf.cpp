@@ -39,7 +39,8 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
     return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
   }
   mpi::CallerMatrix caller;
-  const int described = describe_scalapack_operand(*grid, blacs_context, arg, caller);  // collective
+  const int described =
+      describe_scalapack_operand(*grid, blacs_context, arg, caller);  // collective
   if (described > 0) return LapackOutcome::failed(described);
   const int info = agreed_info(grid->comm, !uplo ? -kUplo : described);
   if (info != 0) return LapackOutcome::of_info(info);
@@ -67,8 +68,8 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
 }  // namespace
 }  // namespace hetscal::api
 
-extern "C" int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja,
-                              const int* desca, int* info) {
+extern "C" int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int* desca,
+                              int* info) {
   using namespace hetscal::api;
   return report(info, [&] {
     const Uplo parsed = hetscal::runtime::parse_uplo(uplo);

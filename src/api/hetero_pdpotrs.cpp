@@ -76,7 +76,8 @@ LapackOutcome factor_in_place(const Call& call) {
     solve_with_factor(*call.uplo, view(a, call.a), view(b, call.b), comm);
     return LapackOutcome::of_info(0);
   }
-  MovedOperand b(comm, std::move(caller), hetero_matrix(*context, call.n, call.nrhs), Written::Whole);
+  MovedOperand b(comm, std::move(caller), hetero_matrix(*context, call.n, call.nrhs),
+                 Written::Whole);
   mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
     mpi::fault_point(mpi::Stage::Allocate);
     b.allocate();
@@ -117,8 +118,10 @@ LapackOutcome both_moved(const Call& call) {
   }
   const MPI_Comm comm = context->grid.comm;
   const int me = context->grid.my_rank;
-  MovedOperand a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n), Written::Whole);
-  MovedOperand b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs), Written::Whole);
+  MovedOperand a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n),
+                 Written::Whole);
+  MovedOperand b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs),
+                 Written::Whole);
   mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
     mpi::fault_point(mpi::Stage::Allocate);
     a.allocate();

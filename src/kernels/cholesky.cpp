@@ -103,7 +103,7 @@ class RightLooking {
     for (std::int64_t slot = 0; slot < 2; ++slot)
       panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
     if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
-      local_array_.emplace(*array, tiles_);
+      local_array_.emplace(*array, tiles_, uplo);
   }
 
   /// Runs every step over `comm` (collective); returns INFO.
@@ -119,11 +119,12 @@ class RightLooking {
         return tiles_.offset(k) + info;
       }
       current.wait_receives();
-      if (k + 1 < steps) {
-        detail::update_column(tiles_, ops_, a_, current, k + 1);  // lookahead
+      if (k + 1 < steps) {  // the last step leaves no trailing matrix
+        if (local_array_) local_array_->stack(tiles_, ops_, current);
+        update_next_column(current);  // the lookahead
         start_panel(k + 1, comm);
+        update_trailing(current);
       }
-      update_from_column(current, k + 2);
       current.wait_sends();
     }
     return 0;
@@ -140,14 +141,22 @@ class RightLooking {
     next.solve_panel(tiles_, ops_, a_, comm);
   }
 
-  /// Trailing update of logical columns first, first+1, ... with `current`'s panel.
-  void update_from_column(const detail::StepPanel<T>& current, std::int64_t first) {
-    if (first >= tiles_.count()) return;
+  /// Logical column k+1 with step k's panel.
+  void update_next_column(const detail::StepPanel<T>& current) {
     if (local_array_) {
-      local_array_->apply(tiles_, ops_, a_, current, first);
+      local_array_->update_next_column(tiles_, ops_, a_, current);
+    } else {
+      detail::update_column(tiles_, ops_, a_, current, current.step() + 1);
+    }
+  }
+
+  /// Logical columns k+2, k+3, ... with step k's panel.
+  void update_trailing(const detail::StepPanel<T>& current) {
+    if (local_array_) {
+      local_array_->update_trailing(tiles_, ops_, a_, current);
       return;
     }
-    for (std::int64_t j = first; j < tiles_.count(); ++j)
+    for (std::int64_t j = current.step() + 2; j < tiles_.count(); ++j)
       detail::update_column(tiles_, ops_, a_, current, j);
   }
 

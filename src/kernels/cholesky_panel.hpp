@@ -70,6 +70,7 @@ class StepPanel {
     return {buffer_.data() + plan_.start(line), ops.panel_ld(lines, kb_), lines};
   }
   std::int64_t width() const { return kb_; }
+  std::int64_t step() const { return plan_.step(); }
 
  private:
   static void wait_all(std::vector<MPI_Request>& requests) {

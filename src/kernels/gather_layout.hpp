@@ -34,7 +34,8 @@ class GatherLayout {
     for (std::size_t r = 0; r < elements_.size(); ++r) {
       displs_[r] = static_cast<int>(total);
       total += elements_[r];
-      mpi::mpi_count(total, "gathered panel");  // the prefix fits, so this count and displacement do
+      mpi::mpi_count(total,
+                     "gathered panel");  // the prefix fits, so this count and displacement do
       counts_[r] = static_cast<int>(elements_[r]);
     }
     total_ = total;

@@ -19,7 +19,8 @@ namespace {
 
 /// Checks every argument; returns this rank's rank in `comm`. @throws InvalidArgument
 template <typename T>
-int check_arguments(const DistributedMatrix<const T>& a, const DistributedMatrix<T>& b, MPI_Comm comm) {
+int check_arguments(const DistributedMatrix<const T>& a, const DistributedMatrix<T>& b,
+                    MPI_Comm comm) {
   int size = 0, rank = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -42,7 +43,8 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, DistributedMatrix<const T> a,
   const int my_rank = check_arguments(a, b, comm);
   if (a.rows() == 0 || b.cols() == 0) return;  // global sizes: every rank returns here
   if (algorithm == SolveAlgorithm::Automatic)
-    algorithm = b.cols() <= a.distribution->rows().block() ? SolveAlgorithm::FanIn : SolveAlgorithm::GatherPanels;
+    algorithm = b.cols() <= a.distribution->rows().block() ? SolveAlgorithm::FanIn
+                                                           : SolveAlgorithm::GatherPanels;
   const detail::SolveCall<T> call{uplo, op, diag, a, b, comm, my_rank};
   if (algorithm == SolveAlgorithm::FanIn) {
     detail::FanInSolve<T>(call).run();
@@ -52,8 +54,8 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, DistributedMatrix<const T> a,
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(T)                                          \
-  template void triangular_solve<T>(Uplo, Op, Diag, DistributedMatrix<const T>,          \
+#define HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(T)                                 \
+  template void triangular_solve<T>(Uplo, Op, Diag, DistributedMatrix<const T>, \
                                     DistributedMatrix<T>, MPI_Comm, SolveAlgorithm);
 HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(float)
 HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(double)

@@ -27,8 +27,7 @@ template <typename T>
 class FanInSolve {
  public:
   explicit FanInSolve(const SolveCall<T>& call)
-      : call_(call),
-        order_(call.order()), n_(call.a.rows()), nrhs_(call.b.cols()) {}
+      : call_(call), order_(call.order()), n_(call.a.rows()), nrhs_(call.b.cols()) {}
 
   void run() {
     allocate_agreed(call_.comm, [&] {
@@ -55,21 +54,24 @@ class FanInSolve {
     // This rank's share of the residual: its tiles of B(k, :) minus its sums (ld = rows).
     for (std::int64_t c = 0; c < nrhs_; ++c)
       for (std::int64_t r = 0; r < rows; ++r)
-        row_[static_cast<std::size_t>(r + c * rows)] = -sums_[static_cast<std::size_t>(row_offset(k) + r + c * n_)];
+        row_[static_cast<std::size_t>(r + c * rows)] =
+            -sums_[static_cast<std::size_t>(row_offset(k) + r + c * n_)];
     for_each_b_tile(k, [&](const T* tile, std::int64_t ld, std::int64_t col0, std::int64_t cols) {
       for (std::int64_t c = 0; c < cols; ++c)
-        for (std::int64_t r = 0; r < rows; ++r) row_[static_cast<std::size_t>(r + (col0 + c) * rows)] += tile[r + c * ld];
+        for (std::int64_t r = 0; r < rows; ++r)
+          row_[static_cast<std::size_t>(r + (col0 + c) * rows)] += tile[r + c * ld];
     });
     const int count = mpi::mpi_count(rows * nrhs_, "triangular_solve: right-hand side row");
-    mpi::check_mpi(MPI_Reduce(call_.me == root ? MPI_IN_PLACE : row_.data(), row_.data(), count, mpi::mpi_type<T>(),
-                              MPI_SUM, root, call_.comm),
+    mpi::check_mpi(MPI_Reduce(call_.me == root ? MPI_IN_PLACE : row_.data(), row_.data(), count,
+                              mpi::mpi_type<T>(), MPI_SUM, root, call_.comm),
                    "MPI_Reduce (triangular_solve)");
     if (call_.me == root) {
       const layout::TileLocation diagonal = call_.a.storage->tile_location({k, k});
-      trsm<T>(Side::Left, call_.uplo, call_.op, call_.diag, rows, nrhs_, T(1), call_.a.data + diagonal.offset, diagonal.ld,
-              row_.data(), rows);
+      trsm<T>(Side::Left, call_.uplo, call_.op, call_.diag, rows, nrhs_, T(1),
+              call_.a.data + diagonal.offset, diagonal.ld, row_.data(), rows);
     }
-    mpi::check_mpi(MPI_Bcast(row_.data(), count, mpi::mpi_type<T>(), root, call_.comm), "MPI_Bcast (triangular_solve)");
+    mpi::check_mpi(MPI_Bcast(row_.data(), count, mpi::mpi_type<T>(), root, call_.comm),
+                   "MPI_Bcast (triangular_solve)");
     for_each_b_tile(k, [&](T* tile, std::int64_t ld, std::int64_t col0, std::int64_t cols) {
       for (std::int64_t c = 0; c < cols; ++c)
         std::copy_n(row_.data() + (col0 + c) * rows, rows, tile + c * ld);
@@ -84,8 +86,9 @@ class FanInSolve {
       const layout::GlobalTile stored = order_.stored_tile(i, k);
       if (!call_.a.storage->owns(stored)) continue;
       const layout::TileLocation where = call_.a.storage->tile_location(stored);
-      gemm<T>(call_.op, Op::NoTrans, tile_size(i), nrhs_, tile_size(k), T(1), call_.a.data + where.offset, where.ld,
-              row_.data(), tile_size(k), T(1), sums_.data() + row_offset(i), n_);
+      gemm<T>(call_.op, Op::NoTrans, tile_size(i), nrhs_, tile_size(k), T(1),
+              call_.a.data + where.offset, where.ld, row_.data(), tile_size(k), T(1),
+              sums_.data() + row_offset(i), n_);
     }
   }
 

@@ -40,7 +40,8 @@ class GatherPanelsSolve {
  public:
   explicit GatherPanelsSolve(const SolveCall<T>& call)
       : call_(call),
-        steps_(call.a.distribution->rows().count()), b_cols_(call.b.distribution->cols().count()),
+        steps_(call.a.distribution->rows().count()),
+        b_cols_(call.b.distribution->cols().count()),
         order_(call.order()),
         layouts_{GatherLayout(call.a.distribution->num_ranks()),
                  GatherLayout(call.a.distribution->num_ranks())} {}
@@ -67,7 +68,8 @@ class GatherPanelsSolve {
       const std::int64_t k = row_of_step(s - 1);
       for (std::int64_t j = 0; j < b_cols_; ++j) {
         const GlobalTile t{k, j};
-        f(StepTile{true, j, t, call_.b.distribution->owner(t), tile_size(k), call_.b.distribution->cols().size(j)});
+        f(StepTile{true, j, t, call_.b.distribution->owner(t), tile_size(k),
+                   call_.b.distribution->cols().size(j)});
       }
     }
     const std::int64_t k = row_of_step(s);
@@ -138,8 +140,8 @@ class GatherPanelsSolve {
         const GlobalTile target{x.index, j};
         if (!call_.b.storage->owns(target)) continue;
         const layout::TileLocation where = call_.b.storage->tile_location(target);
-        gemm<T>(call_.op, Op::NoTrans, tile_size(x.index), call_.b.distribution->cols().size(j), tile_size(k),
-                T(-1), gathered_[panel_buffer].data() + position, x.rows,
+        gemm<T>(call_.op, Op::NoTrans, tile_size(x.index), call_.b.distribution->cols().size(j),
+                tile_size(k), T(-1), gathered_[panel_buffer].data() + position, x.rows,
                 gathered_[row_buffer].data() + row_position_[static_cast<std::size_t>(j)],
                 tile_size(k), T(1), call_.b.data + where.offset, where.ld);
       }
@@ -160,8 +162,9 @@ class GatherPanelsSolve {
       const GlobalTile target{k, j};
       if (!call_.b.storage->owns(target)) continue;
       const layout::TileLocation where = call_.b.storage->tile_location(target);
-      trsm<T>(Side::Left, call_.uplo, call_.op, call_.diag, tile_size(k), call_.b.distribution->cols().size(j), T(1),
-              gathered_[buffer].data() + diagonal, tile_size(k), call_.b.data + where.offset, where.ld);
+      trsm<T>(Side::Left, call_.uplo, call_.op, call_.diag, tile_size(k),
+              call_.b.distribution->cols().size(j), T(1), gathered_[buffer].data() + diagonal,
+              tile_size(k), call_.b.data + where.offset, where.ld);
     }
   }
 

@@ -2,9 +2,9 @@
 /// @file triangular_solve_order.hpp
 /// What triangular_solve's algorithms share: the call's arguments, the order in which they
 /// visit the tile rows, and where a tile of op(A) is stored.
-#include <cstdint>
-
 #include <mpi.h>
+
+#include <cstdint>
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"

@@ -18,7 +18,8 @@ void check_view(const DistributedMatrix<T>& x, const std::string& who, int comm_
   if (x.distribution == nullptr || x.storage == nullptr)
     throw InvalidArgument(who + " lacks a distribution or a local storage");
   if (x.distribution->num_ranks() != comm_size)
-    throw InvalidArgument(who + " is distributed over " + std::to_string(x.distribution->num_ranks()) +
+    throw InvalidArgument(who + " is distributed over " +
+                          std::to_string(x.distribution->num_ranks()) +
                           " ranks but the communicator has " + std::to_string(comm_size));
   if (x.storage->rank() != my_rank)
     throw InvalidArgument(who + "'s storage is rank " + std::to_string(x.storage->rank()) +

@@ -22,7 +22,8 @@ inline std::vector<double> spd_matrix(int n, int not_pd_at = 0) {
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
       a[j * static_cast<std::size_t>(n) + i] =
-          i == j ? (i + 1 == not_pd_at ? -n : n) : 0.1 * (element(1, std::min(i, j) + 1, std::max(i, j) + 1));
+          i == j ? (i + 1 == not_pd_at ? -n : n)
+                 : 0.1 * (element(1, std::min(i, j) + 1, std::max(i, j) + 1));
   return a;
 }
 
@@ -42,7 +43,8 @@ inline std::vector<double> lapack_factor(char uplo, std::vector<double> a, int n
 }
 
 /// ‖A − LLᵀ‖_F / (‖A‖_F·N·eps) (or Uᵀ·U) with the factor read from the `uplo` triangle of f.
-inline double factor_residual(char uplo, const std::vector<double>& a, const std::vector<double>& f, int n) {
+inline double factor_residual(char uplo, const std::vector<double>& a, const std::vector<double>& f,
+                              int n) {
   const auto factor = [&](int i, int j) {  // L(i, j), or U(j, i)
     const bool inside = uplo == 'L' ? i >= j : i <= j;
     return inside ? f[j * static_cast<std::size_t>(n) + i] : 0.0;
@@ -51,7 +53,8 @@ inline double factor_residual(char uplo, const std::vector<double>& a, const std
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
       double sum = 0.0;
-      for (int l = 0; l < n; ++l) sum += uplo == 'L' ? factor(i, l) * factor(j, l) : factor(l, i) * factor(l, j);
+      for (int l = 0; l < n; ++l)
+        sum += uplo == 'L' ? factor(i, l) * factor(j, l) : factor(l, i) * factor(l, j);
       const double aij = a[j * static_cast<std::size_t>(n) + i];
       r2 += (aij - sum) * (aij - sum);
       a2 += aij * aij;
@@ -68,7 +71,8 @@ inline double solve_residual(const std::vector<double>& a, const std::vector<dou
   for (int j = 0; j < nrhs; ++j)
     for (int i = 0; i < n; ++i) {
       double sum = -b[j * static_cast<std::size_t>(n) + i];
-      for (int l = 0; l < n; ++l) sum += a[l * static_cast<std::size_t>(n) + i] * x[j * static_cast<std::size_t>(n) + l];
+      for (int l = 0; l < n; ++l)
+        sum += a[l * static_cast<std::size_t>(n) + i] * x[j * static_cast<std::size_t>(n) + l];
       r2 += sum * sum;
     }
   return std::sqrt(r2) / (std::sqrt(a2 * x2) * n * std::numeric_limits<double>::epsilon());

@@ -35,8 +35,8 @@ struct Context {
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
   explicit Context(const BlacsGrid& grid, const Kind& kind) {
     const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), kind.routine, kind.layout,
-                                     kind.m, kind.n, kind.k, &ctx),
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), kind.routine, kind.layout, kind.m,
+                                     kind.n, kind.k, &ctx),
               HETSCAL_SUCCESS);
   }
   ~Context() { hetscal_context_free(&ctx); }
@@ -75,11 +75,11 @@ TEST(ApiLayout, RefusesUnknownRoutinesLayoutsAndShapes) {
   BlacsGrid grid;
   const std::vector<double> speeds = rising_speeds();
   const std::tuple<int, int, int, int, int> bad[] = {
-      {99, HETSCAL_LAYOUT_ANY, 10, 10, 10},                   // routine
-      {HETSCAL_ROUTINE_POTRF, 7, 10, 10, 0},                  // layout
-      {HETSCAL_ROUTINE_POTRF, HETSCAL_LAYOUT_ANY, 10, 12, 0}, // M ≠ N
-      {HETSCAL_ROUTINE_GETRF, HETSCAL_LAYOUT_ANY, 0, 12, 0},  // M < 1
-      {HETSCAL_ROUTINE_GEMM, HETSCAL_LAYOUT_ANY, 10, 12, 0},  // K < 1
+      {99, HETSCAL_LAYOUT_ANY, 10, 10, 10},                    // routine
+      {HETSCAL_ROUTINE_POTRF, 7, 10, 10, 0},                   // layout
+      {HETSCAL_ROUTINE_POTRF, HETSCAL_LAYOUT_ANY, 10, 12, 0},  // M ≠ N
+      {HETSCAL_ROUTINE_GETRF, HETSCAL_LAYOUT_ANY, 0, 12, 0},   // M < 1
+      {HETSCAL_ROUTINE_GEMM, HETSCAL_LAYOUT_ANY, 10, 12, 0},   // K < 1
   };
   for (const auto& [routine, layout, m, n, k] : bad) {
     hetscal_context_t ctx = 5;
@@ -136,14 +136,16 @@ TEST(ApiLayout, ScatterAndGatherOnEveryLayout) {
   const auto big = whole(3, 50, 41);
   std::vector<double> expected(static_cast<std::size_t>(rows) * cols);
   for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) expected[j * static_cast<std::size_t>(rows) + i] = big[(j + 1) * 50 + i + 2];
+    for (int i = 0; i < rows; ++i)
+      expected[j * static_cast<std::size_t>(rows) + i] = big[(j + 1) * 50 + i + 2];
   for (const Kind& kind : kKinds) {
     Context c(grid, kind);
     BlockCyclic a(grid, big, 50, 41);
     int desch[HETSCAL_DESC_LEN], info = -1;
     hetscal_descinit(desch, rows, cols, c.ctx, std::max(1, hetscal_local_rows(c.ctx, rows)), &info);
     ASSERT_EQ(info, 0);
-    std::vector<double> h(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desch))), 0.0);
+    std::vector<double> h(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desch))),
+                          0.0);
     hetscal_scatter(rows, cols, a.local.data(), 3, 2, a.desc, h.data(), desch, &info);
     ASSERT_EQ(info, 0);
     EXPECT_EQ(whole_of(desch, h), expected);
@@ -163,9 +165,11 @@ TEST(ApiLayout, AnyKeepsTheFasterPrediction) {
   BlacsGrid grid;
   for (const int n : {64, 400}) {
     double seconds[3] = {};
-    for (const int layout : {HETSCAL_LAYOUT_ANY, HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN}) {
+    for (const int layout :
+         {HETSCAL_LAYOUT_ANY, HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN}) {
       Context c(grid, {HETSCAL_ROUTINE_POTRF, layout, n, n, 0});
-      ASSERT_EQ(hetscal_context_prediction(c.ctx, &seconds[layout], nullptr, nullptr), HETSCAL_SUCCESS);
+      ASSERT_EQ(hetscal_context_prediction(c.ctx, &seconds[layout], nullptr, nullptr),
+                HETSCAL_SUCCESS);
     }
     EXPECT_DOUBLE_EQ(seconds[HETSCAL_LAYOUT_ANY],
                      std::min(seconds[HETSCAL_LAYOUT_CARTESIAN], seconds[HETSCAL_LAYOUT_PATTERN]))
@@ -185,9 +189,10 @@ TEST(ApiLayout, GemmInPlaceOnAPattern) {
   hetscal_descinit(descc, m, n, c.ctx, 1, &info);
   const std::vector<double> a = whole(1, m, k), b = whole(2, k, n);
   const std::vector<double> la = local_of(desca, a), lb = local_of(descb, b);
-  std::vector<double> lc = local_of(descc, std::vector<double>(static_cast<std::size_t>(m) * n, std::nan("")));
-  hetero_pdgemm("N", "N", m, n, k, 1.0, la.data(), 1, 1, desca, lb.data(), 1, 1, descb, 0.0, lc.data(), 1, 1,
-                descc, &info);
+  std::vector<double> lc =
+      local_of(descc, std::vector<double>(static_cast<std::size_t>(m) * n, std::nan("")));
+  hetero_pdgemm("N", "N", m, n, k, 1.0, la.data(), 1, 1, desca, lb.data(), 1, 1, descb, 0.0,
+                lc.data(), 1, 1, descc, &info);
   ASSERT_EQ(info, 0);
   EXPECT_EQ(whole_of(descc, lc), reference_gemm(false, false, m, n, k, 1.0, a, m, b, k, 0.0, {}));
 }

@@ -18,7 +18,8 @@ struct CholeskyContext {
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
   CholeskyContext(const BlacsGrid& grid, int layout, int n) {
     const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF, layout, n, n, 0, &ctx),
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF, layout, n,
+                                     n, 0, &ctx),
               HETSCAL_SUCCESS);
   }
   ~CholeskyContext() { hetscal_context_free(&ctx); }
@@ -35,7 +36,8 @@ TEST(ApiPotrf, InPlaceOnEveryLayout) {
   BlacsGrid grid;
   for (const int n : {1, 45, 70}) {
     const std::vector<double> a = spd_matrix(n);
-    for (const int layout : {HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN, HETSCAL_LAYOUT_ANY}) {
+    for (const int layout :
+         {HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN, HETSCAL_LAYOUT_ANY}) {
       CholeskyContext c(grid, layout, std::max(n, 8 * world_size()));
       for (const char uplo : {'L', 'U'}) {
         const std::vector<int> desc = c.desc(n, n);
@@ -43,14 +45,16 @@ TEST(ApiPotrf, InPlaceOnEveryLayout) {
         const std::vector<double> before = local;
         int info = -99;
         const char option[2] = {uplo, '\0'};
-        EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info), HETSCAL_SUCCESS);
+        EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info),
+                  HETSCAL_SUCCESS);
         EXPECT_EQ(info, 0);
         const std::vector<double> factor = whole_of(desc.data(), local);
         EXPECT_LT(factor_residual(uplo, a, factor, n), kThreshold) << n << " " << layout << uplo;
         // The other triangle still NaN, bit for bit, and the padding as it was.
         bool untouched = true;
         for (std::size_t k = 0; k < local.size(); ++k)
-          if (std::isnan(before[k]) || before[k] == -99.0) untouched &= std::memcmp(&local[k], &before[k], sizeof(double)) == 0;
+          if (std::isnan(before[k]) || before[k] == -99.0)
+            untouched &= std::memcmp(&local[k], &before[k], sizeof(double)) == 0;
         EXPECT_TRUE(untouched) << n << " " << layout << uplo;
       }
     }
@@ -67,11 +71,14 @@ TEST(ApiPotrf, ScalapackDescriptorAtAnOffsetWritesOnlyItsTriangle) {
     for (std::size_t k = 0; k < big.size(); ++k) big[k] = 1000.0 + static_cast<double>(k);
     const std::vector<double> inside = with_nan_outside(uplo, a, n);
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) big[(j + offset) * static_cast<std::size_t>(big_n) + i + offset] = inside[j * static_cast<std::size_t>(n) + i];
+      for (int i = 0; i < n; ++i)
+        big[(j + offset) * static_cast<std::size_t>(big_n) + i + offset] =
+            inside[j * static_cast<std::size_t>(n) + i];
     BlockCyclic da(grid, big, big_n, big_n, 4);
     int info = -99;
     const char option[2] = {uplo, '\0'};
-    EXPECT_EQ(hetero_pdpotrf(option, n, da.local.data(), offset + 1, offset + 1, da.desc, &info), HETSCAL_SUCCESS);
+    EXPECT_EQ(hetero_pdpotrf(option, n, da.local.data(), offset + 1, offset + 1, da.desc, &info),
+              HETSCAL_SUCCESS);
     EXPECT_EQ(info, 0);
     const std::vector<double> after = da.gathered(grid);
     std::vector<double> factor(static_cast<std::size_t>(n) * n), rest = after;
@@ -86,6 +93,22 @@ TEST(ApiPotrf, ScalapackDescriptorAtAnOffsetWritesOnlyItsTriangle) {
   }
 }
 
+TEST(ApiPotrf, OrderZeroReturnsAtOnce) {
+  BlacsGrid grid;
+  CholeskyContext c(grid, HETSCAL_LAYOUT_PATTERN, 30);
+  const std::vector<int> desc = c.desc(0, 0);
+  double unused = 7.0;
+  int info = -99;
+  EXPECT_EQ(hetero_pdpotrf("U", 0, &unused, 1, 1, desc.data(), &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  BlockCyclic da(grid, spd_matrix(6), 6, 6, 4);  // sub(A) of order 0 at (3, 3)
+  const std::vector<double> before = da.local;
+  EXPECT_EQ(hetero_pdpotrf("L", 0, da.local.data(), 3, 3, da.desc, &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  EXPECT_EQ(da.local, before);
+  EXPECT_EQ(unused, 7.0);
+}
+
 TEST(ApiPotrf, NotPositiveDefiniteGivesTheOrderOnEveryProcess) {
   BlacsGrid grid;
   const int n = 40;
@@ -97,7 +120,8 @@ TEST(ApiPotrf, NotPositiveDefiniteGivesTheOrderOnEveryProcess) {
         std::vector<double> local = local_of(desc.data(), spd_matrix(n, order));
         int info = -99;
         const char option[2] = {uplo, '\0'};
-        EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info), HETSCAL_SUCCESS);
+        EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info),
+                  HETSCAL_SUCCESS);
         EXPECT_EQ(info, order) << layout << uplo;
       }
     }
@@ -124,15 +148,16 @@ TEST(ApiPotrf, BadArgumentsGiveTheirCodesAndLeaveAUntouched) {
     int expected;
   };
   const Case cases[] = {
-      {"Q", n, 1, 1, desc.data(), -1},      {"L", -2, 1, 1, desc.data(), -2},
-      {"U", n, 3, 1, desc.data(), -4},      {"L", n, 1, 2, desc.data(), -5},
-      {"L", n, 1, 1, wide.data(), -604},    {"U", n, 1, 1, bad_tile.data(), -605},
+      {"Q", n, 1, 1, desc.data(), -1},       {"L", -2, 1, 1, desc.data(), -2},
+      {"U", n, 3, 1, desc.data(), -4},       {"L", n, 1, 2, desc.data(), -5},
+      {"L", n, 1, 1, wide.data(), -604},     {"U", n, 1, 1, bad_tile.data(), -605},
       {"L", n - 1, 1, 1, desc.data(), -603},
   };
   for (const Case& k : cases) {
     std::vector<double> a = a0;
     int info = 0;
-    EXPECT_EQ(hetero_pdpotrf(k.uplo, k.n, a.data(), k.ia, k.ja, k.desc, &info), HETSCAL_ERR_ARGUMENT);
+    EXPECT_EQ(hetero_pdpotrf(k.uplo, k.n, a.data(), k.ia, k.ja, k.desc, &info),
+              HETSCAL_ERR_ARGUMENT);
     EXPECT_EQ(info, k.expected);
     EXPECT_TRUE(bit_identical(a, a0)) << k.expected;
   }
@@ -142,7 +167,9 @@ TEST(ApiPotrf, BadArgumentsGiveTheirCodesAndLeaveAUntouched) {
   short_lld[8] = 0;
   const std::vector<double> s0 = scalapack.local;
   const std::tuple<const char*, int, const int*, int> scalapack_cases[] = {
-      {"x", n, scalapack.desc, -1}, {"L", -1, scalapack.desc, -2}, {"U", n, short_lld.data(), -609}};
+      {"x", n, scalapack.desc, -1},
+      {"L", -1, scalapack.desc, -2},
+      {"U", n, short_lld.data(), -609}};
   for (const auto& [uplo, order, desc_a, expected] : scalapack_cases) {
     std::vector<double> a = s0;
     int info = 0;

@@ -133,15 +133,18 @@ void for_each_local_element(const int* desc, F&& f) {
       if (hetscal_local_tile(desc, ti + 1, tj + 1, &index, &ld) != 1) continue;
       for (int c = 0; c < tile && tj * tile + c < cols; ++c)
         for (int r = 0; r < tile && ti * tile + r < rows; ++r)
-          f(ti * tile + r, tj * tile + c, static_cast<std::size_t>(index - 1 + r + c * static_cast<long long>(ld)));
+          f(ti * tile + r, tj * tile + c,
+            static_cast<std::size_t>(index - 1 + r + c * static_cast<long long>(ld)));
     }
   }
 }
 
 /// This process's local array of the whole column-major matrix x in the layout `desc`
 /// describes; entries that are no element hold `padding`.
-inline std::vector<double> local_of(const int* desc, const std::vector<double>& x, double padding = -99.0) {
-  std::vector<double> local(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))), padding);
+inline std::vector<double> local_of(const int* desc, const std::vector<double>& x,
+                                    double padding = -99.0) {
+  std::vector<double> local(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))),
+                            padding);
   for_each_local_element(desc, [&](int i, int j, std::size_t k) {
     local[k] = x[static_cast<std::size_t>(j) * desc[2] + i];
   });
@@ -154,7 +157,8 @@ inline std::vector<double> whole_of(const int* desc, const std::vector<double>& 
   for_each_local_element(desc, [&](int i, int j, std::size_t k) {
     x[static_cast<std::size_t>(j) * desc[2] + i] = local[k];
   });
-  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
   return x;
 }
 
@@ -193,7 +197,8 @@ struct BlockCyclic {
         x[j * static_cast<std::size_t>(rows) + i] = local[jl * static_cast<std::size_t>(lld) + il];
       }
     }
-    MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
     return x;
   }
 };

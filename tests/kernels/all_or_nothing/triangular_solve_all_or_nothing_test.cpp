@@ -19,21 +19,25 @@ TEST(TriangularSolveAllOrNothing, FailsEverywhereWithBUntouched) {
   const std::string faults = "compute@1,compute@" + std::to_string(world_size() - 1);
   ASSERT_EQ(setenv("HETSCAL_TEST_FAULT", faults.c_str(), 1), 0);
   for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::Pattern})
-  for (const SolveAlgorithm algorithm : {SolveAlgorithm::FanIn, SolveAlgorithm::GatherPanels}) {
-    TestMatrix<double> a(family, 11, 11, {3}, {3}), b(family, 11, 4, {3}, {2});
-    a.for_each_owned([](std::int64_t i, std::int64_t j, double& x) { x = i == j ? 2.0 : 0.1; });
-    b.fill(7);
-    int failed_rank = -1;
-    try {
-      triangular_solve<double>(Uplo::Lower, Op::NoTrans, Diag::NonUnit, a.in(), b.out(), MPI_COMM_WORLD, algorithm);
-    } catch (const mpi::StageFailed& e) {
-      failed_rank = e.failed_rank();
+    for (const SolveAlgorithm algorithm : {SolveAlgorithm::FanIn, SolveAlgorithm::GatherPanels}) {
+      TestMatrix<double> a(family, 11, 11, {3}, {3}), b(family, 11, 4, {3}, {2});
+      a.for_each_owned([](std::int64_t i, std::int64_t j, double& x) { x = i == j ? 2.0 : 0.1; });
+      b.fill(7);
+      int failed_rank = -1;
+      try {
+        triangular_solve<double>(Uplo::Lower, Op::NoTrans, Diag::NonUnit, a.in(), b.out(),
+                                 MPI_COMM_WORLD, algorithm);
+      } catch (const mpi::StageFailed& e) {
+        failed_rank = e.failed_rank();
+      }
+      EXPECT_TRUE(on_all_ranks(failed_rank == 1))
+          << "rank " << world_rank() << " saw " << failed_rank;
+      bool same = b.damaged_padding() == 0;
+      b.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) {
+        same = same && x == test_value<double>(i, j, 7);
+      });
+      EXPECT_TRUE(on_all_ranks(same));
     }
-    EXPECT_TRUE(on_all_ranks(failed_rank == 1)) << "rank " << world_rank() << " saw " << failed_rank;
-    bool same = b.damaged_padding() == 0;
-    b.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) { same = same && x == test_value<double>(i, j, 7); });
-    EXPECT_TRUE(on_all_ranks(same));
-  }
 }
 
 }  // namespace
