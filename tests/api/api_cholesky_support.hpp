@@ -1,7 +1,10 @@
 #pragma once
 // Shared by the native Cholesky tests: a symmetric positive definite test matrix (or one
 // whose leading minor of a chosen order is not), LAPACK's DPOTRF as the independent factor,
-// and the residuals the results are checked with.
+// the residuals the results are checked with, and a Cholesky context.
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -85,5 +88,25 @@ inline bool bit_identical(const std::vector<double>& x, const std::vector<double
     if (std::memcmp(&x[k], &y[k], sizeof(double)) != 0) return false;
   return true;
 }
+
+/// A Cholesky context on `grid` (speeds rising_speeds()), freed with the object.
+struct CholeskyContext {
+  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
+  CholeskyContext(const BlacsGrid& grid, int layout, int n) {
+    const std::vector<double> speeds = rising_speeds();
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF, layout, n,
+                                     n, 0, &ctx),
+              HETSCAL_SUCCESS);
+  }
+  ~CholeskyContext() { hetscal_context_free(&ctx); }
+  /// A descriptor of an m×n matrix of the context.
+  std::vector<int> desc(int m, int n) const {
+    std::vector<int> d(HETSCAL_DESC_LEN);
+    int info = -1;
+    hetscal_descinit(d.data(), m, n, ctx, std::max(1, hetscal_local_rows(ctx, m)), &info);
+    EXPECT_EQ(info, 0);
+    return d;
+  }
+};
 
 }  // namespace hetscal::api_test

@@ -11,25 +11,6 @@ namespace {
 
 constexpr double kThreshold = 10.0;
 
-struct CholeskyContext {
-  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
-  CholeskyContext(const BlacsGrid& grid, int layout, int n) {
-    const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF, layout, n,
-                                     n, 0, &ctx),
-              HETSCAL_SUCCESS);
-  }
-  ~CholeskyContext() { hetscal_context_free(&ctx); }
-  /// A descriptor of an m×n matrix of the context.
-  std::vector<int> desc(int m, int n) const {
-    std::vector<int> d(HETSCAL_DESC_LEN);
-    int info = -1;
-    hetscal_descinit(d.data(), m, n, ctx, std::max(1, hetscal_local_rows(ctx, m)), &info);
-    EXPECT_EQ(info, 0);
-    return d;
-  }
-};
-
 TEST(ApiPotrs, FactorInPlaceOnEveryLayout) {
   BlacsGrid grid;
   const int n = 37, nrhs = 5;
