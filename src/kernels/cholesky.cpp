@@ -20,6 +20,7 @@
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/view_checks.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -38,17 +39,8 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
   int size = 0, rank = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  if (a.distribution == nullptr || a.storage == nullptr)
-    throw InvalidArgument("cholesky: A lacks a distribution or a local storage");
+  check_view(a, "cholesky: A", size, rank);
   const layout::Distribution& d = *a.distribution;
-  if (d.num_ranks() != size)
-    throw InvalidArgument("cholesky: A is distributed over " + std::to_string(d.num_ranks()) +
-                          " ranks but the communicator has " + std::to_string(size));
-  if (a.storage->rank() != rank)
-    throw InvalidArgument("cholesky: A's storage is rank " + std::to_string(a.storage->rank()) +
-                          "'s, called on rank " + std::to_string(rank));
-  if (a.storage->rows() != d.rows() || a.storage->cols() != d.cols())
-    throw InvalidArgument("cholesky: A's storage does not match its distribution's tiles");
   if (d.rows() != d.cols())
     throw InvalidArgument("cholesky: A's tiles are not square: rows are " + describe(d.rows()) +
                           ", columns " + describe(d.cols()));
