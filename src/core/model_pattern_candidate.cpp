@@ -14,7 +14,7 @@ Candidate pattern_candidate(std::string label, std::size_t tile, const Pattern& 
         << " processors for a pattern of " << pattern.num_nodes() << " nodes";
     throw InvalidArgument(msg.str());
   }
-  const auto cells = pattern.cells_per_node();
+  auto cells = pattern.cells_per_node();  // counts the diagonal cells given so far as well
   Candidate c;
   c.kind = CandidateKind::Pattern;
   c.label = std::move(label);
@@ -33,6 +33,7 @@ Candidate pattern_candidate(std::string label, std::size_t tile, const Pattern& 
         for (int candidate : colrow)
           if (cells[static_cast<std::size_t>(candidate)] < cells[static_cast<std::size_t>(node)])
             node = candidate;
+        ++cells[static_cast<std::size_t>(node)];  // else one node may take every diagonal cell
       }
       c.owner.push_back(node_processor[static_cast<std::size_t>(node)]);
     }

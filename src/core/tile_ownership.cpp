@@ -143,6 +143,31 @@ TileOwnership cartesian_ownership(MatrixShape shape, std::size_t tile, std::size
   return t;
 }
 
+TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
+                                          std::size_t grid_rows, std::size_t grid_cols,
+                                          std::vector<std::size_t> processor_at,
+                                          const std::vector<std::size_t>& row_order,
+                                          const std::vector<std::size_t>& col_order) {
+  require_sizes(shape, tile, grid_rows, grid_cols, processor_at.size(), "ordered Cartesian grid");
+  const auto repeat = [](const std::vector<std::size_t>& order, std::size_t count,
+                         std::size_t classes, const char* which) {
+    std::ostringstream msg;
+    if (order.empty()) msg << "ordered Cartesian grid: empty " << which << " order";
+    for (std::size_t c : order)
+      if (msg.tellp() == 0 && c >= classes)
+        msg << "ordered Cartesian grid: " << which << " order names " << c << " of " << classes;
+    if (msg.tellp() != 0) throw InvalidArgument(msg.str());
+    std::vector<std::size_t> out(count);
+    for (std::size_t t = 0; t < count; ++t) out[t] = order[t % order.size()];
+    return out;
+  };
+  TileOwnership t{shape.cols, tile, grid_rows, grid_cols, std::move(processor_at),
+                  repeat(row_order, tile_count(shape.rows, tile), grid_rows, "row"),
+                  repeat(col_order, tile_count(shape.cols, tile), grid_cols, "column")};
+  t.m = shape.rows;
+  return t;
+}
+
 TileOwnership pattern_ownership(std::size_t n, std::size_t tile, std::size_t rows, std::size_t cols,
                                 std::vector<std::size_t> owner) {
   return pattern_ownership(MatrixShape{n, n}, tile, rows, cols, std::move(owner));

@@ -93,6 +93,16 @@ TileOwnership cartesian_ownership(MatrixShape shape, std::size_t tile, std::size
                                   const std::vector<double>& row_share,
                                   const std::vector<double>& col_share);
 
+/// A Cartesian grid whose tile rows and columns follow given orders, repeated: tile row t in
+/// grid row row_order[t mod row_order.size()], tile column t in col_order[t mod …] (the
+/// row_map / col_map of layout::CartesianDistribution).
+/// @throws InvalidArgument on size mismatches, an empty order or a class outside the grid.
+TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
+                                          std::size_t grid_rows, std::size_t grid_cols,
+                                          std::vector<std::size_t> processor_at,
+                                          const std::vector<std::size_t>& row_order,
+                                          const std::vector<std::size_t>& col_order);
+
 /// A pattern laid over the matrix cyclically: tile (I, J) -> cell (I mod rows, J mod cols).
 /// `owner` holds platform processors (every cell assigned).
 /// @throws InvalidArgument on size mismatches.

@@ -156,6 +156,9 @@ TileOwnership ownership_of(const Candidate& candidate, std::size_t n) {
 TileOwnership ownership_of(const Candidate& candidate, MatrixShape shape) {
   if (candidate.kind == CandidateKind::Pattern)
     return pattern_ownership(shape, candidate.tile, candidate.rows, candidate.cols, candidate.owner);
+  if (!candidate.row_order.empty() || !candidate.col_order.empty())
+    return ordered_cartesian_ownership(shape, candidate.tile, candidate.rows, candidate.cols,
+                                       candidate.owner, candidate.row_order, candidate.col_order);
   return cartesian_ownership(shape, candidate.tile, candidate.rows, candidate.cols,
                              candidate.owner, candidate.row_share, candidate.col_share);
 }

@@ -99,6 +99,10 @@ struct Candidate {
   std::vector<std::size_t> owner;    ///< rows·cols platform processors, row-major
   std::vector<double> row_share;     ///< Cartesian: r_i, one per grid row (ratios matter)
   std::vector<double> col_share;     ///< Cartesian: c_j, one per grid column
+  /// Cartesian, optional: grid row of each tile row, repeated (ordered_cartesian_ownership);
+  /// empty: tile rows dealt by proportional_sequence over row_share. Both or neither.
+  std::vector<std::size_t> row_order;
+  std::vector<std::size_t> col_order;  ///< Cartesian, optional: as row_order for tile columns
 
   /// The distinct processors used, increasing.
   std::vector<std::size_t> processors() const;

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/cholesky_steps.hpp"
 #include "core/error.hpp"
 
 namespace hetscal::core {
@@ -34,40 +35,6 @@ GroupSizes group_sizes(const TileOwnership& layout) {
     g.col[b] = owners.size();
   }
   return g;
-}
-
-/// The messages of one communication phase: shared bus adds everything; switched takes the
-/// busiest sender (groups run in parallel, one sender's broadcasts one after another).
-class Phase {
- public:
-  explicit Phase(const Network& network) : network_(network) {}
-  void broadcast(std::size_t sender, std::size_t group, double bytes) {
-    const double t = broadcast_time(network_, group, bytes);
-    bus_total_ += t;
-    per_sender_[sender] += t;
-  }
-  double time() const {
-    if (network_.kind == NetworkKind::SharedBus) return bus_total_;
-    double busiest = 0.0;
-    for (const auto& [sender, t] : per_sender_) busiest = std::max(busiest, t);
-    return busiest;
-  }
-
- private:
-  const Network& network_;
-  double bus_total_ = 0.0;
-  std::map<std::size_t, double> per_sender_;
-};
-
-/// Slowest processor's time for work_tiles[x] tiles of `flops_per_tile` each.
-double slowest(const Platform& platform, const std::vector<double>& work_tiles,
-               double flops_per_tile, double efficiency) {
-  double worst = 0.0;
-  for (std::size_t x = 0; x < work_tiles.size(); ++x)
-    if (work_tiles[x] > 0.0)
-      worst = std::max(worst, work_tiles[x] * flops_per_tile /
-                                  (platform.processors[x].speed_flops * efficiency));
-  return worst;
 }
 
 /// How many tiles the problem covers on the layout, and which tile row holds the diagonal
@@ -159,6 +126,34 @@ double broadcast_time(const Network& network, std::size_t group, double bytes) {
   return rounds * network.message_time(bytes);
 }
 
+double slowest_time(const Platform& platform, const std::vector<double>& work_tiles,
+                    double flops_per_tile, double efficiency) {
+  double worst = 0.0;
+  for (std::size_t x = 0; x < work_tiles.size(); ++x)
+    if (work_tiles[x] > 0.0)
+      worst = std::max(worst, work_tiles[x] * flops_per_tile /
+                                  (platform.processors[x].speed_flops * efficiency));
+  return worst;
+}
+
+void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes) {
+  const double t = broadcast_time(network_, group, bytes);
+  bus_total_ += t;
+  per_sender_[sender] += t;
+}
+
+void BroadcastPhase::receive(std::size_t receiver, double bytes) {
+  per_receiver_[receiver] += network_.message_time(bytes);
+}
+
+double BroadcastPhase::time() const {
+  if (network_.kind == NetworkKind::SharedBus) return bus_total_;
+  double busiest = 0.0;
+  for (const auto& [sender, t] : per_sender_) busiest = std::max(busiest, t);
+  for (const auto& [receiver, t] : per_receiver_) busiest = std::max(busiest, t);
+  return busiest;
+}
+
 TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout) {
   Problem problem;
   problem.routine = routine;
@@ -170,6 +165,11 @@ TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const Ti
 TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
                              const TileOwnership& layout) {
   const StepGeometry geometry = step_geometry(problem, layout);
+  // Cholesky on diagonal tiles is priced in one triangle with colrow broadcasts; a layout
+  // whose blocks straddle the diagonal falls back to the generic half-trailing-matrix count.
+  if (problem.routine == Routine::Cholesky && has_diagonal_tiles(layout) &&
+      layout.row_class.size() == layout.col_class.size())
+    return simulate_cholesky(platform, layout);
   const double nb = real(layout.tile);
   const RoutineCosts costs = routine_costs(problem.routine, nb);
   const double efficiency = platform.kernel.efficiency(nb);
@@ -201,17 +201,17 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
     for (std::size_t a = 0; a < layout.rows; ++a) panel[layout.at(a, owner_col)] += real(r_panel[a]);
     for (std::size_t b = 0; b < layout.cols; ++b) row_block[layout.at(owner_row, b)] += real(c_trail[b]);
 
-    t.compute += slowest(platform, update, update_flops, efficiency);
+    t.compute += slowest_time(platform, update, update_flops, efficiency);
     if (costs.factorisation) {
-      t.panel += slowest(platform, panel, panel_flops, efficiency);
-      t.panel += slowest(platform, row_block, costs.row_block_flops_per_tile, efficiency);
+      t.panel += slowest_time(platform, panel, panel_flops, efficiency);
+      t.panel += slowest_time(platform, row_block, costs.row_block_flops_per_tile, efficiency);
       t.panel += nb * costs.panel_collectives_per_column *
                  broadcast_time(platform.network, groups.col[owner_col], nb * kBytesPerElement);
     }
 
     // Panel (GEMM: A's column panel) along each row class; row block (B's row panel, U, W,
     // Cholesky's transposed panel) along each column class.
-    Phase along_rows(platform.network), along_cols(platform.network);
+    BroadcastPhase along_rows(platform.network), along_cols(platform.network);
     for (std::size_t a = 0; a < layout.rows; ++a)
       if (r_panel[a] > 0)
         along_rows.broadcast(layout.at(a, owner_col), groups.row[a], real(r_panel[a]) * tile_bytes);

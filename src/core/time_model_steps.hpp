@@ -4,6 +4,7 @@
 /// communication time of one routine on one tile ownership, and the network's pricing of
 /// broadcasts and redistribution. Split out so that each piece can be tested on its own.
 #include <cstddef>
+#include <map>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -30,6 +31,32 @@ RoutineCosts routine_costs(Routine routine, double tile);
 /// Broadcast of `bytes` from one process to a group of `group` processes (sender included):
 /// 0 if group <= 1; shared bus: (group − 1) messages; switched: ⌈log2 group⌉ message times.
 double broadcast_time(const Network& network, std::size_t group, double bytes);
+
+/// The messages of one communication phase: a shared bus adds everything; a switched network
+/// takes the busiest sender (groups run in parallel, one sender's broadcasts one after another)
+/// or, when receives are recorded, the busiest receiver.
+class BroadcastPhase {
+ public:
+  explicit BroadcastPhase(const Network& network) : network_(network) {}
+  /// A broadcast of `bytes` from `sender` to a group of `group` processes, sender included.
+  void broadcast(std::size_t sender, std::size_t group, double bytes);
+  /// `receiver` takes in one message of `bytes` (a switched network's receive side; the
+  /// shared bus already counts every message once in broadcast()).
+  void receive(std::size_t receiver, double bytes);
+  /// Shared bus: every message; switched: the busiest sender or receiver.
+  double time() const;
+
+ private:
+  const Network& network_;
+  double bus_total_ = 0.0;
+  std::map<std::size_t, double> per_sender_;
+  std::map<std::size_t, double> per_receiver_;
+};
+
+/// Slowest processor's seconds for work_tiles[x] tiles of `flops_per_tile` each on processor
+/// x, at its speed times the kernel `efficiency`.
+double slowest_time(const Platform& platform, const std::vector<double>& work_tiles,
+                    double flops_per_tile, double efficiency);
 
 /// The shape a layout given to simulate_steps must cover: max(M, K) × max(N, K) for GEMM (its
 /// steps reach over A, B and C), M × N otherwise.

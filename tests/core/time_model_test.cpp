@@ -113,7 +113,8 @@ TEST(TimeModelSteps, GemmCommunicationByHand) {
 
 TEST(TimeModelSteps, ReplicatedGridPatternCostsWhatTheGridCosts) {
   // A 12×16 pattern tiled from a 4×4 grid owns every tile exactly as the grid does; with
-  // free latency the same bytes move, with latency the pattern sends more, smaller messages.
+  // free latency the same bytes move, with latency the pattern sends more, smaller messages
+  // (Cholesky sends one message per panel tile on any layout: the same messages).
   Candidate pattern;
   pattern.kind = CandidateKind::Pattern;
   pattern.tile = 128;
@@ -133,7 +134,7 @@ TEST(TimeModelSteps, ReplicatedGridPatternCostsWhatTheGridCosts) {
         const auto b = simulate_steps(platform, routine, ownership_of(cartesian, n));
         EXPECT_NEAR(a.compute, b.compute, 1e-12 * b.compute);
         EXPECT_NEAR(a.panel, b.panel, 1e-12 * b.panel + 1e-15);
-        if (latency == 0.0) {
+        if (latency == 0.0 || routine == Routine::Cholesky) {
           EXPECT_NEAR(a.communication, b.communication, 1e-12 * b.communication)
               << routine_name(routine) << " N " << n;
         } else {

@@ -1,0 +1,202 @@
+#include "core/cholesky_steps.hpp"
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/time_model_steps.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;  // double precision, as the rest of the model
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+void require_square_layout(const TileOwnership& layout, std::size_t processors) {
+  std::ostringstream msg;
+  if (layout.row_class.size() != layout.col_class.size())
+    msg << "Cholesky steps: " << layout.row_class.size() << " tile rows but "
+        << layout.col_class.size() << " tile columns; the matrix must be square";
+  else if (!has_diagonal_tiles(layout))
+    msg << "Cholesky steps: tiles " << layout.row_block() << " x " << layout.tile
+        << " with offsets " << layout.row_offset << ", " << layout.col_offset
+        << " do not put diagonal blocks on tiles (i, i)";
+  for (std::size_t owner : layout.owner)
+    if (msg.tellp() == 0 && owner >= processors)
+      msg << "Cholesky steps: the layout names processor " << owner << " of " << processors;
+  if (msg.tellp() != 0) throw InvalidArgument(msg.str());
+}
+
+/// Distinct values added, counted with a stamp per value so that clearing is O(1).
+class DistinctSet {
+ public:
+  explicit DistinctSet(std::size_t values) : stamp_(values, 0) {}
+  void clear() { ++current_; items_.clear(); }
+  void add(std::size_t v) {
+    if (stamp_[v] == current_) return;
+    stamp_[v] = current_;
+    items_.push_back(v);
+  }
+  const std::vector<std::size_t>& items() const { return items_; }
+
+ private:
+  std::vector<std::size_t> stamp_;
+  std::size_t current_ = 1;
+  std::vector<std::size_t> items_;
+};
+
+/// Receivers of a tile: the distinct owners other than its sender.
+std::vector<std::size_t> others(const std::vector<std::size_t>& owners, std::size_t sender) {
+  std::vector<std::size_t> out;
+  for (std::size_t x : owners)
+    if (x != sender) out.push_back(x);
+  return out;
+}
+
+}  // namespace
+
+bool has_diagonal_tiles(const TileOwnership& layout) {
+  return layout.row_block() == layout.tile && layout.row_offset == layout.col_offset;
+}
+
+CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors)
+    : layout_(layout), processors_(processors), tiles_(layout.col_class.size()) {
+  require_square_layout(layout, processors);
+  const std::size_t pairs = layout.rows * layout.cols;
+  diagonal_count_.assign(pairs, 0.0);
+  below_count_.assign(pairs, 0.0);
+  full_colrow_.resize(pairs);
+  full_colrow_known_.assign(pairs, 0);
+  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i.
+  for (std::size_t j = 1; j < tiles_; ++j) {
+    const std::size_t b = layout.col_class[j];
+    diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
+    for (std::size_t i = j + 1; i < tiles_; ++i) below_count_[layout.row_class[i] * layout.cols + b] += 1.0;
+  }
+  row_classes_after_.assign(tiles_ + 1, 0);
+  std::vector<char> seen(layout.rows, 0);
+  for (std::size_t i = tiles_; i-- > 0;) {
+    row_classes_after_[i] = row_classes_after_[i + 1] + (seen[layout.row_class[i]] ? 0 : 1);
+    seen[layout.row_class[i]] = 1;
+  }
+  row_classes_used_ = row_classes_after_[0];
+  std::vector<char> col_seen(layout.cols, 0);
+  for (std::size_t b : layout.col_class) col_classes_used_ += col_seen[b] ? 0 : 1, col_seen[b] = 1;
+}
+
+void CholeskySteps::drop_column(std::size_t j) {
+  const std::size_t b = layout_.col_class[j];
+  diagonal_count_[layout_.row_class[j] * layout_.cols + b] -= 1.0;
+  for (std::size_t i = j + 1; i < tiles_; ++i) below_count_[layout_.row_class[i] * layout_.cols + b] -= 1.0;
+}
+
+std::vector<std::size_t> CholeskySteps::colrow_receivers(std::size_t i,
+                                                         const std::vector<char>& cols_seen,
+                                                         std::size_t cols_seen_count) {
+  const std::size_t a = layout_.row_class[i], b = layout_.col_class[i];
+  const bool full = cols_seen_count == col_classes_used_ && row_classes_after_[i] == row_classes_used_;
+  const std::size_t key = a * layout_.cols + b;
+  if (full && full_colrow_known_[key]) return full_colrow_[key];
+  DistinctSet owners(processors_);
+  // Row i of the trailing triangle: the column classes of tile columns k+1 … i.
+  for (std::size_t c = 0; c < layout_.cols; ++c)
+    if (cols_seen[c]) owners.add(layout_.at(a, c));
+  // Column i: the row classes of tile rows i … K−1, scanned until all of them are found.
+  std::vector<char> rows_seen(layout_.rows, 0);
+  std::size_t found = 0;
+  for (std::size_t r = i; r < tiles_ && found < row_classes_after_[i]; ++r) {
+    const std::size_t row = layout_.row_class[r];
+    if (rows_seen[row]) continue;
+    rows_seen[row] = 1;
+    ++found;
+    owners.add(layout_.at(row, b));
+  }
+  if (full) {
+    full_colrow_[key] = owners.items();
+    full_colrow_known_[key] = 1;
+  }
+  return owners.items();
+}
+
+CholeskyStepLoad CholeskySteps::step(std::size_t k) {
+  if (k != next_step_ || k >= tiles_) {
+    std::ostringstream msg;
+    msg << "Cholesky steps: step " << k << " asked, expected step " << next_step_ << " of "
+        << tiles_;
+    throw InvalidArgument(msg.str());
+  }
+  ++next_step_;
+  if (k > 0) drop_column(k);
+  const std::size_t panel_class = layout_.col_class[k];
+  const auto owner_of = [&](std::size_t i, std::size_t j) {
+    return layout_.at(layout_.row_class[i], layout_.col_class[j]);
+  };
+
+  CholeskyStepLoad load;
+  load.diagonal_owner = owner_of(k, k);
+  load.trsm_tiles.assign(processors_, 0.0);
+  load.syrk_tiles.assign(processors_, 0.0);
+  load.gemm_tiles.assign(processors_, 0.0);
+  for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      load.syrk_tiles[layout_.at(a, b)] += diagonal_count_[a * layout_.cols + b];
+      load.gemm_tiles[layout_.at(a, b)] += below_count_[a * layout_.cols + b];
+    }
+
+  DistinctSet panel_owners(processors_);
+  for (std::size_t i = k + 1; i < tiles_; ++i) {
+    load.trsm_tiles[owner_of(i, k)] += 1.0;
+    panel_owners.add(owner_of(i, k));
+  }
+  load.broadcasts.push_back({load.diagonal_owner, others(panel_owners.items(), load.diagonal_owner)});
+
+  std::vector<char> cols_seen(layout_.cols, 0);
+  std::size_t cols_seen_count = 0;
+  for (std::size_t i = k + 1; i < tiles_; ++i) {
+    const std::size_t c = layout_.col_class[i];
+    if (!cols_seen[c]) cols_seen[c] = 1, ++cols_seen_count;
+    const std::size_t sender = layout_.at(layout_.row_class[i], panel_class);
+    load.broadcasts.push_back({sender, others(colrow_receivers(i, cols_seen, cols_seen_count), sender)});
+  }
+  return load;
+}
+
+TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout) {
+  CholeskySteps steps(layout, platform.size());
+  const double nb = real(layout.tile);
+  const double cube = nb * nb * nb;
+  const double efficiency = platform.kernel.efficiency(nb);
+  const double tile_bytes = nb * nb * kBytesPerElement;
+  TimeBreakdown t;
+  std::vector<double> update(platform.size());
+  for (std::size_t k = 0; k < steps.steps(); ++k) {
+    const CholeskyStepLoad load = steps.step(k);
+    const Processor& diagonal = platform.processors[load.diagonal_owner];
+    t.panel += cube / 3.0 / (diagonal.speed_flops * efficiency);
+    t.panel += slowest_time(platform, load.trsm_tiles, cube, efficiency);
+    for (std::size_t x = 0; x < update.size(); ++x)
+      update[x] = load.syrk_tiles[x] + 2.0 * load.gemm_tiles[x];  // SYRK nb³, GEMM 2nb³
+    t.compute += slowest_time(platform, update, cube, efficiency);
+
+    // L(k,k) must reach the panel before its TRSM; the L(i,k) go out together afterwards.
+    BroadcastPhase diagonal_phase(platform.network), colrow_phase(platform.network);
+    const auto send = [&](BroadcastPhase& phase, const TileBroadcast& b) {
+      phase.broadcast(b.sender, b.receivers.size() + 1, tile_bytes);
+      for (std::size_t x : b.receivers) phase.receive(x, tile_bytes);
+    };
+    send(diagonal_phase, load.broadcasts.front());
+    for (std::size_t b = 1; b < load.broadcasts.size(); ++b) send(colrow_phase, load.broadcasts[b]);
+    t.communication += diagonal_phase.time() + colrow_phase.time();
+  }
+  return t;
+}
+
+double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors) {
+  CholeskySteps steps(layout, processors);
+  double volume = 0.0;
+  for (std::size_t k = 0; k < steps.steps(); ++k)
+    for (const TileBroadcast& b : steps.step(k).broadcasts) volume += real(b.receivers.size());
+  return volume;
+}
+
+}  // namespace hetscal::core

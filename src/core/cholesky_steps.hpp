@@ -1,0 +1,93 @@
+#pragma once
+/// @file cholesky_steps.hpp
+/// The right-looking tiled Cholesky (lower triangle) priced step by step on a tile ownership,
+/// as Beaumont, Collin, Eyraud-Dubois & Vérité 2023 (seed 002, §III-C, §V) count it: work in
+/// one triangle only, and each panel tile L(i,k) sent once to every other node owning a
+/// tile of colrow i of the trailing triangle (row i: tiles (i, j), k < j <= i; column i:
+/// tiles (j, i), j >= i), since exactly those tiles read it. Summed over the steps of a
+/// pattern laid over an m×m tile matrix this is the paper's volume m(m+1)/2 · (T − 1), T the
+/// average number of distinct nodes per colrow (cholesky_cost).
+///
+/// Step k (tile column k, K tiles per side):
+///   panel          POTRF of tile (k,k) on its owner (nb³/3 flops), then the TRSM of the
+///                  panel tiles (i,k), i > k (nb³ each), the slowest owner's time;
+///   communication  L(k,k) to the other owners of the panel, then every L(i,k) to its
+///                  colrow's other owners; shared bus: all messages add up; switched: the
+///                  busiest sender (binomial trees, a sender's broadcasts one after another)
+///                  or the busiest receiver (one message per tile it reads), whichever is
+///                  longer — what makes few nodes per colrow pay on a switch too;
+///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
+///                  the slowest processor (speed × kernel efficiency).
+/// Steps add up (no lookahead), so a heterogeneous grid pays each step's critical path as
+/// its trailing triangle shrinks: what the suffix-balanced ordering (cholesky_ordering.hpp)
+/// keeps balanced.
+#include <cstddef>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "core/tile_ownership.hpp"
+#include "core/time_model.hpp"
+
+namespace hetscal::core {
+
+/// One tile sent from `sender` to other processors.
+struct TileBroadcast {
+  std::size_t sender = 0;
+  std::vector<std::size_t> receivers;  ///< distinct processors other than the sender
+};
+
+/// What step k of the Cholesky loop asks of each processor.
+struct CholeskyStepLoad {
+  std::size_t diagonal_owner = 0;  ///< owner of tile (k,k): its POTRF
+  std::vector<double> trsm_tiles;  ///< per processor: panel tiles (i,k), i > k
+  std::vector<double> syrk_tiles;  ///< per processor: trailing diagonal tiles (j,j), j > k
+  std::vector<double> gemm_tiles;  ///< per processor: trailing tiles (i,j), k < j < i
+  std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
+};
+
+/// True when the layout has square tiles aligned on the diagonal (row_block() == tile and
+/// row_offset == col_offset), so tile (i,i) is a diagonal block: the exact model applies.
+bool has_diagonal_tiles(const TileOwnership& layout);
+
+/// Walks the steps of the tiled Cholesky of a square layout, one CholeskyStepLoad at a time,
+/// in O(K + classes) per step after an O(K²) start (trailing tiles are counted per class pair).
+class CholeskySteps {
+ public:
+  /// @param processors platform size; every owner must be smaller.
+  /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
+  ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
+  CholeskySteps(const TileOwnership& layout, std::size_t processors);
+
+  std::size_t steps() const { return tiles_; }
+
+  /// The load of step k. Steps must be visited in increasing order (the trailing counts
+  /// shrink as they go). @throws InvalidArgument if k is out of order or >= steps().
+  CholeskyStepLoad step(std::size_t k);
+
+ private:
+  void drop_column(std::size_t j);  ///< removes tile column j from the trailing counts
+  std::vector<std::size_t> colrow_receivers(std::size_t i,
+                                            const std::vector<char>& cols_seen,
+                                            std::size_t cols_seen_count);
+
+  const TileOwnership& layout_;
+  std::size_t processors_, tiles_, next_step_ = 0;
+  std::vector<double> diagonal_count_;  ///< [a*cols+b]: trailing diagonal tiles of the pair
+  std::vector<double> below_count_;     ///< [a*cols+b]: trailing tiles strictly below
+  std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
+  std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
+  std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled
+  std::vector<char> full_colrow_known_;
+};
+
+/// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix.
+/// @pre has_diagonal_tiles(layout); owners < platform.size().
+/// @throws InvalidArgument as CholeskySteps.
+TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout);
+
+/// Tiles sent over the whole factorisation (Σ over steps and broadcasts of receivers): the
+/// volume m(m+1)/2 · (T − 1) of the paper, counted exactly.
+/// @throws InvalidArgument as CholeskySteps.
+double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors);
+
+}  // namespace hetscal::core
