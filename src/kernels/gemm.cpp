@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/allocate_agreed.hpp"
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"
 #include "kernels/operand_moves.hpp"
@@ -21,8 +22,6 @@
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "kernels/tile_updates.hpp"
-#include "mpi/agreement.hpp"
-#include "mpi/fault_injection.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 
@@ -81,20 +80,6 @@ void check_grid_comms(const mpi::GridCommunicators& grid_comms, const Distribute
                           "the communicator of the call");
 }
 
-/// All or nothing (issue 15): runs `allocate`, which makes this rank's whole workspace for
-/// the product (moved operands, message buffers, panels, partial sums) without
-/// communicating, then lets every rank learn whether every rank's allocation succeeded.
-/// Nothing of the product is allocated afterwards, so a rank short of memory can never
-/// leave the others waiting in a collective, and C is untouched when this throws.
-/// @throws mpi::StageFailed on every rank when any rank's allocation failed.
-template <typename Allocate>
-void allocate_agreed(MPI_Comm comm, Allocate&& allocate) {
-  mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Compute), [&] {
-    mpi::fault_point(mpi::Stage::Compute);  // where the tests make one rank fail
-    allocate();
-  });
-}
-
 /// The Cartesian view of a matrix the aligned layout put on the Cartesian path.
 template <typename T>
 detail::CartesianOperand<T> cartesian(const layout::Distribution* d, const layout::LocalLayout* s, T* data) {
@@ -117,7 +102,7 @@ void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T
   std::optional<detail::OperandMoves<T>> moves;
   std::optional<detail::CartesianSumma<T>> cartesian_summa;
   std::optional<detail::TiledSumma<T>> tiled_summa;
-  allocate_agreed(comm, [&] {
+  detail::allocate_agreed(comm, [&] {
     aligned.emplace(detail::align_operands({a.distribution, a.storage, op_a},
                                            {b.distribution, b.storage, op_b}, *c.distribution,
                                            *c.storage, my_rank));
@@ -158,7 +143,7 @@ void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMat
   std::vector<T> sums, home;  // partial products, then the same in C's layout
   std::optional<detail::ReduceSumma<T>> summa;
   std::optional<mpi::RedistributionPlan> home_plan;
-  allocate_agreed(comm, [&] {
+  detail::allocate_agreed(comm, [&] {
     layouts.emplace(detail::align_for_reduce(keep, {a.distribution, a.storage, op_a},
                                              {b.distribution, b.storage, op_b}, *c.distribution,
                                              my_rank));

@@ -3,8 +3,21 @@
 #include <cblas.h>
 
 #include <complex>
+#include <cstddef>
 
 #include "core/error.hpp"
+
+// LAPACK's Fortran symbols (no LAPACKE here), with the hidden length of the CHARACTER
+// argument that gfortran passes after the declared ones. std::complex<R> has the layout of
+// Fortran's COMPLEX.
+extern "C" {
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t uplo_len);
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t uplo_len);
+void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* info,
+             std::size_t uplo_len);
+void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
+             std::size_t uplo_len);
+}
 
 namespace hetscal::kernels {
 namespace {
@@ -42,7 +55,7 @@ bool account(double flops) {
   return compute_mode() == ComputeMode::Execute;
 }
 
-// Per-scalar CBLAS entry points: the only place where the four scalar types differ.
+// Per-scalar CBLAS and LAPACK entry points: the only place where the four scalar types differ.
 template <typename T>
 struct Cblas;
 
@@ -51,6 +64,7 @@ struct Cblas<float> {
   static constexpr auto gemm = cblas_sgemm;
   static constexpr auto trsm = cblas_strsm;
   static constexpr auto syrk = cblas_ssyrk;
+  static constexpr auto potrf = spotrf_;
 };
 
 template <>
@@ -58,6 +72,7 @@ struct Cblas<double> {
   static constexpr auto gemm = cblas_dgemm;
   static constexpr auto trsm = cblas_dtrsm;
   static constexpr auto syrk = cblas_dsyrk;
+  static constexpr auto potrf = dpotrf_;
 };
 
 template <>
@@ -66,6 +81,7 @@ struct Cblas<std::complex<float>> {
   static constexpr auto trsm = cblas_ctrsm;
   static constexpr auto syrk = cblas_csyrk;
   static constexpr auto herk = cblas_cherk;
+  static constexpr auto potrf = cpotrf_;
 };
 
 template <>
@@ -74,6 +90,7 @@ struct Cblas<std::complex<double>> {
   static constexpr auto trsm = cblas_ztrsm;
   static constexpr auto syrk = cblas_zsyrk;
   static constexpr auto herk = cblas_zherk;
+  static constexpr auto potrf = zpotrf_;
 };
 
 double product(std::int64_t x, std::int64_t y, std::int64_t z) {
@@ -93,6 +110,11 @@ OperationCount trsm_operations(Side side, std::int64_t m, std::int64_t n) {
 
 OperationCount syrk_operations(std::int64_t n, std::int64_t k) {
   return {product(k, n, n + 1) / 2.0, product(k, n, n + 1) / 2.0};
+}
+
+OperationCount potrf_operations(std::int64_t n) {
+  // n(n+1)(n+2)/6 = n³/6 + n²/2 + n/3 and (n-1)n(n+1)/6 = n³/6 − n/6: exact integers.
+  return {product(n, n + 1, n + 2) / 6.0, product(n - 1, n, n + 1) / 6.0};
 }
 
 template <typename T>
@@ -142,6 +164,17 @@ void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha
   }
 }
 
+template <typename T>
+int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
+  if (n == 0) return 0;
+  if (!account(potrf_flops<T>(n))) return 0;
+  const char uplo_char = uplo == Uplo::Lower ? 'L' : 'U';
+  const int order = as_int(n), ld = as_int(lda);
+  int info = 0;
+  Cblas<T>::potrf(&uplo_char, &order, a, &ld, &info, 1);
+  return info;
+}
+
 // The one place where scalar types are instantiated.
 #define HETSCAL_INSTANTIATE_LOCAL_BLAS(T)                                                    \
   template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \
@@ -151,7 +184,8 @@ void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha
   template void syrk<T>(Uplo, Op, std::int64_t, std::int64_t, T, const T*, std::int64_t, T,  \
                         T*, std::int64_t);                                                   \
   template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,        \
-                        std::int64_t, real_of_t<T>, T*, std::int64_t);
+                        std::int64_t, real_of_t<T>, T*, std::int64_t);              \
+  template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);
 HETSCAL_INSTANTIATE_LOCAL_BLAS(float)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(double)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<float>)

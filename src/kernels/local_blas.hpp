@@ -41,12 +41,26 @@ template <typename T>
 void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha, const T* a,
           std::int64_t lda, real_of_t<T> beta, T* c, std::int64_t ldc);
 
+/// Cholesky factorisation of the n×n Hermitian positive definite A (LAPACK's xPOTRF):
+/// A = L·Lᴴ (Uplo::Lower) or Uᴴ·U (Uplo::Upper), reading and writing only the `uplo`
+/// triangle. As LAPACK, the imaginary parts of the diagonal are not read and are set to zero
+/// in the factor. Counts potrf_flops<T>(n), also when the factorisation stops early.
+/// @return LAPACK's INFO: 0, or j > 0 when the leading minor of order j is not positive
+///         definite (the factorisation stopped there). 0 without computing in
+///         ComputeMode::Skip.
+template <typename T>
+int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
+
 /// Operation counts of the calls above (LAPACK Working Note 41, real multiplications and
 /// additions apart): GEMM m·n·k of each; TRSM n·m(m+1)/2 multiplications and n·m(m-1)/2
-/// additions (Side::Left; m and n swapped for Side::Right); SYRK and HERK k·n(n+1)/2 of each.
+/// additions (Side::Left; m and n swapped for Side::Right); SYRK and HERK k·n(n+1)/2 of each;
+/// POTRF n³/6 + n²/2 + n/3 multiplications (the square roots counted with them) and
+/// n³/6 − n/6 additions. With these counts a tiled Cholesky factorisation (POTRF, TRSM,
+/// SYRK/HERK, GEMM on tiles) adds up exactly to potrf_operations(n), whatever its tiles.
 OperationCount gemm_operations(std::int64_t m, std::int64_t n, std::int64_t k);
 OperationCount trsm_operations(Side side, std::int64_t m, std::int64_t n);
 OperationCount syrk_operations(std::int64_t n, std::int64_t k);
+OperationCount potrf_operations(std::int64_t n);
 
 /// Flops counted for those calls on scalar type T (flops_of: complex counts 4 times real).
 template <typename T = double>
@@ -60,6 +74,11 @@ double trsm_flops(Side side, std::int64_t m, std::int64_t n) {
 template <typename T = double>
 double syrk_flops(std::int64_t n, std::int64_t k) {
   return flops_of<T>(syrk_operations(n, k));
+}
+
+template <typename T = double>
+double potrf_flops(std::int64_t n) {
+  return flops_of<T>(potrf_operations(n));
 }
 
 }  // namespace hetscal::kernels

@@ -12,6 +12,10 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "core/pattern_g2dbc.hpp"
+#include "core/pattern_gcrm.hpp"
+#include "core/pattern_hetero.hpp"
+#include "core/speeds.hpp"
 #include "kernels/scalar.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
@@ -105,6 +109,9 @@ enum class Family {
   PartialGrid,       ///< heterogeneous maps on a grid of P-1 ranks (one rank owns nothing)
   Pattern,           ///< hand-made 3×4 owner table (not Cartesian)
   OtherPattern,      ///< hand-made 2×3 owner table
+  G2dbc,             ///< seed 002's G-2DBC pattern for P
+  Gcrm,              ///< seed 002's GCR&M pattern for P (diagonal cells resolved per replica)
+  HeteroPattern,     ///< hetscal's heterogeneous pattern, speeds 1, 2, ..., P on 5×5 cells
 };
 
 /// Tile sizes of one dimension: first tile and the others.
@@ -184,6 +191,22 @@ inline std::unique_ptr<layout::Distribution> make_distribution(Family family, la
       return std::make_unique<layout::PatternDistribution>(rows, cols, 3, 4, owner_table(3, 4, ranks, 0), ranks);
     case Family::OtherPattern:
       return std::make_unique<layout::PatternDistribution>(rows, cols, 2, 3, owner_table(2, 3, ranks, 1), ranks);
+    case Family::G2dbc:
+      return std::make_unique<layout::PatternDistribution>(layout::lay_over(core::g2dbc_pattern(ranks), rows, cols));
+    case Family::Gcrm: {
+      core::GcrmSearchOptions search;
+      search.seeds_per_size = 1;
+      return std::make_unique<layout::PatternDistribution>(layout::lay_over(
+          core::best_gcrm(ranks, search).pattern, rows, cols, core::TileRegion::LowerTriangle));
+    }
+    case Family::HeteroPattern: {
+      std::vector<double> speeds(static_cast<std::size_t>(ranks));
+      std::iota(speeds.begin(), speeds.end(), 1.0);
+      core::HeteroPatternOptions options;
+      options.improvement_sweeps = 2;
+      return std::make_unique<layout::PatternDistribution>(
+          layout::lay_over(core::hetero_pattern(core::Speeds::from_speeds(speeds), 5, 5, options), rows, cols));
+    }
   }
   return nullptr;
 }

@@ -203,6 +203,59 @@ TEST(LocalBlas, HerkAndSyrkEveryType) {
   check_rank_k<double>(false, Uplo::Upper, Op::ConjTrans);
 }
 
+// POTRF of A = L·Lᴴ built from a known L (complex entries for complex T), A held only in
+// `uplo` with an imaginary part on its diagonal that LAPACK must ignore: the factor is L
+// (Lᴴ for Upper) with a real diagonal, the other triangle is left alone, and the count is
+// LAWN 41's for n = 3: 10 multiplications, 4 additions. A smaller second diagonal element
+// makes the leading minor of order 2 the first one not positive definite: INFO = 2.
+template <typename T>
+void check_potrf(Uplo uplo) {
+  const std::int64_t n = 3;
+  const Complex i1 = is_complex_v<T> ? Complex(0, 1) : Complex(0, 0);
+  const Complex l[3][3] = {{2.0, 0.0, 0.0}, {1.0 + i1, 3.0, 0.0}, {-1.0, 2.0 - i1, 1.0}};
+  Local<T> a(n, n, 8);  // the other triangle keeps its test values
+  const Local<T> a0 = a;
+  const auto stored = [&](std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; };
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!stored(i, j)) continue;
+      Complex sum = 0.0;
+      for (std::int64_t k = 0; k < n; ++k) sum += l[i][k] * std::conj(l[j][k]);
+      if (i == j) sum += 0.25 * i1;  // not part of A
+      a.at(i, j) = scalar<T>(sum.real(), sum.imag());
+    }
+  }
+  const double flops = flops_of_call([&] { EXPECT_EQ(potrf<T>(uplo, n, a.data.data(), a.ld), 0); });
+  EXPECT_EQ(flops, is_complex_v<T> ? 6 * 10 + 2 * 4 : 10 + 4);
+  EXPECT_TRUE(a.padding_intact());
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!stored(i, j)) {
+        EXPECT_EQ(a.wide(i, j), a0.wide(i, j));
+        continue;
+      }
+      const Complex expected = uplo == Uplo::Lower ? l[i][j] : std::conj(l[j][i]);
+      EXPECT_LE(std::abs(a.wide(i, j) - expected), tolerance<T>(n)) << i << "," << j;
+      if (i == j) {
+        EXPECT_EQ(a.wide(i, j).imag(), 0.0);
+      }
+    }
+  }
+  Local<T> broken(n, n, 9);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < n; ++i) broken.at(i, j) = scalar<T>(i != j ? 1.5 : i == 1 ? 0.5 : 4.0, 0);
+  EXPECT_EQ(potrf<T>(uplo, n, broken.data.data(), broken.ld), 2);
+}
+
+TEST(LocalBlas, PotrfEveryTypeAndTriangle) {
+  for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    check_potrf<float>(uplo);
+    check_potrf<double>(uplo);
+    check_potrf<std::complex<float>>(uplo);
+    check_potrf<std::complex<double>>(uplo);
+  }
+}
+
 TEST(LocalBlas, RefusesRankKUpdatesThatBlasHasNot) {
   std::vector<std::complex<double>> a(6), c(4);
   std::vector<std::complex<float>> af(6), cf(4);

@@ -1,0 +1,157 @@
+/// @file cholesky.cpp
+/// Driver of the distributed Cholesky factorisation: argument checks, the workspace allocated
+/// and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
+/// Step k: wait for panel k; update tile column k+1 with it, factorise diagonal tile k+1 and
+/// solve panel k+1, whose messages then travel while the rest of the trailing matrix is
+/// updated with panel k. The panel (cholesky_panel.hpp) and the update (cholesky_update.hpp)
+/// are apart. Scalar types are instantiated here only.
+#include "kernels/cholesky.hpp"
+
+#include <array>
+#include <complex>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/error.hpp"
+#include "kernels/allocate_agreed.hpp"
+#include "kernels/cholesky_panel.hpp"
+#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tile_ops.hpp"
+#include "kernels/cholesky_update.hpp"
+#include "kernels/summa_support.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::kernels {
+namespace {
+
+std::string describe(const layout::TileSplit& s) {
+  return std::to_string(s.extent()) + " elements in tiles of " + std::to_string(s.block()) +
+         " (first " + std::to_string(s.first()) + ")";
+}
+
+/// Checks every argument; returns this rank's rank in `comm`. Every check depends on the
+/// distribution alone, so every rank throws alike. @throws InvalidArgument
+template <typename T>
+int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
+  int size = 0, rank = 0;
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (a.distribution == nullptr || a.storage == nullptr)
+    throw InvalidArgument("cholesky: A lacks a distribution or a local storage");
+  const layout::Distribution& d = *a.distribution;
+  if (d.num_ranks() != size)
+    throw InvalidArgument("cholesky: A is distributed over " + std::to_string(d.num_ranks()) +
+                          " ranks but the communicator has " + std::to_string(size));
+  if (a.storage->rank() != rank)
+    throw InvalidArgument("cholesky: A's storage is rank " + std::to_string(a.storage->rank()) +
+                          "'s, called on rank " + std::to_string(rank));
+  if (a.storage->rows() != d.rows() || a.storage->cols() != d.cols())
+    throw InvalidArgument("cholesky: A's storage does not match its distribution's tiles");
+  if (d.rows() != d.cols())
+    throw InvalidArgument("cholesky: A's tiles are not square: rows are " + describe(d.rows()) +
+                          ", columns " + describe(d.cols()));
+  // A step's messages hold at most one tile column of A.
+  mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.rows()), "cholesky: panel");
+  return rank;
+}
+
+/// A duplicate of the caller's communicator, freed with the factorisation.
+class DuplicatedComm {
+ public:
+  explicit DuplicatedComm(MPI_Comm comm) { mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup"); }
+  ~DuplicatedComm() { MPI_Comm_free(&comm_); }
+  DuplicatedComm(const DuplicatedComm&) = delete;
+  DuplicatedComm& operator=(const DuplicatedComm&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+/// The factorisation on one rank: its tiles, the two step panels used in turn, and the
+/// grouped update when A is a Cartesian grid's local array. Constructing it allocates the
+/// whole workspace and communicates nothing.
+template <typename T>
+class RightLooking {
+ public:
+  RightLooking(Uplo uplo, const DistributedMatrix<T>& a, int my_rank)
+      : a_(a), ops_(uplo), tiles_(uplo, *a.distribution, my_rank) {
+    for (std::int64_t slot = 0; slot < 2; ++slot) panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
+    if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
+      local_array_.emplace(*array, tiles_);
+  }
+
+  /// Runs every step over `comm` (collective); returns INFO.
+  std::int64_t run(MPI_Comm comm) {
+    const std::int64_t steps = tiles_.count();
+    if (steps == 0) return 0;
+    start_panel(0, comm);
+    for (std::int64_t k = 0; k < steps; ++k) {
+      detail::StepPanel<T>& current = panel(k);
+      if (const int info = current.info(); info != 0) {
+        current.cancel_receives();
+        current.wait_sends();
+        return tiles_.offset(k) + info;
+      }
+      current.wait_receives();
+      if (k + 1 < steps) {
+        detail::update_column(tiles_, ops_, a_, current, k + 1);  // lookahead
+        start_panel(k + 1, comm);
+      }
+      update_from_column(current, k + 2);
+      current.wait_sends();
+    }
+    return 0;
+  }
+
+ private:
+  detail::StepPanel<T>& panel(std::int64_t k) { return panels_[static_cast<std::size_t>(k % 2)]; }
+
+  /// Step k's panel: receives posted, diagonal factorised, panel solved and sent.
+  void start_panel(std::int64_t k, MPI_Comm comm) {
+    detail::StepPanel<T>& next = panel(k);
+    next.begin(tiles_, k, comm);
+    next.factor_diagonal(tiles_, ops_, a_, comm);
+    next.solve_panel(tiles_, ops_, a_, comm);
+  }
+
+  /// Trailing update of logical columns first, first+1, ... with `current`'s panel.
+  void update_from_column(const detail::StepPanel<T>& current, std::int64_t first) {
+    if (first >= tiles_.count()) return;
+    if (local_array_) {
+      local_array_->apply(tiles_, ops_, a_, current, first);
+      return;
+    }
+    for (std::int64_t j = first; j < tiles_.count(); ++j) detail::update_column(tiles_, ops_, a_, current, j);
+  }
+
+  DistributedMatrix<T> a_;
+  detail::TriangleOps<T> ops_;
+  detail::CholeskyTiles tiles_;
+  std::array<detail::StepPanel<T>, 2> panels_;
+  std::optional<detail::LocalArrayUpdate<T>> local_array_;
+};
+
+}  // namespace
+
+template <typename T>
+std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
+  const int my_rank = check_arguments(a, comm);
+  std::unique_ptr<RightLooking<T>> factorization;
+  detail::allocate_agreed(comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
+  const DuplicatedComm messages(comm);
+  return factorization->run(messages.get());
+}
+
+// The one place where scalar types are instantiated.
+#define HETSCAL_INSTANTIATE_CHOLESKY(T) \
+  template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm);
+HETSCAL_INSTANTIATE_CHOLESKY(float)
+HETSCAL_INSTANTIATE_CHOLESKY(double)
+HETSCAL_INSTANTIATE_CHOLESKY(std::complex<float>)
+HETSCAL_INSTANTIATE_CHOLESKY(std::complex<double>)
+#undef HETSCAL_INSTANTIATE_CHOLESKY
+
+}  // namespace hetscal::kernels

@@ -1,0 +1,37 @@
+#pragma once
+/// @file cholesky.hpp
+/// Distributed Cholesky factorisation on any Distribution with square tiles.
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "kernels/blas_enums.hpp"
+#include "kernels/distributed_matrix.hpp"
+
+namespace hetscal::kernels {
+
+/// Factorises the Hermitian (real: symmetric) positive definite N×N matrix A in place, as
+/// ScaLAPACK's PxPOTRF: A = L·Lᴴ (Uplo::Lower, L written over A's lower triangle) or
+/// A = Uᴴ·U (Uplo::Upper). Only the `uplo` triangle is read or written: tiles strictly inside
+/// the other triangle are never touched, nor the other triangle of diagonal tiles. As
+/// LAPACK's xPOTRF, the imaginary parts of the diagonal are not read and the factor's
+/// diagonal is real. Right-looking with a lookahead of one step; each panel tile goes only to
+/// the ranks whose trailing tiles need it. Collective over `comm`. Every local operation
+/// goes through kernels/local_blas.hpp (flop accounting: potrf_flops<T>(N) in all).
+/// All or nothing: every rank allocates its whole workspace before the first message and the
+/// ranks agree on it (stage "compute"), so a rank that cannot allocate makes every rank
+/// throw, with A untouched.
+/// @param uplo which triangle holds A and receives the factor.
+/// @param a the matrix; its row and column tile splits must be equal.
+/// @param comm the ranks of a's distribution (duplicated internally for the messages).
+/// @return INFO as ScaLAPACK: 0 on success, or j > 0 when the leading minor of order j
+///         (global, 1-based) is not positive definite; the factorisation then stops at the
+///         tile holding j, after the updates of every earlier step. The same on every rank.
+/// @throws InvalidArgument when a lacks a distribution or storage, is distributed over
+///         another number of ranks than comm has, its storage belongs to another rank, or its
+///         tiles are not square (on every rank alike, before any message).
+/// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
+template <typename T>
+std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
+
+}  // namespace hetscal::kernels

@@ -1,0 +1,214 @@
+#pragma once
+/// @file cholesky_panel.hpp
+/// Internal to kernels::cholesky: one step's panel. The owner of the diagonal tile factorises
+/// it (POTRF) and sends the factor to the owners of the panel tiles below it; its INFO is
+/// broadcast to every rank, so that all ranks stop at the same step; each panel owner solves
+/// its tiles (TRSM: one call for all of them in a Cartesian local array) and sends them to
+/// the ranks whose trailing tiles need them (cholesky_plan.hpp), one message per destination.
+///
+/// Every transfer is non-blocking and posted as early as the driver can: receives when the
+/// step begins, the factor and the panel as soon as they are computed. Messages of one kind
+/// between two ranks are matched in posting order, which is step order on every rank; the
+/// factorisation uses its own duplicated communicator, so no caller message can interfere.
+/// All buffers are sized once, by allocate(), before the first message.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tile_ops.hpp"
+#include "kernels/distributed_matrix.hpp"
+#include "kernels/summa_support.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::kernels::detail {
+
+inline constexpr int kDiagonalTag = 1;
+inline constexpr int kPanelTag = 2;
+
+/// Step k's diagonal factor and panel tiles as this rank sees them. The driver uses two,
+/// for even and odd steps in turn.
+template <typename T>
+class StepPanel {
+ public:
+  /// Plans every step this panel serves (first_step, first_step + 2, ...) once and sizes the
+  /// buffers for the largest: the whole workspace, allocated without communicating.
+  void allocate(const CholeskyTiles& tiles, std::int64_t first_step);
+
+  /// Starts step k: posts the receive of the diagonal factor (on panel owners) and of the
+  /// panel tiles this rank needs. @pre every transfer of the previous use is complete.
+  void begin(const CholeskyTiles& tiles, std::int64_t k, MPI_Comm comm);
+
+  /// The diagonal owner factorises its tile (already updated by every earlier step) and sends
+  /// the factor; every rank joins the broadcast of the step's INFO.
+  void factor_diagonal(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                       const DistributedMatrix<T>& a, MPI_Comm comm);
+
+  /// Panel owners: once the factor is here and the step succeeded, solve their panel tiles in
+  /// place, copy them into the panel buffer and send them on.
+  void solve_panel(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                   const DistributedMatrix<T>& a, MPI_Comm comm);
+
+  /// The step's local POTRF INFO (0: success), the same on every rank.
+  int info();
+  /// Waits for the panel tiles this rank needs (after info() returned 0).
+  void wait_receives() { wait_all(receives_); }
+  /// Withdraws the panel receives of a failed step (nobody sends its panel).
+  void cancel_receives();
+  /// Waits until every factor and panel tile sent by this rank has left its buffers.
+  void wait_sends() { wait_all(sends_); }
+
+  /// True when this rank holds panel tile `line` of the step.
+  bool has_line(std::int64_t line) const { return plan_.start(line) >= 0; }
+  /// Panel tile `line` (contiguous). @pre has_line(line).
+  PanelBlock<T> line(const CholeskyTiles& tiles, const TriangleOps<T>& ops, std::int64_t line) const {
+    const std::int64_t lines = tiles.size(line);
+    return {buffer_.data() + plan_.start(line), ops.panel_ld(lines, kb_), lines};
+  }
+  std::int64_t width() const { return kb_; }
+
+ private:
+  static void wait_all(std::vector<MPI_Request>& requests) {
+    mpi::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+                   "MPI_Waitall");
+    requests.clear();
+  }
+  void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const DistributedMatrix<T>& a);
+  void post_panel_sends(MPI_Comm comm);
+
+  PanelExchange plan_;
+  std::int64_t kb_ = 0;
+  std::vector<T> buffer_;    ///< the step's panel tiles (plan_.start)
+  std::vector<T> diagonal_;  ///< the factorised diagonal tile, kb×kb
+  std::vector<int> diagonal_recipients_;
+  std::vector<MPI_Request> receives_, sends_;
+  MPI_Request diagonal_receive_ = MPI_REQUEST_NULL, info_request_ = MPI_REQUEST_NULL;
+  int info_ = 0;
+};
+
+template <typename T>
+void StepPanel<T>::allocate(const CholeskyTiles& tiles, std::int64_t first_step) {
+  std::int64_t elements = 0, kb = 0;
+  std::size_t sends = 0, receives = 0;
+  for (std::int64_t k = first_step; k < tiles.count(); k += 2) {
+    plan_.plan(tiles, k);  // leaves plan_'s vectors at their largest capacity
+    tiles.diagonal_recipients(k, diagonal_recipients_);
+    elements = std::max(elements, plan_.elements());
+    kb = std::max(kb, tiles.size(k));
+    sends = std::max(sends, plan_.send_count() + diagonal_recipients_.size());
+    receives = std::max(receives, plan_.receives().size());
+  }
+  buffer_.resize(static_cast<std::size_t>(elements));
+  diagonal_.resize(static_cast<std::size_t>(kb * kb));
+  sends_.reserve(sends);
+  receives_.reserve(receives);
+}
+
+template <typename T>
+void StepPanel<T>::begin(const CholeskyTiles& tiles, std::int64_t k, MPI_Comm comm) {
+  plan_.plan(tiles, k);
+  kb_ = tiles.size(k);
+  info_ = 0;
+  const int diagonal_owner = tiles.owner(k, k);
+  if (!plan_.own_lines().empty() && diagonal_owner != tiles.my_rank()) {
+    MPI_Irecv(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), diagonal_owner,
+              kDiagonalTag, comm, &diagonal_receive_);
+  }
+  receives_.assign(plan_.receives().size(), MPI_REQUEST_NULL);
+  for (std::size_t r = 0; r < plan_.receives().size(); ++r) {
+    const PanelExchange::Receive& from = plan_.receives()[r];
+    MPI_Irecv(buffer_.data() + from.offset, static_cast<int>(from.count), mpi::mpi_type<T>(), from.rank,
+              kPanelTag, comm, &receives_[r]);
+  }
+}
+
+template <typename T>
+void StepPanel<T>::factor_diagonal(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                                   const DistributedMatrix<T>& a, MPI_Comm comm) {
+  const std::int64_t k = plan_.step();
+  const int diagonal_owner = tiles.owner(k, k);
+  if (diagonal_owner == tiles.my_rank()) {
+    const layout::TileLocation where = a.storage->tile_location(tiles.physical(k, k));
+    info_ = ops.factor_diagonal(a.data + where.offset, where.ld, kb_);
+    copy_matrix(a.data + where.offset, where.ld, diagonal_.data(), kb_, kb_, kb_);
+    // Sent even when POTRF failed: the receives are already posted, and the INFO broadcast
+    // tells the receivers not to use it.
+    tiles.diagonal_recipients(k, diagonal_recipients_);
+    for (const int rank : diagonal_recipients_) {
+      sends_.emplace_back(MPI_REQUEST_NULL);
+      MPI_Isend(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), rank, kDiagonalTag,
+                comm, &sends_.back());
+    }
+  }
+  MPI_Ibcast(&info_, 1, MPI_INT, diagonal_owner, comm, &info_request_);
+}
+
+template <typename T>
+int StepPanel<T>::info() {
+  mpi::check_mpi(MPI_Wait(&info_request_, MPI_STATUS_IGNORE), "MPI_Wait");
+  return info_;
+}
+
+template <typename T>
+void StepPanel<T>::solve_panel(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                               const DistributedMatrix<T>& a, MPI_Comm comm) {
+  if (plan_.own_lines().empty()) return;
+  mpi::check_mpi(MPI_Wait(&diagonal_receive_, MPI_STATUS_IGNORE), "MPI_Wait");
+  if (info() != 0) return;  // the step failed: the factorisation stops before this panel
+  solve_own_tiles(tiles, ops, a);
+  post_panel_sends(comm);
+}
+
+template <typename T>
+void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                                   const DistributedMatrix<T>& a) {
+  const std::int64_t k = plan_.step();
+  const auto location = [&](std::int64_t i) { return a.storage->tile_location(tiles.physical(i, k)); };
+  if (a.storage->kind() == layout::StorageKind::ColumnMajorArray) {
+    // In a Cartesian local array this rank's panel tiles follow one another (the tile rows of
+    // its grid row, or the tile columns of its grid column): one TRSM solves them all.
+    std::int64_t lines = 0;
+    for (const std::int64_t i : plan_.own_lines()) lines += tiles.size(i);
+    const layout::TileLocation first = location(plan_.own_lines().front());
+    ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + first.offset, first.ld, lines);
+  } else {
+    for (const std::int64_t i : plan_.own_lines()) {
+      const layout::TileLocation where = location(i);
+      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld, tiles.size(i));
+    }
+  }
+  for (const std::int64_t i : plan_.own_lines()) {
+    const layout::TileLocation where = location(i);
+    const std::int64_t lines = tiles.size(i);
+    ops.copy_lines(a.data + where.offset, where.ld, buffer_.data() + plan_.start(i), ops.panel_ld(lines, kb_),
+                   lines, kb_);
+  }
+}
+
+template <typename T>
+void StepPanel<T>::post_panel_sends(MPI_Comm comm) {
+  for (std::size_t rank = 0; rank < plan_.sends().size(); ++rank) {
+    const PanelExchange::Send& to = plan_.sends()[rank];
+    if (to.counts.empty()) continue;
+    // The destination's tiles, picked out of the buffer without packing them first.
+    MPI_Datatype tiles_type = MPI_DATATYPE_NULL;
+    mpi::check_mpi(MPI_Type_indexed(static_cast<int>(to.counts.size()), to.counts.data(),
+                                    to.offsets.data(), mpi::mpi_type<T>(), &tiles_type),
+                   "MPI_Type_indexed");
+    MPI_Type_commit(&tiles_type);
+    sends_.emplace_back(MPI_REQUEST_NULL);
+    MPI_Isend(buffer_.data(), 1, tiles_type, static_cast<int>(rank), kPanelTag, comm, &sends_.back());
+    MPI_Type_free(&tiles_type);  // released by MPI once the send completes
+  }
+}
+
+template <typename T>
+void StepPanel<T>::cancel_receives() {
+  for (MPI_Request& request : receives_) MPI_Cancel(&request);
+  wait_all(receives_);
+}
+
+}  // namespace hetscal::kernels::detail

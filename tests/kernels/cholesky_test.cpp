@@ -1,0 +1,245 @@
+// kernels::cholesky on every distribution family (block-cyclic grids in one local array or as
+// tiles, heterogeneous grids, a grid leaving one rank out, hand-made, G-2DBC, GCR&M and
+// heterogeneous patterns), both triangles, the four scalar types, tile splits with a partial
+// last tile and a first tile unlike the others. Oracles independent of the kernel:
+// - the residual ‖A − L·Lᴴ‖_F / (‖A‖_F·N·ε) of the gathered factor against A's formula;
+// - INFO against the analytic order of a planted non-positive minor and against LAPACK's
+//   POTRF on the whole gathered matrix;
+// - the other triangle (NaN) and the local array's padding left bit-identical;
+// - the flop count against LAWN 41's POTRF count, worked out here by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "kernel_test_support.hpp"
+#include "kernels/cholesky.hpp"
+#include "kernels/flop_counter.hpp"
+#include "kernels/local_blas.hpp"
+
+namespace hetscal::kernels::test {
+namespace {
+
+using Complex = std::complex<double>;
+
+constexpr unsigned kSeed = 7;
+
+const Family kAllFamilies[] = {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OtherGrid,
+                               Family::OneRow,      Family::Heterogeneous,    Family::PartialGrid,
+                               Family::Pattern,     Family::OtherPattern,     Family::G2dbc,
+                               Family::Gcrm,        Family::HeteroPattern};
+
+/// Square tiles: N elements, tiles of `block` after a first one of `first`.
+struct Shape {
+  std::int64_t n, block, first;
+};
+
+bool in_triangle(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }
+
+/// Element (i, j) of the Hermitian positive definite test matrix of order n (diagonally
+/// dominant). Its diagonal carries an imaginary part that POTRF must ignore; a planted
+/// diagonal value -1 at `broken` (0-based, -1: none) makes the leading minor of order
+/// broken + 1 the first that is not positive definite.
+template <typename T>
+T matrix_value(std::int64_t i, std::int64_t j, std::int64_t n, std::int64_t broken) {
+  if (i == j) {
+    const double diagonal = i == broken ? -1.0 : 2.0 * static_cast<double>(n) + 1.0;
+    if constexpr (is_complex_v<T>) {
+      return T(static_cast<real_of_t<T>>(diagonal), real_of_t<T>(0.5));
+    } else {
+      return static_cast<T>(diagonal);
+    }
+  }
+  if (i > j) return test_value<T>(i, j, kSeed);
+  if constexpr (is_complex_v<T>) {
+    return std::conj(test_value<T>(j, i, kSeed));
+  } else {
+    return test_value<T>(j, i, kSeed);
+  }
+}
+
+/// The same value as the oracle sees it: the diagonal's imaginary part is not part of A.
+template <typename T>
+Complex oracle_value(std::int64_t i, std::int64_t j, std::int64_t n, std::int64_t broken) {
+  const Complex x = widened(matrix_value<T>(i, j, n, broken));
+  return i == j ? Complex(x.real(), 0.0) : x;
+}
+
+template <typename T>
+bool is_quiet_nan_bits(const T& x) {
+  const T nan = quiet_nan<T>();
+  return std::memcmp(&x, &nan, sizeof(T)) == 0;
+}
+
+/// Flops of POTRF of order n by LAWN 41: n(n+1)(n+2)/6 multiplications, (n-1)n(n+1)/6
+/// additions; a complex multiplication is 6 real flops, an addition 2.
+template <typename T>
+double lawn41_potrf_flops(std::int64_t n) {
+  const double d = static_cast<double>(n);
+  const double multiplications = d * (d + 1) * (d + 2) / 6.0, additions = (d - 1) * d * (d + 1) / 6.0;
+  return is_complex_v<T> ? 6.0 * multiplications + 2.0 * additions : multiplications + additions;
+}
+
+/// One factorisation: A written in its `uplo` triangle, NaN in the other.
+template <typename T>
+struct Factorisation {
+  Factorisation(Family family, Uplo u, Shape s, std::int64_t broken_at = -1)
+      : uplo(u), shape(s), broken(broken_at), a(family, s.n, s.n, {s.block, s.first}, {s.block, s.first}) {
+    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
+      x = in_triangle(uplo, i, j) ? matrix_value<T>(i, j, shape.n, broken) : quiet_nan<T>();
+    });
+  }
+
+  /// Runs the kernel; returns the global flop count of the call.
+  double run() {
+    const double before = local_flops();
+    info = cholesky<T>(uplo, a.out(), MPI_COMM_WORLD);
+    return sum_over_ranks(local_flops() - before);
+  }
+
+  /// The factor's `uplo` triangle, gathered on every rank (zero elsewhere).
+  std::vector<Complex> gathered_triangle() {
+    std::vector<Complex> mine(static_cast<std::size_t>(shape.n * shape.n)), all(mine.size());
+    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
+      if (in_triangle(uplo, i, j)) mine[static_cast<std::size_t>(i + j * shape.n)] = widened(x);
+    });
+    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM,
+                  MPI_COMM_WORLD);
+    return all;
+  }
+
+  /// ‖A − L·Lᴴ‖_F / (‖A‖_F·N·ε) over the lower triangle, L read from the gathered factor
+  /// (Upper: L = Uᴴ). Also false-flags a factor whose diagonal is not real and positive.
+  double scaled_residual() {
+    const std::int64_t n = shape.n;
+    const std::vector<Complex> g = gathered_triangle();
+    const auto l = [&](std::int64_t i, std::int64_t j) {
+      return uplo == Uplo::Lower ? g[static_cast<std::size_t>(i + j * n)] : std::conj(g[static_cast<std::size_t>(j + i * n)]);
+    };
+    double residual = 0.0, norm = 0.0;
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (l(j, j).imag() != 0.0 || !(l(j, j).real() > 0.0)) return HUGE_VAL;
+      for (std::int64_t i = j; i < n; ++i) {
+        Complex product = 0.0;
+        for (std::int64_t k = 0; k <= j; ++k) product += l(i, k) * std::conj(l(j, k));
+        const Complex original = oracle_value<T>(i, j, n, broken);
+        residual += std::norm(original - product);
+        norm += std::norm(original);
+      }
+    }
+    const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
+    return n == 0 ? 0.0 : std::sqrt(residual / norm) / (static_cast<double>(n) * eps);
+  }
+
+  /// Whether the other triangle still holds the NaN bits and the padding is intact, on every rank.
+  bool untouched_everywhere() {
+    bool same = a.damaged_padding() == 0;
+    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
+      if (!in_triangle(uplo, i, j)) same = same && is_quiet_nan_bits(x);
+    });
+    return on_all_ranks(same);
+  }
+
+  /// INFO of LAPACK's POTRF on the whole original matrix (every rank computes it).
+  std::int64_t lapack_info() const {
+    const std::int64_t n = shape.n;
+    std::vector<T> whole(static_cast<std::size_t>(std::max<std::int64_t>(n * n, 1)));
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) whole[static_cast<std::size_t>(i + j * n)] = matrix_value<T>(i, j, n, broken);
+    return potrf<T>(uplo, n, whole.data(), std::max<std::int64_t>(n, 1));
+  }
+
+  /// True when every rank returned the same INFO.
+  bool info_agreed() const {
+    std::int64_t low = 0, high = 0;
+    MPI_Allreduce(&info, &low, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&info, &high, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return low == high;
+  }
+
+  Uplo uplo;
+  Shape shape;
+  std::int64_t broken;
+  TestMatrix<T> a;
+  std::int64_t info = -1;
+};
+
+std::string describe(Family family, Uplo uplo, Shape s) {
+  return "family " + std::to_string(static_cast<int>(family)) + (uplo == Uplo::Lower ? " L" : " U") +
+         " N=" + std::to_string(s.n) + " block " + std::to_string(s.block) + " first " + std::to_string(s.first);
+}
+
+/// Factorises, then checks the residual, INFO = 0, the untouched parts and the flop count.
+template <typename T>
+void check_factorisation(Family family, Uplo uplo, Shape shape) {
+  SCOPED_TRACE(describe(family, uplo, shape));
+  Factorisation<T> f(family, uplo, shape);
+  const double flops = f.run();
+  EXPECT_EQ(f.info, 0);
+  EXPECT_TRUE(f.info_agreed());
+  EXPECT_LT(f.scaled_residual(), 16.0);
+  EXPECT_TRUE(f.untouched_everywhere());
+  EXPECT_EQ(flops, lawn41_potrf_flops<T>(shape.n));
+}
+
+// Partial last tile, first tile shorter and longer than the others, N below one tile, N = 0,
+// and enough tiles for every rank to own several in each tile row and column.
+const Shape kShapes[] = {{17, 4, 4}, {19, 4, 2}, {13, 3, 5}, {3, 5, 5}, {0, 3, 3}, {44, 3, 2}};
+
+TEST(Cholesky, DoubleOnEveryFamilyShapeAndTriangle) {
+  for (const Family family : kAllFamilies)
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (const Shape& shape : kShapes) check_factorisation<double>(family, uplo, shape);
+}
+
+TEST(Cholesky, OtherScalarTypesOnEveryFamily) {
+  for (const Family family : kAllFamilies) {
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      check_factorisation<float>(family, uplo, {19, 4, 2});
+      check_factorisation<std::complex<float>>(family, uplo, {13, 3, 5});
+      check_factorisation<std::complex<double>>(family, uplo, {17, 4, 4});
+    }
+  }
+}
+
+/// A planted non-positive minor of order `order` (1-based): INFO equals it, equals LAPACK's on
+/// the whole matrix, on every rank; the other triangle stays untouched.
+template <typename T>
+void check_not_positive_definite(Family family, Uplo uplo, Shape shape, std::int64_t order) {
+  SCOPED_TRACE(describe(family, uplo, shape) + " broken at order " + std::to_string(order));
+  Factorisation<T> f(family, uplo, shape, order - 1);
+  f.run();
+  EXPECT_EQ(f.info, order);
+  EXPECT_EQ(f.info, f.lapack_info());
+  EXPECT_TRUE(f.info_agreed());
+  EXPECT_TRUE(f.untouched_everywhere());
+}
+
+TEST(Cholesky, InfoIsTheOrderOfTheFirstNonPositiveMinor) {
+  const Shape shape{19, 4, 2};  // tiles start at 0, 2, 6, 10, 14, 18
+  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::PartialGrid, Family::Gcrm}) {
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      // First element, first of a tile, inside a tile, last element.
+      for (const std::int64_t order : {1, 7, 9, 19}) check_not_positive_definite<double>(family, uplo, shape, order);
+      check_not_positive_definite<std::complex<double>>(family, uplo, shape, 12);
+    }
+  }
+}
+
+TEST(Cholesky, RefusesTilesThatAreNotSquareOnEveryRank) {
+  TestMatrix<double> a(Family::BlockCyclic, 12, 12, {3}, {4});
+  EXPECT_TRUE(thrown_everywhere<InvalidArgument>([&] { cholesky<double>(Uplo::Lower, a.out(), MPI_COMM_WORLD); }));
+  TestMatrix<double> rectangle(Family::BlockCyclic, 12, 9, {3}, {3});
+  EXPECT_TRUE(thrown_everywhere<InvalidArgument>(
+      [&] { cholesky<double>(Uplo::Upper, rectangle.out(), MPI_COMM_WORLD); }));
+  DistributedMatrix<double> missing{a.distribution.get(), nullptr, a.data.data()};
+  EXPECT_TRUE(thrown_everywhere<InvalidArgument>([&] { cholesky<double>(Uplo::Lower, missing, MPI_COMM_WORLD); }));
+}
+
+}  // namespace
+}  // namespace hetscal::kernels::test
