@@ -13,8 +13,13 @@
 // Usage (tests/bench/cholesky/run_simgrid.sh): smpirun -np 39 -platform switched_cluster_64.xml
 //   -hostfile switched_cluster_64.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_cholesky_switched_cluster [OUTPUT_PREFIX [N [NB [SEEDS [P_LIST]]]]]
-// Defaults: switched_cluster_cholesky, N = 20000, NB = 500 (the paper's tile), 25 seeds,
-// P = 23,31,35,39 (each at most the number of ranks; ranks beyond P sit out that case).
+// Defaults: switched_cluster_cholesky, N = 10000, NB = 125, 25 seeds, P = 23,31,35,39 (each at
+// most the number of ranks; ranks beyond P sit out that case). 80 tiles keep one run of the
+// four cases within a few minutes of real time (the tile operations, not the flops, cost
+// simulation time); the paper's matrices had 100 to 600 tiles of 500, so its larger patterns
+// (30×30 or 35×35 here) repeat fewer times over the matrix and balance less well than there.
+// A tile of 125 on these hosts (10 Gflop/s, 10 Gb/s) also gives a ratio of tile transfer to
+// tile update closer to the paper's platform than a tile of 500 would.
 #include <mpi.h>
 
 #include <cstdio>
@@ -170,8 +175,8 @@ bool write_plot(const std::string& path, const std::vector<Case>& cases, std::in
 
 int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "switched_cluster_cholesky";
-  const std::int64_t n = argc > 2 ? bench::parse_sizes(argv[2]).at(0) : 20000;
-  const std::int64_t nb = argc > 3 ? bench::parse_sizes(argv[3]).at(0) : 500;
+  const std::int64_t n = argc > 2 ? bench::parse_sizes(argv[2]).at(0) : 10000;
+  const std::int64_t nb = argc > 3 ? bench::parse_sizes(argv[3]).at(0) : 125;
   core::CholeskyPlanOptions options;
   options.kinds = {core::CholeskyLayoutKind::BlockCyclic, core::CholeskyLayoutKind::Gcrm};
   options.tile_sizes = {static_cast<std::size_t>(nb)};
