@@ -54,7 +54,7 @@ require("${prefix}.svg was not written" EXISTS ${prefix}.svg)
 set(prefix ${WORK_DIR}/smoke_switched_cluster_cholesky)
 file(REMOVE ${prefix}.csv ${prefix}.svg)
 run(${SMPIRUN} -np 23 -platform ${platforms}/switched_cluster_64.xml -hostfile ${platforms}/switched_cluster_64.hosts
-    ${smpi_options} ${WORK_DIR}/tests/simgrid/bench_cholesky_switched_cluster ${prefix} 1500 50 2 23)
+    ${smpi_options} ${WORK_DIR}/tests/simgrid/bench_cholesky_switched_cluster ${prefix} switched_cluster_64 1500 50 2 23)
 read_rows(${prefix}.csv 1 rows)
 string(REPLACE "|" ";" fields "${rows}")
 list(GET fields 2 gcrm_T)

@@ -1,26 +1,28 @@
-// Simulated Cholesky on a homogeneous switched cluster (tests/simgrid/platforms/
-// switched_cluster_64.xml), the experiment of seed 002 (Beaumont et al. 2023, Table I(b),
-// Figures 7b, 11, 12): for P = 23, 31, 35, 39 nodes, kernels::cholesky on the GCR&M pattern
-// over all P nodes versus 2D block-cyclic on P nodes and on fewer nodes. The pattern and the
-// 2DBC grids are those core::choose_cholesky_plan prices (GCR&M search: sizes r <= 6·√P,
-// SEEDS runs each; 2DBC: every p×q = k, the one with the lowest modelled time kept for k = P
-// and for k < P). Next to the simulated times: the planner's cost T of each pattern (2DBC
-// p×q: p + q − 1) and the paper's GCR&M T, and the planner's modelled time of the
-// factorisation (data in place: compute + panels + broadcasts).
+// Simulated Cholesky on a homogeneous switched cluster, the experiment of seed 002 (Beaumont
+// et al. 2023, Table I(b), Figures 7b, 11, 12): for P = 23, 31, 35, 39 nodes, kernels::cholesky
+// on the GCR&M pattern over all P nodes versus 2D block-cyclic on P nodes and on fewer nodes.
+// The pattern and the 2DBC grids are those core::choose_cholesky_plan prices (GCR&M search:
+// sizes r <= 6·√P, SEEDS runs each; 2DBC: every p×q = k, the one with the lowest modelled
+// time kept for k = P and for k < P). Next to the simulated times: the planner's cost T of
+// each pattern (2DBC p×q: p + q − 1) and the paper's GCR&M T, and the planner's modelled
+// time of the factorisation (data in place: compute + panels + broadcasts).
 // The paper compares GCR&M with SBC on fewer nodes; hetscal's planner has no SBC, so its
 // 2DBC stands in (Table I(b) lists SBC's T: 6 on 21 nodes, 7 on 28, 8 on 32 and 36).
+// Two platforms of tests/simgrid/platforms/ (their files say why): switched_cluster_64
+// (10 Gflop/s, 10 Gb/s: a tile update costs 4 transfers of a tile of 125) and
+// omnipath_cluster_44 (the paper's ratio, one update per transfer).
 //
-// Usage (tests/bench/cholesky/run_simgrid.sh): smpirun -np 39 -platform switched_cluster_64.xml
-//   -hostfile switched_cluster_64.hosts --cfg=smpi/simulate-computation:no
-//   --cfg=smpi/shared-malloc:global bench_cholesky_switched_cluster [OUTPUT_PREFIX [N [NB [SEEDS [P_LIST]]]]]
-// Defaults: switched_cluster_cholesky, N = 10000, NB = 125, 25 seeds, P = 23,31,35,39 (each at
-// most the number of ranks; ranks beyond P sit out that case). 80 tiles keep one run of the
-// four cases within a few minutes of real time (the tile operations, not the flops, cost
-// simulation time); the paper's matrices had 100 to 600 tiles of 500, so its larger patterns
-// (30×30 or 35×35 here) repeat fewer times over the matrix and balance less well than there.
-// A tile of 125 on these hosts (10 Gflop/s, 10 Gb/s) also gives a ratio of tile transfer to
-// tile update closer to the paper's platform than a tile of 500 would.
+// Usage (tests/bench/cholesky/run_simgrid.sh): smpirun -np 39 -platform PLATFORM.xml
+//   -hostfile PLATFORM.hosts --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global
+//   bench_cholesky_switched_cluster [OUTPUT_PREFIX [PLATFORM [N [NB [SEEDS [P_LIST]]]]]]
+// Defaults: switched_cluster_cholesky, switched_cluster_64, N = 10000, NB = 125, 25 seeds,
+// P = 23,31,35,39 (each at most the number of ranks; ranks beyond P sit out that case).
+// 80 tiles keep one run of the four cases within a few minutes of real time (the tile
+// operations and copies, not the flops, cost simulation time); the paper's matrices had 100
+// to 600 tiles, so its larger patterns (30×30 or 35×35 here) repeat fewer times over the
+// matrix and balance less well than there.
 #include <mpi.h>
+#include <simgrid/host.h>
 
 #include <cstdio>
 #include <map>
@@ -39,14 +41,29 @@ using namespace hetscal;
 /// Table I(b) of seed 002: the cost T of the GCR&M pattern the paper used for P nodes.
 const std::map<std::int64_t, double> kPaperGcrmCost{{23, 6.045}, {31, 7.065}, {35, 7.4}, {39, 7.926}};
 
-/// The planner's model of P hosts of switched_cluster_64.xml: 10 Gflop/s, 10 Gb/s private
-/// links into a non-blocking switch, 2 + 1 + 2 µs from node to node, no tile-size penalty
-/// (injected flops run at peak).
-core::Platform cluster_model(std::int64_t nodes) {
-  core::Platform platform;
-  platform.processors.assign(static_cast<std::size_t>(nodes), core::Processor{10.0e9, 64.0e9});
-  platform.network = {5.0e-6, 10.0e9 / 8.0, core::NetworkKind::Switched};
-  return platform;
+/// A homogeneous cluster of tests/simgrid/platforms/ as the planner models it: node speed,
+/// link bandwidth, node-to-node latency (link, backbone, link) of the XML file; no tile-size
+/// penalty (injected flops run at peak).
+struct ClusterModel {
+  std::string name;
+  double speed_flops, bandwidth_bytes_per_s, latency_s;
+
+  core::Platform platform(std::int64_t nodes) const {
+    core::Platform p;
+    p.processors.assign(static_cast<std::size_t>(nodes), core::Processor{speed_flops, 64.0e9});
+    p.network = {latency_s, bandwidth_bytes_per_s, core::NetworkKind::Switched};
+    return p;
+  }
+};
+
+const std::vector<ClusterModel> kClusters{{"switched_cluster_64", 10.0e9, 10.0e9 / 8.0, 5.0e-6},
+                                          {"omnipath_cluster_44", 400.0e9, 100.0e9 / 8.0, 3.0e-6}};
+
+/// @throws std::invalid_argument for a cluster not in kClusters.
+const ClusterModel& cluster_named(const std::string& name) {
+  for (const ClusterModel& c : kClusters)
+    if (c.name == name) return c;
+  throw std::invalid_argument("unknown platform '" + name + "' (switched_cluster_64 or omnipath_cluster_44)");
 }
 
 /// Sends `values` from rank 0 of `comm` to the others (resized there). T: plain data.
@@ -123,12 +140,13 @@ void print_header(std::FILE* csv) {
 }
 
 Measured simulate(const core::CholeskyCandidate& c, std::int64_t n, MPI_Comm comm, std::int64_t nodes) {
-  const std::vector<double> speeds(static_cast<std::size_t>(nodes), 10.0e9);
+  const std::vector<double> speeds(static_cast<std::size_t>(nodes), 1.0);  // equal: only ratios count
   return {c, bench::simulate_cholesky(*bench::distribution_of(c.prediction.candidate, n, int(nodes)), comm, speeds)};
 }
 
 /// Plans and simulates one P on the first P ranks of the world (the others only split).
-bool run_case(std::int64_t nodes, std::int64_t n, const core::CholeskyPlanOptions& options, Case& result) {
+bool run_case(const ClusterModel& cluster, std::int64_t nodes, std::int64_t n, const core::CholeskyPlanOptions& options,
+              Case& result) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm comm = MPI_COMM_NULL;
@@ -138,7 +156,7 @@ bool run_case(std::int64_t nodes, std::int64_t n, const core::CholeskyPlanOption
   std::vector<core::CholeskyCandidate> layouts(3);
   if (world_rank == 0) {
     const core::CallerLayout caller{1, 1, options.tile_sizes.front(), {0}};  // unused: data start in place
-    const core::CholeskyChoice choice = core::choose_cholesky_plan(cluster_model(nodes), n, caller, options);
+    const core::CholeskyChoice choice = core::choose_cholesky_plan(cluster.platform(nodes), n, caller, options);
     const auto all = [&](const std::vector<std::size_t>& used) { return used.size() == std::size_t(nodes); };
     const auto fewer = [&](const std::vector<std::size_t>& used) { return used.size() < std::size_t(nodes); };
     layouts = {bench::fastest_priced(choice, core::CholeskyLayoutKind::Gcrm, all),
@@ -154,8 +172,8 @@ bool run_case(std::int64_t nodes, std::int64_t n, const core::CholeskyPlanOption
   return world_rank == 0;
 }
 
-bool write_plot(const std::string& path, const std::vector<Case>& cases, std::int64_t n) {
-  bench::Panel times{"Cholesky N = " + std::to_string(n) + ", switched cluster (simulated)", {}, {}, "nodes P"};
+bool write_plot(const std::string& path, const std::vector<Case>& cases, const std::string& platform, std::int64_t n) {
+  bench::Panel times{"Cholesky N = " + std::to_string(n) + ", " + platform + " (simulated)", {}, {}, "nodes P"};
   bench::Panel costs{"communication cost T (seed 002, Table I(b))", {}, {}, "nodes P", "T"};
   bench::Series gcrm_s{"GCR&M on P", "#1f77b4", {}}, all_s{"best 2DBC on P", "#d62728", {}},
       fewer_s{"best 2DBC on fewer", "#ff7f0e", {}};
@@ -175,13 +193,14 @@ bool write_plot(const std::string& path, const std::vector<Case>& cases, std::in
 
 int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "switched_cluster_cholesky";
-  const std::int64_t n = argc > 2 ? bench::parse_sizes(argv[2]).at(0) : 10000;
-  const std::int64_t nb = argc > 3 ? bench::parse_sizes(argv[3]).at(0) : 125;
+  const ClusterModel& cluster = cluster_named(argc > 2 ? argv[2] : "switched_cluster_64");
+  const std::int64_t n = argc > 3 ? bench::parse_sizes(argv[3]).at(0) : 10000;
+  const std::int64_t nb = argc > 4 ? bench::parse_sizes(argv[4]).at(0) : 125;
   core::CholeskyPlanOptions options;
   options.kinds = {core::CholeskyLayoutKind::BlockCyclic, core::CholeskyLayoutKind::Gcrm};
   options.tile_sizes = {static_cast<std::size_t>(nb)};
-  options.gcrm.seeds_per_size = argc > 4 ? static_cast<int>(bench::parse_sizes(argv[4]).at(0)) : 25;
-  const std::vector<std::int64_t> node_counts = bench::parse_sizes(argc > 5 ? argv[5] : "23,31,35,39");
+  options.gcrm.seeds_per_size = argc > 5 ? static_cast<int>(bench::parse_sizes(argv[5]).at(0)) : 25;
+  const std::vector<std::int64_t> node_counts = bench::parse_sizes(argc > 6 ? argv[6] : "23,31,35,39");
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   for (std::int64_t nodes : node_counts)
@@ -190,6 +209,9 @@ int run(int argc, char** argv, int rank) {
                                  (long long)nodes, ranks);
       return 2;
     }
+  if (sg_host_get_speed(sg_host_self()) != cluster.speed_flops)
+    throw std::invalid_argument("this host runs at " + std::to_string(sg_host_get_speed(sg_host_self())) +
+                                " flop/s, not " + cluster.name + "'s: pass the platform smpirun was given");
   kernels::set_compute_mode(kernels::ComputeMode::Skip);
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
@@ -197,14 +219,14 @@ int run(int argc, char** argv, int rank) {
   std::vector<Case> cases;
   for (std::int64_t nodes : node_counts) {
     Case c;
-    if (!run_case(nodes, n, options, c)) continue;
+    if (!run_case(cluster, nodes, n, options, c)) continue;
     c.print();
     if (csv != nullptr) c.write(csv);
     std::fflush(stdout);
     cases.push_back(c);
   }
   if (rank == 0) {
-    const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", cases, n);
+    const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", cases, cluster.name, n);
     std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(), prefix.c_str());
     if (!written) return 1;
   }
