@@ -15,9 +15,15 @@
 namespace hetscal::core {
 namespace {
 
+/// "<kind> p" or "<kind> pxq", short enough for core::format_predictions' 18 columns.
 std::string label_of(CholeskyLayoutKind kind, std::size_t p, std::size_t q) {
   std::ostringstream s;
-  s << cholesky_layout_name(kind) << ' ' << p;
+  switch (kind) {
+    case CholeskyLayoutKind::HeterogeneousGrid: s << "hetero"; break;
+    case CholeskyLayoutKind::HeteroSymmetric: s << "hetero sym"; break;
+    default: s << cholesky_layout_name(kind);
+  }
+  s << ' ' << p;
   if (q != 0) s << 'x' << q;
   return s.str();
 }
@@ -138,7 +144,7 @@ std::vector<std::size_t> pattern_process_counts(const Platform& platform, std::s
   const auto order = fastest_first(platform);
   std::vector<std::size_t> counts;
   for (std::size_t k = 1; k < most; ++k)
-    if (platform.processors[order[k]].speed_flops < platform.processors[order[k - 1]].speed_flops)
+    if (2.0 * platform.processors[order[k]].speed_flops < platform.processors[order[k - 1]].speed_flops)
       counts.push_back(k);
   counts.push_back(most);
   return counts;

@@ -14,12 +14,14 @@
 ///   - HeteroSymmetric   the heterogeneous symmetric pattern (pattern_hetero_symmetric.hpp),
 ///                       when the k processors' speeds differ.
 /// Process counts: every k for the grids; for the patterns (whose search costs more) k = P and
-/// every k where a strictly slower group of processors begins, so a slow rank can be left out.
+/// every k after which the next processor is less than half as fast, so a very slow rank can
+/// be left out (at most log2 of the speed ratio counts besides P).
 /// The heterogeneous symmetric pattern, new work, wins only where its predicted time is the
 /// lowest: nothing favours it.
 ///
 /// Turning the choice into a layout::Distribution of the N×N matrix (ranks = platform
-/// processor indices, rows = cols = TileSplit(N, tile)):
+/// processor indices, rows = cols = TileSplit(N, tile)): layout::distribution_of(
+/// choice.candidate, N, P) (layout/candidate_distribution.hpp) does it, which amounts to:
 ///   - Cartesian kinds (BlockCyclic, HeterogeneousGrid): layout::CartesianDistribution(rows,
 ///     cols, row_map = candidate.row_order, col_map = candidate.col_order, ProcessGrid(
 ///     candidate.rows, candidate.cols, candidate.owner, P)); the orders are always filled;
@@ -88,7 +90,7 @@ CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n,
                                     const CholeskyPlanOptions& options = {});
 
 /// The process counts whose patterns are built: P' = min(P, max_processors) and every k < P'
-/// such that the (k+1)-th fastest processor is strictly slower than the k-th.
+/// such that the (k+1)-th fastest processor runs at less than half the k-th's speed.
 std::vector<std::size_t> pattern_process_counts(const Platform& platform, std::size_t max_processors);
 
 }  // namespace hetscal::core

@@ -1,5 +1,6 @@
 #include "core/cholesky_steps.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -27,32 +28,6 @@ void require_square_layout(const TileOwnership& layout, std::size_t processors) 
   if (msg.tellp() != 0) throw InvalidArgument(msg.str());
 }
 
-/// Distinct values added, counted with a stamp per value so that clearing is O(1).
-class DistinctSet {
- public:
-  explicit DistinctSet(std::size_t values) : stamp_(values, 0) {}
-  void clear() { ++current_; items_.clear(); }
-  void add(std::size_t v) {
-    if (stamp_[v] == current_) return;
-    stamp_[v] = current_;
-    items_.push_back(v);
-  }
-  const std::vector<std::size_t>& items() const { return items_; }
-
- private:
-  std::vector<std::size_t> stamp_;
-  std::size_t current_ = 1;
-  std::vector<std::size_t> items_;
-};
-
-/// Receivers of a tile: the distinct owners other than its sender.
-std::vector<std::size_t> others(const std::vector<std::size_t>& owners, std::size_t sender) {
-  std::vector<std::size_t> out;
-  for (std::size_t x : owners)
-    if (x != sender) out.push_back(x);
-  return out;
-}
-
 }  // namespace
 
 bool has_diagonal_tiles(const TileOwnership& layout) {
@@ -67,6 +42,8 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   below_count_.assign(pairs, 0.0);
   full_colrow_.resize(pairs);
   full_colrow_known_.assign(pairs, 0);
+  owner_stamp_.assign(processors, 0);
+  row_stamp_.assign(layout.rows, 0);
   // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i.
   for (std::size_t j = 1; j < tiles_; ++j) {
     const std::size_t b = layout.col_class[j];
@@ -90,32 +67,42 @@ void CholeskySteps::drop_column(std::size_t j) {
   for (std::size_t i = j + 1; i < tiles_; ++i) below_count_[layout_.row_class[i] * layout_.cols + b] -= 1.0;
 }
 
-std::vector<std::size_t> CholeskySteps::colrow_receivers(std::size_t i,
-                                                         const std::vector<char>& cols_seen,
-                                                         std::size_t cols_seen_count) {
+const std::vector<std::size_t>& CholeskySteps::colrow_owners(std::size_t i,
+                                                             const std::vector<char>& cols_seen,
+                                                             std::size_t cols_seen_count) {
   const std::size_t a = layout_.row_class[i], b = layout_.col_class[i];
   const bool full = cols_seen_count == col_classes_used_ && row_classes_after_[i] == row_classes_used_;
   const std::size_t key = a * layout_.cols + b;
   if (full && full_colrow_known_[key]) return full_colrow_[key];
-  DistinctSet owners(processors_);
+  ++stamp_;
+  scratch_owners_.clear();
+  const auto add = [&](std::size_t x) {
+    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
+  };
   // Row i of the trailing triangle: the column classes of tile columns k+1 … i.
   for (std::size_t c = 0; c < layout_.cols; ++c)
-    if (cols_seen[c]) owners.add(layout_.at(a, c));
+    if (cols_seen[c]) add(layout_.at(a, c));
   // Column i: the row classes of tile rows i … K−1, scanned until all of them are found.
-  std::vector<char> rows_seen(layout_.rows, 0);
   std::size_t found = 0;
   for (std::size_t r = i; r < tiles_ && found < row_classes_after_[i]; ++r) {
     const std::size_t row = layout_.row_class[r];
-    if (rows_seen[row]) continue;
-    rows_seen[row] = 1;
+    if (row_stamp_[row] == stamp_) continue;
+    row_stamp_[row] = stamp_;
     ++found;
-    owners.add(layout_.at(row, b));
+    add(layout_.at(row, b));
   }
-  if (full) {
-    full_colrow_[key] = owners.items();
-    full_colrow_known_[key] = 1;
-  }
-  return owners.items();
+  if (!full) return scratch_owners_;
+  full_colrow_[key] = scratch_owners_;
+  full_colrow_known_[key] = 1;
+  return full_colrow_[key];
+}
+
+void CholeskySteps::add_broadcast(CholeskyStepLoad& load, std::size_t sender,
+                                  const std::vector<std::size_t>& owners) {
+  TileBroadcast b{sender, load.receivers.size(), 0};
+  for (std::size_t x : owners)
+    if (x != sender) load.receivers.push_back(x), ++b.count;
+  load.broadcasts.push_back(b);
 }
 
 CholeskyStepLoad CholeskySteps::step(std::size_t k) {
@@ -143,12 +130,14 @@ CholeskyStepLoad CholeskySteps::step(std::size_t k) {
       load.gemm_tiles[layout_.at(a, b)] += below_count_[a * layout_.cols + b];
     }
 
-  DistinctSet panel_owners(processors_);
+  ++stamp_;
+  scratch_owners_.clear();
   for (std::size_t i = k + 1; i < tiles_; ++i) {
-    load.trsm_tiles[owner_of(i, k)] += 1.0;
-    panel_owners.add(owner_of(i, k));
+    const std::size_t x = owner_of(i, k);
+    load.trsm_tiles[x] += 1.0;
+    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
   }
-  load.broadcasts.push_back({load.diagonal_owner, others(panel_owners.items(), load.diagonal_owner)});
+  add_broadcast(load, load.diagonal_owner, scratch_owners_);
 
   std::vector<char> cols_seen(layout_.cols, 0);
   std::size_t cols_seen_count = 0;
@@ -156,7 +145,7 @@ CholeskyStepLoad CholeskySteps::step(std::size_t k) {
     const std::size_t c = layout_.col_class[i];
     if (!cols_seen[c]) cols_seen[c] = 1, ++cols_seen_count;
     const std::size_t sender = layout_.at(layout_.row_class[i], panel_class);
-    load.broadcasts.push_back({sender, others(colrow_receivers(i, cols_seen, cols_seen_count), sender)});
+    add_broadcast(load, sender, colrow_owners(i, cols_seen, cols_seen_count));
   }
   return load;
 }
@@ -169,6 +158,7 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
   const double tile_bytes = nb * nb * kBytesPerElement;
   TimeBreakdown t;
   std::vector<double> update(platform.size());
+  std::vector<double> received(platform.size());  // colrow tiles each processor takes in
   for (std::size_t k = 0; k < steps.steps(); ++k) {
     const CholeskyStepLoad load = steps.step(k);
     const Processor& diagonal = platform.processors[load.diagonal_owner];
@@ -180,12 +170,15 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
 
     // L(k,k) must reach the panel before its TRSM; the L(i,k) go out together afterwards.
     BroadcastPhase diagonal_phase(platform.network), colrow_phase(platform.network);
-    const auto send = [&](BroadcastPhase& phase, const TileBroadcast& b) {
-      phase.broadcast(b.sender, b.receivers.size() + 1, tile_bytes);
-      for (std::size_t x : b.receivers) phase.receive(x, tile_bytes);
-    };
-    send(diagonal_phase, load.broadcasts.front());
-    for (std::size_t b = 1; b < load.broadcasts.size(); ++b) send(colrow_phase, load.broadcasts[b]);
+    const TileBroadcast& diagonal_tile = load.broadcasts.front();
+    diagonal_phase.broadcast(diagonal_tile.sender, diagonal_tile.count + 1, tile_bytes);
+    for (std::size_t r = 0; r < diagonal_tile.count; ++r) diagonal_phase.receive(load.receivers[r], tile_bytes);
+    std::fill(received.begin(), received.end(), 0.0);
+    for (std::size_t b = 1; b < load.broadcasts.size(); ++b)
+      colrow_phase.broadcast(load.broadcasts[b].sender, load.broadcasts[b].count + 1, tile_bytes);
+    for (std::size_t r = diagonal_tile.count; r < load.receivers.size(); ++r) received[load.receivers[r]] += 1.0;
+    for (std::size_t x = 0; x < received.size(); ++x)
+      if (received[x] > 0.0) colrow_phase.receive(x, tile_bytes, received[x]);
     t.communication += diagonal_phase.time() + colrow_phase.time();
   }
   return t;
@@ -195,7 +188,7 @@ double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors
   CholeskySteps steps(layout, processors);
   double volume = 0.0;
   for (std::size_t k = 0; k < steps.steps(); ++k)
-    for (const TileBroadcast& b : steps.step(k).broadcasts) volume += real(b.receivers.size());
+    volume += real(steps.step(k).receivers.size());
   return volume;
 }
 

@@ -30,10 +30,12 @@
 
 namespace hetscal::core {
 
-/// One tile sent from `sender` to other processors.
+/// One tile sent from `sender` to other processors: CholeskyStepLoad::receivers[first,
+/// first + count) (one flat array per step: a step has K − k broadcasts).
 struct TileBroadcast {
   std::size_t sender = 0;
-  std::vector<std::size_t> receivers;  ///< distinct processors other than the sender
+  std::size_t first = 0;
+  std::size_t count = 0;  ///< distinct processors other than the sender
 };
 
 /// What step k of the Cholesky loop asks of each processor.
@@ -43,6 +45,13 @@ struct CholeskyStepLoad {
   std::vector<double> syrk_tiles;  ///< per processor: trailing diagonal tiles (j,j), j > k
   std::vector<double> gemm_tiles;  ///< per processor: trailing tiles (i,j), k < j < i
   std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
+  std::vector<std::size_t> receivers;     ///< every broadcast's receivers, one after another
+
+  /// The receivers of broadcasts[b]. @pre b < broadcasts.size().
+  std::vector<std::size_t> receivers_of(std::size_t b) const {
+    const auto begin = receivers.begin() + static_cast<long>(broadcasts[b].first);
+    return {begin, begin + static_cast<long>(broadcasts[b].count)};
+  }
 };
 
 /// True when the layout has square tiles aligned on the diagonal (row_block() == tile and
@@ -53,6 +62,7 @@ bool has_diagonal_tiles(const TileOwnership& layout);
 /// in O(K + classes) per step after an O(K²) start (trailing tiles are counted per class pair).
 class CholeskySteps {
  public:
+  /// @param layout kept by reference: it must outlive this object.
   /// @param processors platform size; every owner must be smaller.
   /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
   ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
@@ -66,9 +76,12 @@ class CholeskySteps {
 
  private:
   void drop_column(std::size_t j);  ///< removes tile column j from the trailing counts
-  std::vector<std::size_t> colrow_receivers(std::size_t i,
-                                            const std::vector<char>& cols_seen,
-                                            std::size_t cols_seen_count);
+  /// Distinct owners of trailing colrow i (cached once the colrow is complete).
+  const std::vector<std::size_t>& colrow_owners(std::size_t i, const std::vector<char>& cols_seen,
+                                                std::size_t cols_seen_count);
+  /// Appends `owners` but `sender` to load.receivers as one broadcast.
+  static void add_broadcast(CholeskyStepLoad& load, std::size_t sender,
+                            const std::vector<std::size_t>& owners);
 
   const TileOwnership& layout_;
   std::size_t processors_, tiles_, next_step_ = 0;
@@ -78,6 +91,10 @@ class CholeskySteps {
   std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
   std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled
   std::vector<char> full_colrow_known_;
+  std::vector<std::size_t> owner_stamp_;  ///< scratch: step of the walk that last met a processor
+  std::vector<std::size_t> row_stamp_;    ///< scratch: the same for row classes
+  std::size_t stamp_ = 0;
+  std::vector<std::size_t> scratch_owners_;
 };
 
 /// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix.

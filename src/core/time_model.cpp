@@ -215,6 +215,10 @@ PredictionCost prediction_cost(const Problem& problem, const Candidate& candidat
   cost.operations = steps * (cells + rows + cols + static_cast<double>(processors)) +  // simulate_steps
                     cells * (rows + cols) + caller_cells * cells +                     // elements_kept
                     2.0 * (steps + caller_steps);                                      // class tables
+  // Cholesky (cholesky_steps.hpp): the trailing counts start from the K²/2 lower tiles, and
+  // every step walks its panel's K − k colrows, each reaching about √P owners.
+  if (problem.routine == Routine::Cholesky)
+    cost.operations += steps * steps * (1.0 + std::sqrt(static_cast<double>(processors)));
   cost.peak_bytes = (steps + 1.0) * ((rows + cols) * sizeof(std::size_t) + 2.0 * kVectorBytes) +
                     2.0 * caller_steps * sizeof(std::size_t);
   return cost;

@@ -165,6 +165,7 @@ struct PredictionCost {
 /// steps each visit the owner table, the classes and the processors; the overlaps with the
 /// candidate itself and with the caller's layout compare pairs of cells (elements_kept); the
 /// class tables hold one entry per tile row and column.
+/// Cholesky adds K²·(1 + √P) (its trailing counts and colrow walks, cholesky_steps.hpp).
 PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
                                std::size_t processors);
 

@@ -139,18 +139,20 @@ double slowest_time(const Platform& platform, const std::vector<double>& work_ti
 void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes) {
   const double t = broadcast_time(network_, group, bytes);
   bus_total_ += t;
+  if (sender >= per_sender_.size()) per_sender_.resize(sender + 1, 0.0);
   per_sender_[sender] += t;
 }
 
-void BroadcastPhase::receive(std::size_t receiver, double bytes) {
-  per_receiver_[receiver] += network_.message_time(bytes);
+void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages) {
+  if (receiver >= per_receiver_.size()) per_receiver_.resize(receiver + 1, 0.0);
+  per_receiver_[receiver] += messages * network_.message_time(bytes);
 }
 
 double BroadcastPhase::time() const {
   if (network_.kind == NetworkKind::SharedBus) return bus_total_;
   double busiest = 0.0;
-  for (const auto& [sender, t] : per_sender_) busiest = std::max(busiest, t);
-  for (const auto& [receiver, t] : per_receiver_) busiest = std::max(busiest, t);
+  for (double t : per_sender_) busiest = std::max(busiest, t);
+  for (double t : per_receiver_) busiest = std::max(busiest, t);
   return busiest;
 }
 

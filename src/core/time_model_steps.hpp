@@ -4,7 +4,6 @@
 /// communication time of one routine on one tile ownership, and the network's pricing of
 /// broadcasts and redistribution. Split out so that each piece can be tested on its own.
 #include <cstddef>
-#include <map>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -40,17 +39,17 @@ class BroadcastPhase {
   explicit BroadcastPhase(const Network& network) : network_(network) {}
   /// A broadcast of `bytes` from `sender` to a group of `group` processes, sender included.
   void broadcast(std::size_t sender, std::size_t group, double bytes);
-  /// `receiver` takes in one message of `bytes` (a switched network's receive side; the
-  /// shared bus already counts every message once in broadcast()).
-  void receive(std::size_t receiver, double bytes);
+  /// `receiver` takes in `messages` messages of `bytes` each (a switched network's receive
+  /// side; the shared bus already counts every message once in broadcast()).
+  void receive(std::size_t receiver, double bytes, double messages = 1.0);
   /// Shared bus: every message; switched: the busiest sender or receiver.
   double time() const;
 
  private:
   const Network& network_;
   double bus_total_ = 0.0;
-  std::map<std::size_t, double> per_sender_;
-  std::map<std::size_t, double> per_receiver_;
+  std::vector<double> per_sender_;    ///< by processor, grown on demand
+  std::vector<double> per_receiver_;
 };
 
 /// Slowest processor's seconds for work_tiles[x] tiles of `flops_per_tile` each on processor

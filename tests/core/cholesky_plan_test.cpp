@@ -115,6 +115,9 @@ TEST(CholeskyPlan, VerySlowRankIsLeftOut) {
   // 50× slower on a shared bus: the model keeps the three fast ones.
   const Platform platform = platform_of({1.0e9, 1.0e9, 1.0e9, 2.0e7}, 1.0e8, NetworkKind::SharedBus);
   EXPECT_EQ(pattern_process_counts(platform, 0), (std::vector<std::size_t>{3, 4}));
+  EXPECT_EQ(pattern_process_counts(platform_of({1.0, 0.6, 0.25, 0.2, 0.05}, 1.0, NetworkKind::SharedBus), 0),
+            (std::vector<std::size_t>{2, 4, 5}));
+  EXPECT_EQ(pattern_process_counts(platform, 2), (std::vector<std::size_t>{2}));
   const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, kOnFirst);
   EXPECT_EQ(std::count(choice.processors.begin(), choice.processors.end(), 3u), 0);
   EXPECT_EQ(choice.processors.size(), 3u);
@@ -149,6 +152,17 @@ TEST(CholeskyPlan, GcrmDiagonalCellsSpreadOverTheColrows) {
   std::vector<int> cells(23, 0);
   for (std::size_t x : c.owner) ++cells[x];
   EXPECT_LE(*std::max_element(cells.begin(), cells.end()), (22 * 22 + 22) / 23 + 1);
+}
+
+TEST(CholeskyPlan, OneProcessorComputesAlone) {
+  const Platform one = platform_of({1.0e9}, 1.0e9, NetworkKind::Switched);
+  const CholeskyChoice choice = choose_cholesky_plan(one, 500, kOnFirst);
+  EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0}));
+  for (const auto& c : choice.priced)
+    EXPECT_TRUE(c.kind == CholeskyLayoutKind::CallerLayout || c.kind == CholeskyLayoutKind::BlockCyclic)
+        << c.prediction.candidate.label;
+  // Whole tiles: ⌈500/nb⌉³/3 tile operations at least, so no less than N³/3 flops.
+  EXPECT_GE(choice.predicted_s, 500.0 * 500.0 * 500.0 / 3.0 / 1.0e9);
 }
 
 TEST(CholeskyPlan, RefusesBadInput) {

@@ -64,7 +64,7 @@ void expect_matches_brute_force(const TileOwnership& t, std::size_t processors) 
     ASSERT_EQ(load.broadcasts.size(), brute.sent.size()) << "step " << k;
     for (std::size_t b = 0; b < brute.sent.size(); ++b) {
       EXPECT_EQ(load.broadcasts[b].sender, owner(t, brute.sent[b].first, k));
-      auto receivers = load.broadcasts[b].receivers;
+      auto receivers = load.receivers_of(b);
       std::sort(receivers.begin(), receivers.end());
       EXPECT_EQ(receivers, brute.sent[b].second)
           << "step " << k << ", tile row " << brute.sent[b].first;
@@ -81,6 +81,55 @@ TEST(CholeskySteps, MatchTheTileLoopOnPatternsAndGrids) {
   expect_matches_brute_force(
       cartesian_ownership(100, 5, 2, 3, {0, 1, 2, 3, 4, 5}, {1.0, 2.5}, {3.0, 1.0, 1.7}), 6);
   expect_matches_brute_force(pattern_ownership(5 * 4, 4, 7, 7, std::vector<std::size_t>(49, 2)), 3);
+}
+
+// The critical path of a heterogeneous grid, step by step from the tile loop: the slowest
+// processor's update, then its POTRF and slowest TRSM; communication on a shared bus is every
+// message (one tree of g − 1 messages per tile with g − 1 receivers).
+TEST(CholeskySteps, HeterogeneousGridTimeIsTheTileLoopsCriticalPath) {
+  Platform platform;
+  for (double s : {1.0e9, 3.0e9, 2.0e9, 6.0e9}) platform.processors.push_back({s, 1.0e12});
+  platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus};
+  const std::size_t nb = 8;
+  const TileOwnership grid = cartesian_ownership(30 * nb, nb, 2, 2, {0, 1, 2, 3}, {1.0, 2.0}, {1.0, 3.0});
+  double compute = 0.0, panel = 0.0, communication = 0.0;
+  const double cube = 512.0, message = 1.0e-4 + 64.0 * 8.0 / 1.0e8;  // nb³ flops, nb² doubles
+  for (std::size_t k = 0; k < grid.tiles(); ++k) {
+    const BruteStep b = brute_force_step(grid, 4, k);
+    double update = 0.0, trsm = 0.0;
+    for (std::size_t x = 0; x < 4; ++x) {
+      const double speed = platform.processors[x].speed_flops;
+      update = std::max(update, (b.syrk[x] + 2.0 * b.gemm[x]) * cube / speed);
+      trsm = std::max(trsm, b.trsm[x] * cube / speed);
+    }
+    compute += update;
+    panel += cube / 3.0 / platform.processors[owner(grid, k, k)].speed_flops + trsm;
+    for (const auto& sent : b.sent) communication += static_cast<double>(sent.second.size()) * message;
+  }
+  const TimeBreakdown t = simulate_cholesky(platform, grid);
+  EXPECT_NEAR(t.compute, compute, 1e-12 * compute);
+  EXPECT_NEAR(t.panel, panel, 1e-12 * panel);
+  EXPECT_NEAR(t.communication, communication, 1e-12 * communication);
+
+  // Switched: per phase (L(k,k), then the colrow tiles) the busiest sender's binomial trees
+  // (⌈log2 g⌉ messages per tile) or the busiest receiver (one message per tile it reads).
+  platform.network.kind = NetworkKind::Switched;
+  double switched = 0.0;
+  for (std::size_t k = 0; k < grid.tiles(); ++k) {
+    const BruteStep b = brute_force_step(grid, 4, k);
+    const auto phase = [&](std::size_t from, std::size_t to) {
+      std::vector<double> sent(4, 0.0), received(4, 0.0);
+      for (std::size_t s = from; s < to; ++s) {
+        const auto& receivers = b.sent[s].second;
+        if (!receivers.empty())
+          sent[owner(grid, b.sent[s].first, k)] += std::ceil(std::log2(static_cast<double>(receivers.size()) + 1.0)) * message;
+        for (std::size_t x : receivers) received[x] += message;
+      }
+      return std::max(*std::max_element(sent.begin(), sent.end()), *std::max_element(received.begin(), received.end()));
+    };
+    switched += phase(0, 1) + phase(1, b.sent.size());
+  }
+  EXPECT_NEAR(simulate_cholesky(platform, grid).communication, switched, 1e-12 * switched);
 }
 
 TEST(CholeskySteps, VolumeTendsToThePapersFormula) {

@@ -149,7 +149,17 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
   report.platform = platform_of(speeds, settings);
   report.problem = problem_of(speeds, settings);
   const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem);
+  // The generic candidates stand in for Cholesky's (the same tile sizes, grids and counts).
   require_priceable(report.problem, candidates, speeds.size());
+  if (settings.routine == core::Routine::Cholesky) {
+    const core::CholeskyChoice choice = core::choose_cholesky_plan(
+        report.platform, static_cast<std::int64_t>(settings.order), report.problem.caller);
+    for (const core::CholeskyCandidate& c : choice.priced) report.predictions.push_back(c.prediction);
+    report.chosen = choice.chosen;
+    report.cholesky_kind = choice.kind;
+    report.colrow_cost = choice.colrow_cost;
+    return report;
+  }
   report.predictions = core::predict_candidates(report.platform, report.problem, candidates);
   const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, core::CandidateOptions{});
   if (largest_pattern < speeds.size()) report.patterns_left_out_from = largest_pattern + 1;
@@ -180,6 +190,12 @@ std::string model_text(const ModelReport& report) {
   if (caller != report.predictions.end() && chosen.total_s() > 0.0)
     out << " (" << caller->total_s() / chosen.total_s() << "x faster than the caller's layout)";
   out << '\n';
+  if (report.cholesky_kind) {
+    out << "Cholesky distribution: " << core::cholesky_layout_name(*report.cholesky_kind) << " on "
+        << chosen.candidate.processors().size() << " processors";
+    if (report.colrow_cost > 0.0) out << ", T = " << format("%.3f", report.colrow_cost) << " nodes per colrow";
+    out << '\n';
+  }
   return out.str();
 }
 
@@ -199,6 +215,9 @@ Json model_json(const ModelReport& report) {
               {"caller_block", s.caller_block},
               {"predictions", predictions},
               {"chosen", report.chosen},
+              {"cholesky_kind", report.cholesky_kind ? Json(core::cholesky_layout_name(*report.cholesky_kind))
+                                                     : Json(nullptr)},
+              {"colrow_cost", report.colrow_cost},
               {"patterns_left_out_from", report.patterns_left_out_from ? Json(*report.patterns_left_out_from)
                                                                        : Json(nullptr)}};
 }

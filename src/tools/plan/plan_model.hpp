@@ -2,13 +2,16 @@
 /// @file plan_model.hpp
 /// `hetscal-plan --model ROUTINE`: predicted times of the candidate distributions (caller's
 /// block-cyclic layout, heterogeneous grids, block-cyclic grids on the fastest processors,
-/// every tile size) for one call, on a platform built from the given speeds.
+/// every tile size) for one call, on a platform built from the given speeds. For Cholesky the
+/// candidates and the choice are core::choose_cholesky_plan's (2DBC, ordered heterogeneous
+/// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns).
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/cholesky_plan.hpp"
 #include "core/platform.hpp"
 #include "core/speeds.hpp"
 #include "core/time_model.hpp"
@@ -43,6 +46,10 @@ struct ModelReport {
   /// The smallest process count k whose heterogeneous pattern was left out, if any (every
   /// larger k is left out too): core::largest_hetero_pattern_count.
   std::optional<std::size_t> patterns_left_out_from;
+  /// Cholesky: the kind of distribution chosen and its T (average nodes per colrow; 0 for a
+  /// heterogeneous grid or the caller's layout).
+  std::optional<core::CholeskyLayoutKind> cholesky_kind;
+  double colrow_cost = 0.0;
 };
 
 /// Builds the platform and the problem and prices every candidate.
