@@ -20,6 +20,7 @@
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -31,8 +32,7 @@ std::string describe(const layout::TileSplit& s) {
          " (first " + std::to_string(s.first()) + ")";
 }
 
-/// Checks every argument; returns this rank's rank in `comm`. Every check depends on the
-/// distribution alone, so every rank throws alike. @throws InvalidArgument
+/// Checks every argument on this rank; returns its rank in `comm`. @throws InvalidArgument
 template <typename T>
 int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
   int size = 0, rank = 0;
@@ -57,10 +57,32 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
   return rank;
 }
 
+/// check_arguments agreed by every rank: a refusal that depends on one rank's own storage
+/// would otherwise leave the other ranks waiting in the first collective.
+/// @throws InvalidArgument on every rank, with the message of the lowest refusing rank.
+template <typename T>
+int agreed_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
+  int rank = 0;
+  std::string refusal;
+  try {
+    rank = check_arguments(a, comm);
+  } catch (const InvalidArgument& e) {
+    refusal = e.what();
+  }
+  try {
+    mpi::agree_on_stage(comm, "cholesky's argument check", refusal);
+  } catch (const mpi::StageFailed& e) {
+    throw InvalidArgument(e.what());
+  }
+  return rank;
+}
+
 /// A duplicate of the caller's communicator, freed with the factorisation.
 class DuplicatedComm {
  public:
-  explicit DuplicatedComm(MPI_Comm comm) { mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup"); }
+  explicit DuplicatedComm(MPI_Comm comm) {
+    mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  }
   ~DuplicatedComm() { MPI_Comm_free(&comm_); }
   DuplicatedComm(const DuplicatedComm&) = delete;
   DuplicatedComm& operator=(const DuplicatedComm&) = delete;
@@ -78,9 +100,10 @@ class RightLooking {
  public:
   RightLooking(Uplo uplo, const DistributedMatrix<T>& a, int my_rank)
       : a_(a), ops_(uplo), tiles_(uplo, *a.distribution, my_rank) {
-    for (std::int64_t slot = 0; slot < 2; ++slot) panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
+    for (std::int64_t slot = 0; slot < 2; ++slot)
+      panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
     if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
-      local_array_.emplace(*array, tiles_);
+      local_array_.emplace(*array, tiles_, uplo);
   }
 
   /// Runs every step over `comm` (collective); returns INFO.
@@ -96,11 +119,12 @@ class RightLooking {
         return tiles_.offset(k) + info;
       }
       current.wait_receives();
-      if (k + 1 < steps) {
-        detail::update_column(tiles_, ops_, a_, current, k + 1);  // lookahead
+      if (k + 1 < steps) {  // the last step leaves no trailing matrix
+        if (local_array_) local_array_->stack(tiles_, ops_, current);
+        update_next_column(current);  // the lookahead
         start_panel(k + 1, comm);
+        update_trailing(current);
       }
-      update_from_column(current, k + 2);
       current.wait_sends();
     }
     return 0;
@@ -117,14 +141,23 @@ class RightLooking {
     next.solve_panel(tiles_, ops_, a_, comm);
   }
 
-  /// Trailing update of logical columns first, first+1, ... with `current`'s panel.
-  void update_from_column(const detail::StepPanel<T>& current, std::int64_t first) {
-    if (first >= tiles_.count()) return;
+  /// Logical column k+1 with step k's panel.
+  void update_next_column(const detail::StepPanel<T>& current) {
     if (local_array_) {
-      local_array_->apply(tiles_, ops_, a_, current, first);
+      local_array_->update_next_column(tiles_, ops_, a_, current);
+    } else {
+      detail::update_column(tiles_, ops_, a_, current, current.step() + 1);
+    }
+  }
+
+  /// Logical columns k+2, k+3, ... with step k's panel.
+  void update_trailing(const detail::StepPanel<T>& current) {
+    if (local_array_) {
+      local_array_->update_trailing(tiles_, ops_, a_, current);
       return;
     }
-    for (std::int64_t j = first; j < tiles_.count(); ++j) detail::update_column(tiles_, ops_, a_, current, j);
+    for (std::int64_t j = current.step() + 2; j < tiles_.count(); ++j)
+      detail::update_column(tiles_, ops_, a_, current, j);
   }
 
   DistributedMatrix<T> a_;
@@ -138,9 +171,10 @@ class RightLooking {
 
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
-  const int my_rank = check_arguments(a, comm);
+  const int my_rank = agreed_arguments(a, comm);
   std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
+  detail::allocate_agreed(
+      comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
   const DuplicatedComm messages(comm);
   return factorization->run(messages.get());
 }

@@ -29,7 +29,8 @@ namespace hetscal::kernels {
 ///         tile holding j, after the updates of every earlier step. The same on every rank.
 /// @throws InvalidArgument when a lacks a distribution or storage, is distributed over
 ///         another number of ranks than comm has, its storage belongs to another rank, or its
-///         tiles are not square (on every rank alike, before any message).
+///         tiles are not square: on every rank, when any rank finds one of these, before any
+///         message of the factorisation.
 /// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);

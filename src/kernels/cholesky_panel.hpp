@@ -64,19 +64,23 @@ class StepPanel {
   /// True when this rank holds panel tile `line` of the step.
   bool has_line(std::int64_t line) const { return plan_.start(line) >= 0; }
   /// Panel tile `line` (contiguous). @pre has_line(line).
-  PanelBlock<T> line(const CholeskyTiles& tiles, const TriangleOps<T>& ops, std::int64_t line) const {
+  PanelBlock<T> line(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                     std::int64_t line) const {
     const std::int64_t lines = tiles.size(line);
     return {buffer_.data() + plan_.start(line), ops.panel_ld(lines, kb_), lines};
   }
   std::int64_t width() const { return kb_; }
+  std::int64_t step() const { return plan_.step(); }
 
  private:
   static void wait_all(std::vector<MPI_Request>& requests) {
-    mpi::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-                   "MPI_Waitall");
+    mpi::check_mpi(
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
     requests.clear();
   }
-  void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const DistributedMatrix<T>& a);
+  void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                       const DistributedMatrix<T>& a);
   void post_panel_sends(MPI_Comm comm);
 
   PanelExchange plan_;
@@ -120,8 +124,8 @@ void StepPanel<T>::begin(const CholeskyTiles& tiles, std::int64_t k, MPI_Comm co
   receives_.assign(plan_.receives().size(), MPI_REQUEST_NULL);
   for (std::size_t r = 0; r < plan_.receives().size(); ++r) {
     const PanelExchange::Receive& from = plan_.receives()[r];
-    MPI_Irecv(buffer_.data() + from.offset, static_cast<int>(from.count), mpi::mpi_type<T>(), from.rank,
-              kPanelTag, comm, &receives_[r]);
+    MPI_Irecv(buffer_.data() + from.offset, static_cast<int>(from.count), mpi::mpi_type<T>(),
+              from.rank, kPanelTag, comm, &receives_[r]);
   }
 }
 
@@ -139,8 +143,8 @@ void StepPanel<T>::factor_diagonal(const CholeskyTiles& tiles, const TriangleOps
     tiles.diagonal_recipients(k, diagonal_recipients_);
     for (const int rank : diagonal_recipients_) {
       sends_.emplace_back(MPI_REQUEST_NULL);
-      MPI_Isend(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), rank, kDiagonalTag,
-                comm, &sends_.back());
+      MPI_Isend(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), rank,
+                kDiagonalTag, comm, &sends_.back());
     }
   }
   MPI_Ibcast(&info_, 1, MPI_INT, diagonal_owner, comm, &info_request_);
@@ -166,7 +170,9 @@ template <typename T>
 void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
                                    const DistributedMatrix<T>& a) {
   const std::int64_t k = plan_.step();
-  const auto location = [&](std::int64_t i) { return a.storage->tile_location(tiles.physical(i, k)); };
+  const auto location = [&](std::int64_t i) {
+    return a.storage->tile_location(tiles.physical(i, k));
+  };
   if (a.storage->kind() == layout::StorageKind::ColumnMajorArray) {
     // In a Cartesian local array this rank's panel tiles follow one another (the tile rows of
     // its grid row, or the tile columns of its grid column): one TRSM solves them all.
@@ -177,14 +183,15 @@ void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps
   } else {
     for (const std::int64_t i : plan_.own_lines()) {
       const layout::TileLocation where = location(i);
-      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld, tiles.size(i));
+      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld,
+                           tiles.size(i));
     }
   }
   for (const std::int64_t i : plan_.own_lines()) {
     const layout::TileLocation where = location(i);
     const std::int64_t lines = tiles.size(i);
-    ops.copy_lines(a.data + where.offset, where.ld, buffer_.data() + plan_.start(i), ops.panel_ld(lines, kb_),
-                   lines, kb_);
+    ops.copy_lines(a.data + where.offset, where.ld, buffer_.data() + plan_.start(i),
+                   ops.panel_ld(lines, kb_), lines, kb_);
   }
 }
 
@@ -200,7 +207,8 @@ void StepPanel<T>::post_panel_sends(MPI_Comm comm) {
                    "MPI_Type_indexed");
     MPI_Type_commit(&tiles_type);
     sends_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(buffer_.data(), 1, tiles_type, static_cast<int>(rank), kPanelTag, comm, &sends_.back());
+    MPI_Isend(buffer_.data(), 1, tiles_type, static_cast<int>(rank), kPanelTag, comm,
+              &sends_.back());
     MPI_Type_free(&tiles_type);  // released by MPI once the send completes
   }
 }

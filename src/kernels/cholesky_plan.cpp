@@ -80,8 +80,8 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
 }
 
 std::size_t PanelExchange::send_count() const {
-  return static_cast<std::size_t>(std::count_if(sends_.begin(), sends_.end(),
-                                                [](const Send& s) { return !s.counts.empty(); }));
+  return static_cast<std::size_t>(
+      std::count_if(sends_.begin(), sends_.end(), [](const Send& s) { return !s.counts.empty(); }));
 }
 
 }  // namespace hetscal::kernels::detail

@@ -74,7 +74,8 @@ class TriangleOps {
   /// Diagonal tile A_jj −= L_jk·L_jkᴴ (its `uplo` triangle only).
   void update_diagonal(const PanelBlock<T>& line, std::int64_t kb, T* a, std::int64_t ld) const {
     const Op op = uplo_ == Uplo::Lower ? Op::NoTrans : Op::ConjTrans;
-    herk<T>(uplo_, op, line.lines, kb, real_of_t<T>(-1), line.data, line.ld, real_of_t<T>(1), a, ld);
+    herk<T>(uplo_, op, line.lines, kb, real_of_t<T>(-1), line.data, line.ld, real_of_t<T>(1), a,
+            ld);
   }
 
   /// Off-diagonal block of logical rows `rows` and logical columns `cols` (rows below cols):

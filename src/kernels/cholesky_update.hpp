@@ -1,12 +1,13 @@
 #pragma once
 /// @file cholesky_update.hpp
 /// Internal to kernels::cholesky: the trailing update of step k, A_ij −= L_ik·L_jkᴴ on the
-/// tiles of the trailing triangle this rank owns (SYRK on diagonal tiles, GEMM elsewhere).
+/// tiles of the trailing triangle this rank owns (HERK on diagonal tiles, GEMM elsewhere).
 /// Two forms of the same update:
 /// - tile by tile, on any distribution and storage (update_column);
 /// - on a Cartesian grid's column-major local array (LocalArrayUpdate): per local tile column,
-///   one SYRK for the diagonal tile and ONE GEMM for all the local rows of that column inside
-///   the triangle, against the panel tiles of those rows stacked once per step.
+///   one HERK for the diagonal tile and ONE GEMM for all the local rows of that column inside
+///   the triangle, against the panel tiles of those rows stacked once per step; the
+///   lookahead's column is one HERK and one GEMM.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -32,86 +33,139 @@ void update_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
     if (i == j) {
       ops.update_diagonal(column_line, panel.width(), tile, where.ld);
     } else {
-      ops.update_off_diagonal(panel.line(tiles, ops, i), column_line, panel.width(), tile, where.ld);
+      ops.update_off_diagonal(panel.line(tiles, ops, i), column_line, panel.width(), tile,
+                              where.ld);
     }
   }
 }
 
-/// The update grouped over a Cartesian grid's local array (see the file comment).
+/// The update grouped over a Cartesian grid's local array (see the file comment). Per step:
+/// stack() once, then update_next_column() (the lookahead) and update_trailing().
 template <typename T>
 class LocalArrayUpdate {
  public:
-  /// Allocates the stacked panel for the widest step (without communicating).
-  LocalArrayUpdate(const layout::CartesianLocalLayout& storage, const CholeskyTiles& tiles)
+  /// Allocates the stacked panels for the widest step (without communicating).
+  LocalArrayUpdate(const layout::CartesianLocalLayout& storage, const CholeskyTiles& tiles,
+                   Uplo uplo)
       : storage_(&storage) {
+    std::int64_t widest = 0;
     for (std::int64_t t = 0; t < tiles.count(); ++t) {
       if (storage.local_row_of_tile(t) >= 0) my_tile_rows_.push_back(t);
       if (storage.local_col_of_tile(t) >= 0) my_tile_cols_.push_back(t);
+      widest = std::max(widest, tiles.size(t));
     }
-    std::int64_t widest = 0;
-    for (std::int64_t t = 0; t < tiles.count(); ++t) widest = std::max(widest, tiles.size(t));
-    stack_.resize(static_cast<std::size_t>(storage.local_rows() * widest));
+    row_stack_.resize(static_cast<std::size_t>(storage.local_rows() * widest));
+    if (uplo == Uplo::Upper)
+      column_stack_.resize(static_cast<std::size_t>(storage.local_cols() * widest));
   }
 
-  /// Updates this rank's tiles (r, c) with min(r, c) >= first of the stored triangle.
-  void apply(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const DistributedMatrix<T>& a,
-             const StepPanel<T>& panel, std::int64_t first) {
-    const std::int64_t origin = row_start(first), extent = row_end() - origin;
-    if (extent == 0) return;
-    const std::int64_t kb = panel.width(), stack_ld = ops.panel_ld(extent, kb);
-    stack_panel(tiles, ops, panel, first, origin, stack_ld);
-    const auto stacked = [&](std::int64_t from, std::int64_t to) {
-      return PanelBlock<T>{stack_.data() + ops.line_offset(from - origin, stack_ld), stack_ld, to - from};
-    };
-    const auto column = std::lower_bound(my_tile_cols_.begin(), my_tile_cols_.end(), first);
-    for (auto j = column; j != my_tile_cols_.end(); ++j) {
-      // Local rows inside the stored triangle in tile column *j, below or above its diagonal.
-      const bool lower = ops.uplo() == Uplo::Lower;
-      const std::int64_t from = lower ? row_start(*j + 1) : origin;
-      const std::int64_t to = lower ? row_end() : row_start(*j);
-      const bool has_diagonal = storage_->owns({*j, *j});
-      if (from == to && !has_diagonal) continue;
-      const PanelBlock<T> column_line = panel.line(tiles, ops, *j);
-      T* column_data = a.data + storage_->local_col_of_tile(*j) * storage_->ld();
-      if (has_diagonal) {
-        ops.update_diagonal(column_line, kb, column_data + storage_->local_row_of_tile(*j), storage_->ld());
-      }
+  /// Stacks step k's panel lines: those of this rank's tile rows > k in local row order and,
+  /// for Upper when this rank holds tile row k+1, those of its tile columns > k+1 side by side.
+  /// Lines this rank does not need are absent from the panel and stay zero; no update reads
+  /// them (a Cartesian rank needs the line of every tile row and column it updates).
+  void stack(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const StepPanel<T>& panel) {
+    step_ = panel.step();
+    kb_ = panel.width();
+    row_origin_ = row_start(step_ + 1);
+    row_ld_ = ops.panel_ld(row_end() - row_origin_, kb_);
+    std::fill_n(row_stack_.begin(), (row_end() - row_origin_) * kb_, T(0));
+    for (auto i = first_at_least(my_tile_rows_, step_ + 1); i != my_tile_rows_.end(); ++i) {
+      const std::int64_t at =
+          ops.line_offset(storage_->local_row_of_tile(*i) - row_origin_, row_ld_);
+      copy_line(tiles, ops, panel, *i, row_stack_.data() + at, row_ld_);
+    }
+    if (ops.uplo() == Uplo::Lower || storage_->local_row_of_tile(step_ + 1) < 0) return;
+    column_origin_ = column_start(step_ + 2);
+    std::fill_n(column_stack_.begin(), (column_end() - column_origin_) * kb_, T(0));
+    for (auto c = first_at_least(my_tile_cols_, step_ + 2); c != my_tile_cols_.end(); ++c) {
+      const std::int64_t at = (storage_->local_col_of_tile(*c) - column_origin_) * kb_;
+      copy_line(tiles, ops, panel, *c, column_stack_.data() + at, kb_);
+    }
+  }
+
+  /// The lookahead: logical column k+1, which is tile column k+1 of the local array for
+  /// Lower (one HERK, one GEMM for the rows below) and tile row k+1 for Upper (one HERK, one
+  /// GEMM for the columns to its right).
+  void update_next_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                          const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
+    const std::int64_t j = step_ + 1;
+    const std::int64_t row = storage_->local_row_of_tile(j), col = storage_->local_col_of_tile(j);
+    const PanelBlock<T> line = panel.line(tiles, ops, j);
+    if (row >= 0 && col >= 0) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
+    if (ops.uplo() == Uplo::Lower) {
+      const std::int64_t below = row_start(j + 1);
+      if (col >= 0 && below < row_end())
+        ops.update_off_diagonal(stacked_rows(ops, below, row_end()), line, kb_, at(a, below, col),
+                                storage_->ld());
+    } else if (row >= 0 && column_origin_ < column_end()) {
+      const PanelBlock<T> right{column_stack_.data(), kb_, column_end() - column_origin_};
+      ops.update_off_diagonal(right, line, kb_, at(a, row, column_origin_), storage_->ld());
+    }
+  }
+
+  /// The rest of the trailing triangle: this rank's tiles (r, c) with min(r, c) >= k+2, one
+  /// HERK for a diagonal tile and one GEMM per local tile column.
+  void update_trailing(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                       const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
+    const std::int64_t first = step_ + 2;
+    const bool lower = ops.uplo() == Uplo::Lower;
+    for (auto c = first_at_least(my_tile_cols_, first); c != my_tile_cols_.end(); ++c) {
+      // Local rows of tile column *c inside the stored triangle, below or above its diagonal.
+      const std::int64_t from = lower ? row_start(*c + 1) : row_start(first);
+      const std::int64_t to = lower ? row_end() : row_start(*c);
+      const std::int64_t col = storage_->local_col_of_tile(*c),
+                         row = storage_->local_row_of_tile(*c);
+      const PanelBlock<T> line = panel.line(tiles, ops, *c);
+      if (row >= 0) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
       if (from == to) continue;
       if (lower) {
-        ops.update_off_diagonal(stacked(from, to), column_line, kb, column_data + from, storage_->ld());
+        ops.update_off_diagonal(stacked_rows(ops, from, to), line, kb_, at(a, from, col),
+                                storage_->ld());
       } else {
-        ops.update_off_diagonal(column_line, stacked(from, to), kb, column_data + from, storage_->ld());
+        ops.update_off_diagonal(line, stacked_rows(ops, from, to), kb_, at(a, from, col),
+                                storage_->ld());
       }
     }
   }
 
  private:
+  static std::vector<std::int64_t>::const_iterator first_at_least(
+      const std::vector<std::int64_t>& tiles, std::int64_t t) {
+    return std::lower_bound(tiles.begin(), tiles.end(), t);
+  }
   /// Local row of this rank's first tile row >= t (row_end() when there is none).
   std::int64_t row_start(std::int64_t t) const {
-    const auto it = std::lower_bound(my_tile_rows_.begin(), my_tile_rows_.end(), t);
+    const auto it = first_at_least(my_tile_rows_, t);
     return it == my_tile_rows_.end() ? row_end() : storage_->local_row_of_tile(*it);
   }
   std::int64_t row_end() const { return storage_->row_base() + storage_->local_rows(); }
+  /// Local column of this rank's first tile column >= t (column_end() when there is none).
+  std::int64_t column_start(std::int64_t t) const {
+    const auto it = first_at_least(my_tile_cols_, t);
+    return it == my_tile_cols_.end() ? column_end() : storage_->local_col_of_tile(*it);
+  }
+  std::int64_t column_end() const { return storage_->col_base() + storage_->local_cols(); }
 
-  /// The panel tiles of this rank's tile rows >= first, one block in local row order. Tiles
-  /// this rank does not need are absent from the panel and stay zero here; no GEMM reaches
-  /// them (a Cartesian rank needs every line of its trailing tile rows that it updates).
-  void stack_panel(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const StepPanel<T>& panel,
-                   std::int64_t first, std::int64_t origin, std::int64_t stack_ld) {
-    const std::int64_t kb = panel.width();
-    std::fill_n(stack_.begin(), (row_end() - origin) * kb, T(0));
-    const auto row = std::lower_bound(my_tile_rows_.begin(), my_tile_rows_.end(), first);
-    for (auto i = row; i != my_tile_rows_.end(); ++i) {
-      if (!panel.has_line(*i)) continue;
-      const PanelBlock<T> line = panel.line(tiles, ops, *i);
-      T* target = stack_.data() + ops.line_offset(storage_->local_row_of_tile(*i) - origin, stack_ld);
-      ops.copy_lines(line.data, line.ld, target, stack_ld, line.lines, kb);
-    }
+  T* at(const DistributedMatrix<T>& a, std::int64_t row, std::int64_t col) const {
+    return a.data + row + col * storage_->ld();
+  }
+  /// The stacked lines of local rows [from, to).
+  PanelBlock<T> stacked_rows(const TriangleOps<T>& ops, std::int64_t from, std::int64_t to) const {
+    return {row_stack_.data() + ops.line_offset(from - row_origin_, row_ld_), row_ld_, to - from};
+  }
+  void copy_line(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const StepPanel<T>& panel,
+                 std::int64_t line, T* target, std::int64_t target_ld) const {
+    if (!panel.has_line(line)) return;
+    const PanelBlock<T> block = panel.line(tiles, ops, line);
+    ops.copy_lines(block.data, block.ld, target, target_ld, block.lines, kb_);
   }
 
   const layout::CartesianLocalLayout* storage_;
   std::vector<std::int64_t> my_tile_rows_, my_tile_cols_;
-  std::vector<T> stack_;
+  std::vector<T> row_stack_, column_stack_;
+  std::int64_t step_ = 0, kb_ = 0;
+  std::int64_t row_origin_ = 0, row_ld_ = 1;  ///< local row of row_stack_'s first line; its ld
+  std::int64_t column_origin_ = 0;            ///< local column of column_stack_'s first line
 };
 
 }  // namespace hetscal::kernels::detail

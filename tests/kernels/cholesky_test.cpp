@@ -7,6 +7,8 @@
 //   POTRF on the whole gathered matrix;
 // - the other triangle (NaN) and the local array's padding left bit-identical;
 // - the flop count against LAWN 41's POTRF count, worked out here by hand.
+#include "kernels/cholesky.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 
 #include "core/error.hpp"
 #include "kernel_test_support.hpp"
-#include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 
@@ -39,7 +40,9 @@ struct Shape {
   std::int64_t n, block, first;
 };
 
-bool in_triangle(Uplo uplo, std::int64_t i, std::int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }
+bool in_triangle(Uplo uplo, std::int64_t i, std::int64_t j) {
+  return uplo == Uplo::Lower ? i >= j : i <= j;
+}
 
 /// Element (i, j) of the Hermitian positive definite test matrix of order n (diagonally
 /// dominant). Its diagonal carries an imaginary part that POTRF must ignore; a planted
@@ -81,7 +84,8 @@ bool is_quiet_nan_bits(const T& x) {
 template <typename T>
 double lawn41_potrf_flops(std::int64_t n) {
   const double d = static_cast<double>(n);
-  const double multiplications = d * (d + 1) * (d + 2) / 6.0, additions = (d - 1) * d * (d + 1) / 6.0;
+  const double multiplications = d * (d + 1) * (d + 2) / 6.0,
+               additions = (d - 1) * d * (d + 1) / 6.0;
   return is_complex_v<T> ? 6.0 * multiplications + 2.0 * additions : multiplications + additions;
 }
 
@@ -89,7 +93,10 @@ double lawn41_potrf_flops(std::int64_t n) {
 template <typename T>
 struct Factorisation {
   Factorisation(Family family, Uplo u, Shape s, std::int64_t broken_at = -1)
-      : uplo(u), shape(s), broken(broken_at), a(family, s.n, s.n, {s.block, s.first}, {s.block, s.first}) {
+      : uplo(u),
+        shape(s),
+        broken(broken_at),
+        a(family, s.n, s.n, {s.block, s.first}, {s.block, s.first}) {
     a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
       x = in_triangle(uplo, i, j) ? matrix_value<T>(i, j, shape.n, broken) : quiet_nan<T>();
     });
@@ -108,8 +115,8 @@ struct Factorisation {
     a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
       if (in_triangle(uplo, i, j)) mine[static_cast<std::size_t>(i + j * shape.n)] = widened(x);
     });
-    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM,
-                  MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX,
+                  MPI_SUM, MPI_COMM_WORLD);
     return all;
   }
 
@@ -119,7 +126,8 @@ struct Factorisation {
     const std::int64_t n = shape.n;
     const std::vector<Complex> g = gathered_triangle();
     const auto l = [&](std::int64_t i, std::int64_t j) {
-      return uplo == Uplo::Lower ? g[static_cast<std::size_t>(i + j * n)] : std::conj(g[static_cast<std::size_t>(j + i * n)]);
+      return uplo == Uplo::Lower ? g[static_cast<std::size_t>(i + j * n)]
+                                 : std::conj(g[static_cast<std::size_t>(j + i * n)]);
     };
     double residual = 0.0, norm = 0.0;
     for (std::int64_t j = 0; j < n; ++j) {
@@ -150,7 +158,8 @@ struct Factorisation {
     const std::int64_t n = shape.n;
     std::vector<T> whole(static_cast<std::size_t>(std::max<std::int64_t>(n * n, 1)));
     for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t i = 0; i < n; ++i) whole[static_cast<std::size_t>(i + j * n)] = matrix_value<T>(i, j, n, broken);
+      for (std::int64_t i = 0; i < n; ++i)
+        whole[static_cast<std::size_t>(i + j * n)] = matrix_value<T>(i, j, n, broken);
     return potrf<T>(uplo, n, whole.data(), std::max<std::int64_t>(n, 1));
   }
 
@@ -170,8 +179,9 @@ struct Factorisation {
 };
 
 std::string describe(Family family, Uplo uplo, Shape s) {
-  return "family " + std::to_string(static_cast<int>(family)) + (uplo == Uplo::Lower ? " L" : " U") +
-         " N=" + std::to_string(s.n) + " block " + std::to_string(s.block) + " first " + std::to_string(s.first);
+  return "family " + std::to_string(static_cast<int>(family)) +
+         (uplo == Uplo::Lower ? " L" : " U") + " N=" + std::to_string(s.n) + " block " +
+         std::to_string(s.block) + " first " + std::to_string(s.first);
 }
 
 /// Factorises, then checks the residual, INFO = 0, the untouched parts and the flop count.
@@ -222,23 +232,41 @@ void check_not_positive_definite(Family family, Uplo uplo, Shape shape, std::int
 
 TEST(Cholesky, InfoIsTheOrderOfTheFirstNonPositiveMinor) {
   const Shape shape{19, 4, 2};  // tiles start at 0, 2, 6, 10, 14, 18
-  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::PartialGrid, Family::Gcrm}) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::Heterogeneous, Family::PartialGrid, Family::Gcrm}) {
     for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
       // First element, first of a tile, inside a tile, last element.
-      for (const std::int64_t order : {1, 7, 9, 19}) check_not_positive_definite<double>(family, uplo, shape, order);
+      for (const std::int64_t order : {1, 7, 9, 19})
+        check_not_positive_definite<double>(family, uplo, shape, order);
       check_not_positive_definite<std::complex<double>>(family, uplo, shape, 12);
     }
   }
 }
 
-TEST(Cholesky, RefusesTilesThatAreNotSquareOnEveryRank) {
-  TestMatrix<double> a(Family::BlockCyclic, 12, 12, {3}, {4});
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>([&] { cholesky<double>(Uplo::Lower, a.out(), MPI_COMM_WORLD); }));
+TEST(Cholesky, RefusesBadArgumentsOnEveryRank) {
+  const auto refused_everywhere = [](const DistributedMatrix<double>& a) {
+    return thrown_everywhere<InvalidArgument>(
+        [&] { cholesky<double>(Uplo::Lower, a, MPI_COMM_WORLD); });
+  };
+  TestMatrix<double> unequal(Family::BlockCyclic, 12, 12, {3}, {4});
+  EXPECT_TRUE(refused_everywhere(unequal.out()));
   TestMatrix<double> rectangle(Family::BlockCyclic, 12, 9, {3}, {3});
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>(
-      [&] { cholesky<double>(Uplo::Upper, rectangle.out(), MPI_COMM_WORLD); }));
-  DistributedMatrix<double> missing{a.distribution.get(), nullptr, a.data.data()};
-  EXPECT_TRUE(thrown_everywhere<InvalidArgument>([&] { cholesky<double>(Uplo::Lower, missing, MPI_COMM_WORLD); }));
+  EXPECT_TRUE(refused_everywhere(rectangle.out()));
+  // Refusals found on one rank only: rank 0 alone lacks its storage, or holds another rank's.
+  TestMatrix<double> a(Family::Pattern, 12, 12, {3}, {3});
+  const DistributedMatrix<double> missing{
+      a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(), a.data.data()};
+  EXPECT_TRUE(refused_everywhere(missing));
+  if (world_size() > 1) {
+    const std::unique_ptr<layout::LocalLayout> other =
+        layout::make_local_layout(*a.distribution, 1);
+    std::vector<double> other_data(static_cast<std::size_t>(other->local_elements()) + 1);
+    const DistributedMatrix<double> misplaced =
+        world_rank() == 0
+            ? DistributedMatrix<double>{a.distribution.get(), other.get(), other_data.data()}
+            : a.out();
+    EXPECT_TRUE(refused_everywhere(misplaced));
+  }
 }
 
 }  // namespace

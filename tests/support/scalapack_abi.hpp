@@ -1,6 +1,6 @@
 #pragma once
 /// @file scalapack_abi.hpp
-/// The BLACS (C interface), PBLAS and ScaLAPACK TOOLS (Fortran ABI) routines a plain
+/// The BLACS (C interface), PBLAS, ScaLAPACK and TOOLS (Fortran ABI) routines a plain
 /// ScaLAPACK program calls, declared once for every test and benchmark program that plays
 /// such a program: they link ScaLAPACK only and know nothing of hetscal, which is preloaded.
 
@@ -26,4 +26,6 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
              const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
              double* c, const int* ic, const int* jc, const int* descc);
+void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, int* info);
 }

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "planned_grid.hpp"
+#include "real_bench_support.hpp"
 
 #include "scalapack_abi.hpp"
 
@@ -57,23 +57,15 @@ Pdgemm scalapack_pdgemm() {
   throw Error("bench_gemm_real: ScaLAPACK's pdgemm_ not found among the loaded libraries");
 }
 
-template <typename T>
-std::vector<T> parse_list(const std::string& text) {
-  std::vector<T> values;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(static_cast<T>(std::stod(item)));
-  return values;
-}
-
 Options parse_options(int argc, char** argv, int ranks) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--n") o.n = std::stoll(value);
     else if (key == "--reps") o.reps = std::stoi(value);
-    else if (key == "--speeds") o.speeds = parse_list<double>(value);
-    else if (key == "--scalapack-nb") o.scalapack_nb = parse_list<std::int64_t>(value);
-    else if (key == "--hetscal-nb") o.hetscal_nb = parse_list<std::int64_t>(value);
+    else if (key == "--speeds") o.speeds = bench::parse_list<double>(value);
+    else if (key == "--scalapack-nb") o.scalapack_nb = bench::parse_list<std::int64_t>(value);
+    else if (key == "--hetscal-nb") o.hetscal_nb = bench::parse_list<std::int64_t>(value);
     else if (key == "--forward-check") o.forward_check = value == "1";
     else throw InvalidArgument("bench_gemm_real: unknown option " + key);
   }
@@ -130,22 +122,8 @@ struct Variant {
   std::function<void()> run;
   std::shared_ptr<Operands> operands;
   std::vector<double> seconds;
-  double median() const {
-    std::vector<double> s = seconds;
-    std::sort(s.begin(), s.end());
-    return s.empty() ? 0.0 : s[s.size() / 2];
-  }
+  double median() const { return bench::median(seconds); }
 };
-
-double timed(const std::function<void()>& run) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = MPI_Wtime();
-  run();
-  MPI_Barrier(MPI_COMM_WORLD);
-  double seconds = MPI_Wtime() - start;
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return seconds;
-}
 
 }  // namespace
 
@@ -188,7 +166,7 @@ int main(int argc, char** argv) {
     double best_time = 1e300;
     for (std::int64_t nb : sizes) {
       Variant v = make(nb);
-      const double t = timed(v.run);
+      const double t = bench::timed(v.run);
       if (rank == 0) std::printf("sweep %-18s nb=%-4lld %9.3f s\n", v.name.c_str(), (long long)nb, t);
       if (t < best_time) best_time = t, best = v;
     }
@@ -204,7 +182,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < o.reps; ++r)
       for (std::size_t i = 0; i < variants.size(); ++i) {
         Variant& v = variants[r % 2 == 0 ? i : variants.size() - 1 - i];
-        v.seconds.push_back(timed(v.run));
+        v.seconds.push_back(bench::timed(v.run));
       }
     if (rank == 0)
       std::printf("forward-check N=%lld nb=%lld: via pdgemm_ %.3f s, direct %.3f s, ratio direct/via %.4f\n",
@@ -229,7 +207,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < o.reps; ++r)
     for (Variant& v : variants) {
       if (heterogeneous && r + 1 == o.reps && v.name == "hetscal_planned") kernels::reset_flops();
-      v.seconds.push_back(timed(v.run));
+      v.seconds.push_back(bench::timed(v.run));
     }
 
   int ok = 1;

@@ -27,11 +27,14 @@ void inject_faults() {
 }
 
 /// Diagonally dominant, so that a factorisation that ran anyway would succeed (and change A).
-double element(std::int64_t i, std::int64_t j) { return i == j ? 50.0 : test_value<double>(std::max(i, j), std::min(i, j), kSeed); }
+double element(std::int64_t i, std::int64_t j) {
+  return i == j ? 50.0 : test_value<double>(std::max(i, j), std::min(i, j), kSeed);
+}
 
 TEST(CholeskyAllOrNothing, FailsEverywhereWithATouchedNowhere) {
   inject_faults();
-  for (const Family family : {Family::BlockCyclic, Family::PartialGrid, Family::Gcrm, Family::HeteroPattern}) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::PartialGrid, Family::Gcrm, Family::HeteroPattern}) {
     for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
       TestMatrix<double> a(family, 20, 20, {3, 2}, {3, 2});
       a.for_each_owned([](std::int64_t i, std::int64_t j, double& x) { x = element(i, j); });
@@ -43,11 +46,13 @@ TEST(CholeskyAllOrNothing, FailsEverywhereWithATouchedNowhere) {
         failed_rank = e.failed_rank();
         message = e.what();
       }
-      EXPECT_TRUE(on_all_ranks(failed_rank == kFirstFailingRank)) << "rank " << world_rank() << " saw " << failed_rank;
+      EXPECT_TRUE(on_all_ranks(failed_rank == kFirstFailingRank))
+          << "rank " << world_rank() << " saw " << failed_rank;
       EXPECT_NE(message.find("compute failed on rank 1"), std::string::npos) << message;
       EXPECT_NE(message.find("injected fault"), std::string::npos) << message;
       bool same = a.damaged_padding() == 0;
-      a.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) { same = same && x == element(i, j); });
+      a.for_each_owned(
+          [&](std::int64_t i, std::int64_t j, double& x) { same = same && x == element(i, j); });
       EXPECT_TRUE(on_all_ranks(same));
     }
   }
