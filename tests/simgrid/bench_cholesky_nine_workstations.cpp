@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../bench/real_bench_support.hpp"
 #include "core/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
 #include "simulated_cholesky.hpp"
@@ -49,27 +50,32 @@ struct Row {
   }
   double speedup() const { return cyclic_run.seconds / plan_run.seconds; }
   void print() const {
-    std::printf("%6lld %-26s %-14s %9.1f %9.1f %8.3f %6.3f %8.3f %9.1f %9.1f %6.3f %6.3f\n", (long long)n,
-                describe(*plan).c_str(), describe(*cyclic).c_str(), cyclic_run.seconds, plan_run.seconds, speedup(),
-                w_speedup, speedup() / w_speedup, bench::kernel_seconds(cyclic->prediction),
-                bench::kernel_seconds(plan->prediction), cyclic_run.balance, plan_run.balance);
+    std::printf("%6lld %-26s %-14s %9.1f %9.1f %8.3f %6.3f %8.3f %9.1f %9.1f %6.3f %6.3f\n",
+                (long long)n, describe(*plan).c_str(), describe(*cyclic).c_str(),
+                cyclic_run.seconds, plan_run.seconds, speedup(), w_speedup, speedup() / w_speedup,
+                bench::kernel_seconds(cyclic->prediction), bench::kernel_seconds(plan->prediction),
+                cyclic_run.balance, plan_run.balance);
   }
   void write(std::FILE* csv) const {
-    std::fprintf(csv, "%lld,%s,%zu,%zu,%s,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", (long long)n,
-                 plan->prediction.candidate.label.c_str(), plan->prediction.candidate.tile,
-                 plan->prediction.candidate.processors().size(), cyclic->prediction.candidate.label.c_str(),
-                 cyclic->prediction.candidate.tile, cyclic_run.seconds, plan_run.seconds, speedup(), w_speedup,
-                 speedup() / w_speedup, bench::kernel_seconds(cyclic->prediction),
-                 bench::kernel_seconds(plan->prediction), cyclic_run.balance, plan_run.balance);
+    std::fprintf(csv, "%lld,%s,%zu,%zu,%s,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+                 (long long)n, plan->prediction.candidate.label.c_str(),
+                 plan->prediction.candidate.tile, plan->prediction.candidate.processors().size(),
+                 cyclic->prediction.candidate.label.c_str(), cyclic->prediction.candidate.tile,
+                 cyclic_run.seconds, plan_run.seconds, speedup(), w_speedup, speedup() / w_speedup,
+                 bench::kernel_seconds(cyclic->prediction), bench::kernel_seconds(plan->prediction),
+                 cyclic_run.balance, plan_run.balance);
   }
 };
 
 void print_header(std::FILE* csv) {
-  std::printf("%6s %-26s %-14s %9s %9s %8s %6s %8s %9s %9s %6s %6s\n", "N", "plan/nb", "2DBC/nb", "2dbc_s",
-              "plan_s", "speedup", "S_W", "fraction", "model_2dbc", "model_plan", "bal_2dbc", "bal_plan");
+  std::printf("%6s %-26s %-14s %9s %9s %8s %6s %8s %9s %9s %6s %6s\n", "N", "plan/nb", "2DBC/nb",
+              "2dbc_s", "plan_s", "speedup", "S_W", "fraction", "model_2dbc", "model_plan",
+              "bal_2dbc", "bal_plan");
   if (csv != nullptr)
-    std::fprintf(csv, "n,plan,plan_nb,plan_ranks,cyclic,cyclic_nb,cyclic_s,plan_s,speedup,w_speedup,fraction,"
-                      "model_cyclic_s,model_plan_s,cyclic_balance,plan_balance\n");
+    std::fprintf(
+        csv,
+        "n,plan,plan_nb,plan_ranks,cyclic,cyclic_nb,cyclic_s,plan_s,speedup,w_speedup,fraction,"
+        "model_cyclic_s,model_plan_s,cyclic_balance,plan_balance\n");
 }
 
 bool write_plot(const std::string& path, const std::vector<Row>& rows) {
@@ -89,13 +95,14 @@ bool write_plot(const std::string& path, const std::vector<Row>& rows) {
 
 int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_cholesky";
-  const std::vector<std::int64_t> sizes =
-      bench::parse_sizes(argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
+  const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
+      argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
   const core::Platform platform = simulated_platform();
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (ranks != static_cast<int>(platform.size())) {
-    if (rank == 0) std::printf("bench_cholesky_nine_workstations needs %zu ranks\n", platform.size());
+    if (rank == 0)
+      std::printf("bench_cholesky_nine_workstations needs %zu ranks\n", platform.size());
     return 2;
   }
   std::vector<double> speeds;
@@ -109,19 +116,22 @@ int run(int argc, char** argv, int rank) {
   choices.reserve(sizes.size());
   std::vector<Row> rows;
   for (std::int64_t n : sizes) {
-    choices.push_back(core::choose_cholesky_plan(platform, n, caller));  // deterministic: same on every rank
+    choices.push_back(
+        core::choose_cholesky_plan(platform, n, caller));  // deterministic: same on every rank
     const core::CholeskyChoice& choice = choices.back();
     Row row;
     row.n = n;
     row.plan = &choice.priced[choice.chosen];
-    row.cyclic = &bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic,
-                                        [&](const std::vector<std::size_t>& used) { return used == choice.processors; });
+    row.cyclic = &bench::fastest_priced(
+        choice, core::CholeskyLayoutKind::BlockCyclic,
+        [&](const std::vector<std::size_t>& used) { return used == choice.processors; });
     row.w_speedup = bench::work_per_time(row.plan->prediction.candidate, platform) /
                     bench::work_per_time(row.cyclic->prediction.candidate, platform);
-    row.cyclic_run = bench::simulate_cholesky(*bench::distribution_of(row.cyclic->prediction.candidate, n, ranks),
-                                              MPI_COMM_WORLD, speeds);
-    row.plan_run = bench::simulate_cholesky(*bench::distribution_of(row.plan->prediction.candidate, n, ranks),
-                                            MPI_COMM_WORLD, speeds);
+    row.cyclic_run = bench::simulate_cholesky(
+        *layout::distribution_of(row.cyclic->prediction.candidate, n, ranks), MPI_COMM_WORLD,
+        speeds);
+    row.plan_run = bench::simulate_cholesky(
+        *layout::distribution_of(row.plan->prediction.candidate, n, ranks), MPI_COMM_WORLD, speeds);
     rows.push_back(row);
     if (rank != 0) continue;
     row.print();
@@ -129,8 +139,10 @@ int run(int argc, char** argv, int rank) {
     std::fflush(stdout);
   }
   if (rank == 0) {
-    const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", rows);
-    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(), prefix.c_str());
+    const bool written =
+        csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", rows);
+    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
+                prefix.c_str());
     if (!written) return 1;
   }
   return 0;

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "../bench/real_bench_support.hpp"
 #include "core/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
 #include "simulated_cholesky.hpp"
@@ -39,7 +40,8 @@ namespace {
 using namespace hetscal;
 
 /// Table I(b) of seed 002: the cost T of the GCR&M pattern the paper used for P nodes.
-const std::map<std::int64_t, double> kPaperGcrmCost{{23, 6.045}, {31, 7.065}, {35, 7.4}, {39, 7.926}};
+const std::map<std::int64_t, double> kPaperGcrmCost{
+    {23, 6.045}, {31, 7.065}, {35, 7.4}, {39, 7.926}};
 
 /// A homogeneous cluster of tests/simgrid/platforms/ as the planner models it: node speed,
 /// link bandwidth, node-to-node latency (link, backbone, link) of the XML file; no tile-size
@@ -63,7 +65,8 @@ const std::vector<ClusterModel> kClusters{{"switched_cluster_64", 10.0e9, 10.0e9
 const ClusterModel& cluster_named(const std::string& name) {
   for (const ClusterModel& c : kClusters)
     if (c.name == name) return c;
-  throw std::invalid_argument("unknown platform '" + name + "' (switched_cluster_64 or omnipath_cluster_44)");
+  throw std::invalid_argument("unknown platform '" + name +
+                              "' (switched_cluster_64 or omnipath_cluster_44)");
 }
 
 /// Sends `values` from rank 0 of `comm` to the others (resized there). T: plain data.
@@ -79,13 +82,15 @@ void broadcast_vector(std::vector<T>& values, MPI_Comm comm) {
 /// case, and every simulated rank running it would cost P seconds of real time.
 void broadcast_priced(core::CholeskyCandidate& priced, MPI_Comm comm) {
   core::Candidate& c = priced.prediction.candidate;
-  std::vector<std::size_t> sizes{static_cast<std::size_t>(priced.kind), static_cast<std::size_t>(c.kind), c.tile,
-                                 c.rows, c.cols};
-  std::vector<double> numbers{priced.colrow_cost, priced.prediction.time.compute, priced.prediction.time.panel,
-                              priced.prediction.time.communication, priced.prediction.time.redistribution};
+  std::vector<std::size_t> sizes{static_cast<std::size_t>(priced.kind),
+                                 static_cast<std::size_t>(c.kind), c.tile, c.rows, c.cols};
+  std::vector<double> numbers{priced.colrow_cost, priced.prediction.time.compute,
+                              priced.prediction.time.panel, priced.prediction.time.communication,
+                              priced.prediction.time.redistribution};
   std::vector<char> label(c.label.begin(), c.label.end());
   broadcast_vector(sizes, comm), broadcast_vector(numbers, comm), broadcast_vector(label, comm);
-  broadcast_vector(c.owner, comm), broadcast_vector(c.row_share, comm), broadcast_vector(c.col_share, comm);
+  broadcast_vector(c.owner, comm), broadcast_vector(c.row_share, comm),
+      broadcast_vector(c.col_share, comm);
   broadcast_vector(c.row_order, comm), broadcast_vector(c.col_order, comm);
   priced.kind = static_cast<core::CholeskyLayoutKind>(sizes[0]);
   c.kind = static_cast<core::CandidateKind>(sizes[1]);
@@ -101,7 +106,8 @@ struct Measured {
   bench::SimulatedCholesky run;
   std::string shape() const {
     const core::Candidate& c = priced.prediction.candidate;
-    return std::to_string(c.processors().size()) + ":" + std::to_string(c.rows) + "x" + std::to_string(c.cols);
+    return std::to_string(c.processors().size()) + ":" + std::to_string(c.rows) + "x" +
+           std::to_string(c.cols);
   }
 };
 
@@ -110,43 +116,49 @@ struct Case {
   Measured gcrm, cyclic_all, cyclic_fewer;
 
   void print() const {
-    std::printf("%3lld %-9s %6.3f %6.3f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | %6.3f %6.3f\n",
-                (long long)nodes, gcrm.shape().c_str(), gcrm.priced.colrow_cost, kPaperGcrmCost.at(nodes),
-                gcrm.run.seconds, bench::kernel_seconds(gcrm.priced.prediction), cyclic_all.shape().c_str(),
-                cyclic_all.priced.colrow_cost, cyclic_all.run.seconds,
-                bench::kernel_seconds(cyclic_all.priced.prediction), cyclic_fewer.shape().c_str(),
-                cyclic_fewer.priced.colrow_cost, cyclic_fewer.run.seconds,
-                bench::kernel_seconds(cyclic_fewer.priced.prediction), cyclic_all.run.seconds / gcrm.run.seconds,
-                cyclic_fewer.run.seconds / gcrm.run.seconds);
+    std::printf(
+        "%3lld %-9s %6.3f %6.3f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | "
+        "%6.3f %6.3f\n",
+        (long long)nodes, gcrm.shape().c_str(), gcrm.priced.colrow_cost, kPaperGcrmCost.at(nodes),
+        gcrm.run.seconds, bench::kernel_seconds(gcrm.priced.prediction), cyclic_all.shape().c_str(),
+        cyclic_all.priced.colrow_cost, cyclic_all.run.seconds,
+        bench::kernel_seconds(cyclic_all.priced.prediction), cyclic_fewer.shape().c_str(),
+        cyclic_fewer.priced.colrow_cost, cyclic_fewer.run.seconds,
+        bench::kernel_seconds(cyclic_fewer.priced.prediction),
+        cyclic_all.run.seconds / gcrm.run.seconds, cyclic_fewer.run.seconds / gcrm.run.seconds);
   }
   void write(std::FILE* csv) const {
     std::fprintf(csv, "%lld", (long long)nodes);
     for (const Measured* m : {&gcrm, &cyclic_all, &cyclic_fewer})
-      std::fprintf(csv, ",%s,%.4f,%.6f,%.6f,%.4f", m->shape().c_str(), m->priced.colrow_cost, m->run.seconds,
-                   bench::kernel_seconds(m->priced.prediction), m->run.balance);
+      std::fprintf(csv, ",%s,%.4f,%.6f,%.6f,%.4f", m->shape().c_str(), m->priced.colrow_cost,
+                   m->run.seconds, bench::kernel_seconds(m->priced.prediction), m->run.balance);
     std::fprintf(csv, ",%.3f\n", kPaperGcrmCost.at(nodes));
   }
 };
 
 void print_header(std::FILE* csv) {
-  std::printf("%3s %-9s %6s %6s %9s %9s | %-8s %3s %9s %9s | %-8s %3s %9s %9s | %6s %6s\n", "P", "GCR&M", "T",
-              "T_pap", "sim_s", "model_s", "2DBC_P", "T", "sim_s", "model_s", "2DBC_k<P", "T", "sim_s", "model_s",
-              "vs_P", "vs_k<P");
+  std::printf("%3s %-9s %6s %6s %9s %9s | %-8s %3s %9s %9s | %-8s %3s %9s %9s | %6s %6s\n", "P",
+              "GCR&M", "T", "T_pap", "sim_s", "model_s", "2DBC_P", "T", "sim_s", "model_s",
+              "2DBC_k<P", "T", "sim_s", "model_s", "vs_P", "vs_k<P");
   if (csv == nullptr) return;
   std::fprintf(csv, "p");
   for (const char* layout : {"gcrm", "cyclic_p", "cyclic_fewer"})
-    std::fprintf(csv, ",%s_shape,%s_T,%s_s,%s_model_s,%s_balance", layout, layout, layout, layout, layout);
+    std::fprintf(csv, ",%s_shape,%s_T,%s_s,%s_model_s,%s_balance", layout, layout, layout, layout,
+                 layout);
   std::fprintf(csv, ",paper_gcrm_T\n");
 }
 
-Measured simulate(const core::CholeskyCandidate& c, std::int64_t n, MPI_Comm comm, std::int64_t nodes) {
-  const std::vector<double> speeds(static_cast<std::size_t>(nodes), 1.0);  // equal: only ratios count
-  return {c, bench::simulate_cholesky(*bench::distribution_of(c.prediction.candidate, n, int(nodes)), comm, speeds)};
+Measured simulate(const core::CholeskyCandidate& c, std::int64_t n, MPI_Comm comm,
+                  std::int64_t nodes) {
+  const std::vector<double> speeds(static_cast<std::size_t>(nodes),
+                                   1.0);  // equal: only ratios count
+  return {c, bench::simulate_cholesky(
+                 *layout::distribution_of(c.prediction.candidate, n, int(nodes)), comm, speeds)};
 }
 
 /// Plans and simulates one P on the first P ranks of the world (the others only split).
-bool run_case(const ClusterModel& cluster, std::int64_t nodes, std::int64_t n, const core::CholeskyPlanOptions& options,
-              Case& result) {
+bool run_case(const ClusterModel& cluster, std::int64_t nodes, std::int64_t n,
+              const core::CholeskyPlanOptions& options, Case& result) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm comm = MPI_COMM_NULL;
@@ -155,10 +167,16 @@ bool run_case(const ClusterModel& cluster, std::int64_t nodes, std::int64_t n, c
   // Rank 0 plans; the three layouts of the case go to the others.
   std::vector<core::CholeskyCandidate> layouts(3);
   if (world_rank == 0) {
-    const core::CallerLayout caller{1, 1, options.tile_sizes.front(), {0}};  // unused: data start in place
-    const core::CholeskyChoice choice = core::choose_cholesky_plan(cluster.platform(nodes), n, caller, options);
-    const auto all = [&](const std::vector<std::size_t>& used) { return used.size() == std::size_t(nodes); };
-    const auto fewer = [&](const std::vector<std::size_t>& used) { return used.size() < std::size_t(nodes); };
+    const core::CallerLayout caller{
+        1, 1, options.tile_sizes.front(), {0}};  // unused: data start in place
+    const core::CholeskyChoice choice =
+        core::choose_cholesky_plan(cluster.platform(nodes), n, caller, options);
+    const auto all = [&](const std::vector<std::size_t>& used) {
+      return used.size() == std::size_t(nodes);
+    };
+    const auto fewer = [&](const std::vector<std::size_t>& used) {
+      return used.size() < std::size_t(nodes);
+    };
     layouts = {bench::fastest_priced(choice, core::CholeskyLayoutKind::Gcrm, all),
                bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, all),
                bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, fewer)};
@@ -172,8 +190,10 @@ bool run_case(const ClusterModel& cluster, std::int64_t nodes, std::int64_t n, c
   return world_rank == 0;
 }
 
-bool write_plot(const std::string& path, const std::vector<Case>& cases, const std::string& platform, std::int64_t n) {
-  bench::Panel times{"Cholesky N = " + std::to_string(n) + ", " + platform + " (simulated)", {}, {}, "nodes P"};
+bool write_plot(const std::string& path, const std::vector<Case>& cases,
+                const std::string& platform, std::int64_t n) {
+  bench::Panel times{
+      "Cholesky N = " + std::to_string(n) + ", " + platform + " (simulated)", {}, {}, "nodes P"};
   bench::Panel costs{"communication cost T (seed 002, Table I(b))", {}, {}, "nodes P", "T"};
   bench::Series gcrm_s{"GCR&M on P", "#1f77b4", {}}, all_s{"best 2DBC on P", "#d62728", {}},
       fewer_s{"best 2DBC on fewer", "#ff7f0e", {}};
@@ -184,7 +204,8 @@ bool write_plot(const std::string& path, const std::vector<Case>& cases, const s
     gcrm_s.y.push_back(c.gcrm.run.seconds), all_s.y.push_back(c.cyclic_all.run.seconds);
     fewer_s.y.push_back(c.cyclic_fewer.run.seconds);
     gcrm_t.y.push_back(c.gcrm.priced.colrow_cost), paper_t.y.push_back(kPaperGcrmCost.at(c.nodes));
-    all_t.y.push_back(c.cyclic_all.priced.colrow_cost), fewer_t.y.push_back(c.cyclic_fewer.priced.colrow_cost);
+    all_t.y.push_back(c.cyclic_all.priced.colrow_cost),
+        fewer_t.y.push_back(c.cyclic_fewer.priced.colrow_cost);
   }
   times.series = {gcrm_s, all_s, fewer_s};
   costs.series = {gcrm_t, paper_t, all_t, fewer_t};
@@ -194,24 +215,28 @@ bool write_plot(const std::string& path, const std::vector<Case>& cases, const s
 int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "switched_cluster_cholesky";
   const ClusterModel& cluster = cluster_named(argc > 2 ? argv[2] : "switched_cluster_64");
-  const std::int64_t n = argc > 3 ? bench::parse_sizes(argv[3]).at(0) : 10000;
-  const std::int64_t nb = argc > 4 ? bench::parse_sizes(argv[4]).at(0) : 125;
+  const std::int64_t n = argc > 3 ? bench::parse_list<std::int64_t>(argv[3]).at(0) : 10000;
+  const std::int64_t nb = argc > 4 ? bench::parse_list<std::int64_t>(argv[4]).at(0) : 125;
   core::CholeskyPlanOptions options;
   options.kinds = {core::CholeskyLayoutKind::BlockCyclic, core::CholeskyLayoutKind::Gcrm};
   options.tile_sizes = {static_cast<std::size_t>(nb)};
-  options.gcrm.seeds_per_size = argc > 5 ? static_cast<int>(bench::parse_sizes(argv[5]).at(0)) : 25;
-  const std::vector<std::int64_t> node_counts = bench::parse_sizes(argc > 6 ? argv[6] : "23,31,35,39");
+  options.gcrm.seeds_per_size =
+      argc > 5 ? static_cast<int>(bench::parse_list<std::int64_t>(argv[5]).at(0)) : 25;
+  const std::vector<std::int64_t> node_counts =
+      bench::parse_list<std::int64_t>(argc > 6 ? argv[6] : "23,31,35,39");
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   for (std::int64_t nodes : node_counts)
     if (kPaperGcrmCost.count(nodes) == 0 || nodes > ranks) {
-      if (rank == 0) std::printf("P = %lld: not one of Table I(b)'s 23, 31, 35, 39, or more than the %d ranks\n",
-                                 (long long)nodes, ranks);
+      if (rank == 0)
+        std::printf("P = %lld: not one of Table I(b)'s 23, 31, 35, 39, or more than the %d ranks\n",
+                    (long long)nodes, ranks);
       return 2;
     }
   if (sg_host_get_speed(sg_host_self()) != cluster.speed_flops)
-    throw std::invalid_argument("this host runs at " + std::to_string(sg_host_get_speed(sg_host_self())) +
-                                " flop/s, not " + cluster.name + "'s: pass the platform smpirun was given");
+    throw std::invalid_argument(
+        "this host runs at " + std::to_string(sg_host_get_speed(sg_host_self())) + " flop/s, not " +
+        cluster.name + "'s: pass the platform smpirun was given");
   kernels::set_compute_mode(kernels::ComputeMode::Skip);
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
@@ -226,8 +251,10 @@ int run(int argc, char** argv, int rank) {
     cases.push_back(c);
   }
   if (rank == 0) {
-    const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", cases, cluster.name, n);
-    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(), prefix.c_str());
+    const bool written = csv != nullptr && std::fclose(csv) == 0 &&
+                         write_plot(prefix + ".svg", cases, cluster.name, n);
+    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
+                prefix.c_str());
     if (!written) return 1;
   }
   return 0;

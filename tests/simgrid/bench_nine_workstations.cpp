@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../bench/real_bench_support.hpp"
 #include "../bench/gemm/planned_grid.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/gemm.hpp"
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_gemm";
   const std::int64_t nb = argc > 2 ? std::stoll(argv[2]) : 64;  // the paper's r = 64
   const std::vector<std::int64_t> sizes =
-      bench::parse_sizes(argc > 3 ? argv[3] : "1000,2000,3000,4000,5000,6000,7000,8000");
+      bench::parse_list<std::int64_t>(argc > 3 ? argv[3] : "1000,2000,3000,4000,5000,6000,7000,8000");
   if (ranks != static_cast<int>(kCycleTimes.size())) {
     if (rank == 0) std::printf("bench_nine_workstations needs 9 ranks\n");
     MPI_Finalize();

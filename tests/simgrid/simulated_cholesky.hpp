@@ -1,7 +1,7 @@
 #pragma once
 /// @file simulated_cholesky.hpp
-/// Shared by the simulated Cholesky benchmarks: a planned candidate (core::Candidate) as the
-/// layout::Distribution the kernel runs on, the work per time unit W it promises, and one
+/// Shared by the simulated Cholesky benchmarks: the work per time unit W a planned candidate
+/// (core::Candidate) promises, the planner's candidates picked by modelled time, and one
 /// flop-injected run of kernels::cholesky with its flop balance.
 #include <mpi.h>
 
@@ -16,37 +16,11 @@
 #include "core/cholesky_plan.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
-#include "layout/cartesian_distribution.hpp"
+#include "layout/candidate_distribution.hpp"
 #include "layout/local_storage.hpp"
-#include "layout/pattern_distribution.hpp"
 #include "simulation_support.hpp"
 
 namespace hetscal::bench {
-
-inline std::vector<int> as_ranks(const std::vector<std::size_t>& values) {
-  return std::vector<int>(values.begin(), values.end());
-}
-
-/// The N×N distribution of a candidate from core::choose_cholesky_plan, as its header says:
-/// Cartesian kinds keep their tile-row and tile-column orders, patterns their owner table.
-/// Ranks are platform processor indices; `num_ranks` is the communicator's size (processors
-/// the candidate leaves out own nothing).
-/// @throws std::invalid_argument for the caller-layout candidate (no distribution of its own).
-inline std::unique_ptr<layout::Distribution> distribution_of(const core::Candidate& c, std::int64_t n,
-                                                             int num_ranks) {
-  const layout::TileSplit split(n, static_cast<std::int64_t>(c.tile));
-  const int rows = static_cast<int>(c.rows), cols = static_cast<int>(c.cols);
-  switch (c.kind) {
-    case core::CandidateKind::Cartesian:
-      return std::make_unique<layout::CartesianDistribution>(
-          split, split, as_ranks(c.row_order), as_ranks(c.col_order),
-          layout::ProcessGrid(rows, cols, as_ranks(c.owner), num_ranks));
-    case core::CandidateKind::Pattern:
-      return std::make_unique<layout::PatternDistribution>(split, split, rows, cols, as_ranks(c.owner), num_ranks);
-    case core::CandidateKind::CallerLayout: break;
-  }
-  throw std::invalid_argument("distribution_of: '" + c.label + "' is the caller's layout, not a planned one");
-}
 
 /// W of seed 000 for any candidate: the matrix elements done per second in steady state when
 /// every processor works on its share, 1 / max_k(share_k / speed_k). share_k is the fraction
@@ -61,8 +35,9 @@ inline double work_per_time(const core::Candidate& c, const core::Platform& plat
   for (std::size_t j = 0; j < c.cols; ++j) col_total += cartesian ? c.col_share[j] : 1.0;
   for (std::size_t i = 0; i < c.rows; ++i)
     for (std::size_t j = 0; j < c.cols; ++j)
-      share[c.owner[i * c.cols + j]] += cartesian ? c.row_share[i] * c.col_share[j] / (row_total * col_total)
-                                                  : 1.0 / (row_total * col_total);
+      share[c.owner[i * c.cols + j]] +=
+          cartesian ? c.row_share[i] * c.col_share[j] / (row_total * col_total)
+                    : 1.0 / (row_total * col_total);
   double slowest = 0.0;  // max_k share_k / speed_k: the time of one unit of work
   for (std::size_t k = 0; k < share.size(); ++k)
     slowest = std::max(slowest, share[k] / platform.processors[k].speed_flops);
@@ -79,15 +54,16 @@ inline double kernel_seconds(const core::Prediction& p) {
 /// on the candidate's processor list) with the lowest kernel_seconds.
 /// @throws std::runtime_error when the planner priced no such candidate.
 template <typename Wanted>
-const core::CholeskyCandidate& fastest_priced(const core::CholeskyChoice& choice, core::CholeskyLayoutKind kind,
-                                              Wanted wanted) {
+const core::CholeskyCandidate& fastest_priced(const core::CholeskyChoice& choice,
+                                              core::CholeskyLayoutKind kind, Wanted wanted) {
   const core::CholeskyCandidate* best = nullptr;
   for (const auto& c : choice.priced)
     if (c.kind == kind && wanted(c.prediction.candidate.processors()) &&
         (best == nullptr || kernel_seconds(c.prediction) < kernel_seconds(best->prediction)))
       best = &c;
   if (best == nullptr)
-    throw std::runtime_error(std::string("the planner priced no ") + core::cholesky_layout_name(kind) + " wanted here");
+    throw std::runtime_error(std::string("the planner priced no ") +
+                             core::cholesky_layout_name(kind) + " wanted here");
   return *best;
 }
 
@@ -125,8 +101,9 @@ inline SimulatedCholesky simulate_cholesky(const layout::Distribution& d, MPI_Co
   for (double f : flops.flops) total += f;
   const double expected = cholesky_flops(d.rows().extent());
   if (info != 0 || std::abs(total - expected) > 1e-9 * expected)
-    throw std::runtime_error("simulated Cholesky: INFO " + std::to_string(info) + ", " + std::to_string(total) +
-                             " flops counted, " + std::to_string(expected) + " expected");
+    throw std::runtime_error("simulated Cholesky: INFO " + std::to_string(info) + ", " +
+                             std::to_string(total) + " flops counted, " + std::to_string(expected) +
+                             " expected");
   run.balance = flops.balance;
   return run;
 }

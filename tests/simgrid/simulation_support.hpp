@@ -1,38 +1,19 @@
 #pragma once
 /// @file simulation_support.hpp
-/// Shared by the simulated benchmarks (SimGrid builds): size lists from the command line, a
-/// rank's matrix storage in SMPI shared memory, and the simulated duration of one collective
-/// call.
+/// Shared by the simulated benchmarks (SimGrid builds): a rank's matrix storage in SMPI shared
+/// memory, the simulated duration of one collective call on any communicator, and main().
+/// Command-line lists: parse_list of ../bench/real_bench_support.hpp.
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <exception>
 #include <cstddef>
 #include <cstdint>
-#include <sstream>
-#include <stdexcept>
-#include <string>
-#include <vector>
+#include <cstdio>
+#include <exception>
 
 #include "layout/local_storage.hpp"
 
 namespace hetscal::bench {
-
-/// "1000,2000,3000" -> {1000, 2000, 3000}.
-/// @throws std::invalid_argument naming the item when one is not a positive integer.
-inline std::vector<std::int64_t> parse_sizes(const std::string& text) {
-  std::vector<std::int64_t> values;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    const long long value = item.empty() ? 0 : std::stoll(item, &used);
-    if (used != item.size() || value < 1)
-      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a positive integer");
-    values.push_back(value);
-  }
-  return values;
-}
 
 /// One matrix's local storage on this rank, in SMPI shared memory (global mode: every
 /// allocation maps the same few physical pages). The contents are meaningless: the simulated
@@ -42,7 +23,8 @@ class SharedLocalMatrix {
  public:
   explicit SharedLocalMatrix(const layout::LocalLayout& storage)
       : data_(static_cast<double*>(SMPI_SHARED_MALLOC(
-            static_cast<std::size_t>(std::max<std::int64_t>(1, storage.local_elements())) * sizeof(double)))) {}
+            static_cast<std::size_t>(std::max<std::int64_t>(1, storage.local_elements())) *
+            sizeof(double)))) {}
   ~SharedLocalMatrix() { SMPI_SHARED_FREE(data_); }
   SharedLocalMatrix(const SharedLocalMatrix&) = delete;
   SharedLocalMatrix& operator=(const SharedLocalMatrix&) = delete;
