@@ -32,6 +32,7 @@
 #include "../bench/real_bench_support.hpp"
 #include "core/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
+#include "layout/candidate_distribution.hpp"
 #include "simulated_cholesky.hpp"
 #include "simulation_support.hpp"
 #include "svg_time_plot.hpp"

@@ -16,7 +16,6 @@
 #include "core/cholesky_plan.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
-#include "layout/candidate_distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "simulation_support.hpp"
 
