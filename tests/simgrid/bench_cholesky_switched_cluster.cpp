@@ -118,7 +118,7 @@ struct Case {
 
   void print() const {
     std::printf(
-        "%3lld %-9s %6.3f %6.3f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | %-8s %3.0f %9.2f %9.2f | "
+        "%3lld %-9s %6.3f %6.3f %9.4g %9.4g | %-8s %3.0f %9.4g %9.4g | %-8s %3.0f %9.4g %9.4g | "
         "%6.3f %6.3f\n",
         (long long)nodes, gcrm.shape().c_str(), gcrm.priced.colrow_cost, kPaperGcrmCost.at(nodes),
         gcrm.run.seconds, bench::kernel_seconds(gcrm.priced.prediction), cyclic_all.shape().c_str(),
