@@ -74,6 +74,7 @@ class LocalArrayUpdate {
           ops.line_offset(storage_->local_row_of_tile(*i) - row_origin_, row_ld_);
       copy_line(tiles, ops, panel, *i, row_stack_.data() + at, row_ld_);
     }
+    column_origin_ = column_end();  // empty unless filled below
     if (ops.uplo() == Uplo::Lower || storage_->local_row_of_tile(step_ + 1) < 0) return;
     column_origin_ = column_start(step_ + 2);
     std::fill_n(column_stack_.begin(), (column_end() - column_origin_) * kb_, T(0));
@@ -90,14 +91,19 @@ class LocalArrayUpdate {
                           const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
     const std::int64_t j = step_ + 1;
     const std::int64_t row = storage_->local_row_of_tile(j), col = storage_->local_col_of_tile(j);
+    const bool lower = ops.uplo() == Uplo::Lower;
+    const std::int64_t below = row_start(j + 1);
+    const bool diagonal = row >= 0 && col >= 0;
+    const bool off_diagonal =
+        lower ? col >= 0 && below < row_end() : row >= 0 && column_origin_ < column_end();
+    if (!diagonal && !off_diagonal) return;  // this rank holds no tile of the column
     const PanelBlock<T> line = panel.line(tiles, ops, j);
-    if (row >= 0 && col >= 0) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
-    if (ops.uplo() == Uplo::Lower) {
-      const std::int64_t below = row_start(j + 1);
-      if (col >= 0 && below < row_end())
-        ops.update_off_diagonal(stacked_rows(ops, below, row_end()), line, kb_, at(a, below, col),
-                                storage_->ld());
-    } else if (row >= 0 && column_origin_ < column_end()) {
+    if (diagonal) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
+    if (!off_diagonal) return;
+    if (lower) {
+      ops.update_off_diagonal(stacked_rows(ops, below, row_end()), line, kb_, at(a, below, col),
+                              storage_->ld());
+    } else {
       const PanelBlock<T> right{column_stack_.data(), kb_, column_end() - column_origin_};
       ops.update_off_diagonal(right, line, kb_, at(a, row, column_origin_), storage_->ld());
     }
@@ -115,6 +121,7 @@ class LocalArrayUpdate {
       const std::int64_t to = lower ? row_end() : row_start(*c);
       const std::int64_t col = storage_->local_col_of_tile(*c),
                          row = storage_->local_row_of_tile(*c);
+      if (row < 0 && from == to) continue;  // no tile of this column here
       const PanelBlock<T> line = panel.line(tiles, ops, *c);
       if (row >= 0) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
       if (from == to) continue;

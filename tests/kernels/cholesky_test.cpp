@@ -179,9 +179,9 @@ struct Factorisation {
 };
 
 std::string describe(Family family, Uplo uplo, Shape s) {
-  return "family " + std::to_string(static_cast<int>(family)) +
-         (uplo == Uplo::Lower ? " L" : " U") + " N=" + std::to_string(s.n) + " block " +
-         std::to_string(s.block) + " first " + std::to_string(s.first);
+  return std::string(name(family)) + (uplo == Uplo::Lower ? " L" : " U") +
+         " N=" + std::to_string(s.n) + " block " + std::to_string(s.block) + " first " +
+         std::to_string(s.first);
 }
 
 /// Factorises, then checks the residual, INFO = 0, the untouched parts and the flop count.

@@ -114,6 +114,23 @@ enum class Family {
   HeteroPattern,     ///< hetscal's heterogeneous pattern, speeds 1, 2, ..., P on 5×5 cells
 };
 
+inline const char* name(Family family) {
+  switch (family) {
+    case Family::BlockCyclic: return "block-cyclic";
+    case Family::BlockCyclicTiles: return "block-cyclic as tiles";
+    case Family::OtherGrid: return "other grid";
+    case Family::OneRow: return "one row";
+    case Family::Heterogeneous: return "heterogeneous grid";
+    case Family::PartialGrid: return "partial grid";
+    case Family::Pattern: return "pattern";
+    case Family::OtherPattern: return "other pattern";
+    case Family::G2dbc: return "G-2DBC";
+    case Family::Gcrm: return "GCR&M";
+    case Family::HeteroPattern: return "heterogeneous pattern";
+  }
+  return "?";
+}
+
 /// Tile sizes of one dimension: first tile and the others.
 struct Tiles {
   std::int64_t block = 1;
