@@ -1,18 +1,8 @@
 # Builds hetscal's MPI-only layers and the simulated programs with SimGrid's smpicxx (a
 # separate build tree), then runs the smoke test on the simulated platforms.
 # Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("${out}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGV}\n${out}\n${err}")
-  endif()
-endfunction()
-
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR} -DHETSCAL_SIMGRID=ON
-    -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DCMAKE_BUILD_TYPE=Release
-    -DHETSCAL_BUILD_BENCHMARKS=OFF)
-run(${CMAKE_COMMAND} --build ${WORK_DIR} --target simgrid_smoke -j 2)
+include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
+simgrid_build(simgrid_smoke)
 
 set(platforms ${SOURCE_DIR}/tests/simgrid/platforms)
 set(ENV{OPENBLAS_NUM_THREADS} 1)

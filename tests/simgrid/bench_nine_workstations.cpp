@@ -15,14 +15,15 @@
 
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "../bench/real_bench_support.hpp"
 #include "../bench/gemm/planned_grid.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/gemm.hpp"
 #include "layout/local_storage.hpp"
+#include "simulation_support.hpp"
 #include "svg_time_plot.hpp"
 
 namespace {
@@ -32,29 +33,14 @@ using namespace hetscal;
 const std::vector<double> kCycleTimes{7.8, 1.0, 1.0, 4.0, 1.0, 6.3, 7.8, 7.95, 8.0};
 
 /// Simulated seconds of C = A·B + C on distribution `d` (one call, all ranks of the world).
+/// beta = 1 keeps the kernel from writing C.
 double simulated_gemm(const layout::Distribution& d, int rank) {
   const std::unique_ptr<layout::LocalLayout> storage = layout::make_local_layout(d, rank);
-  const auto bytes = static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements())) * sizeof(double);
-  // Shared (global mode): every allocation maps the same few pages; the data is meaningless
-  // and never computed on. beta = 1 keeps the kernel from writing C.
-  auto* a = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
-  auto* b = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
-  auto* c = static_cast<double*>(SMPI_SHARED_MALLOC(bytes));
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = MPI_Wtime();
-  kernels::gemm<double>(kernels::Op::NoTrans, kernels::Op::NoTrans, 1.0, {&d, storage.get(), a},
-                        {&d, storage.get(), b}, 1.0, {&d, storage.get(), c}, MPI_COMM_WORLD);
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double seconds = MPI_Wtime() - start;
-  SMPI_SHARED_FREE(a), SMPI_SHARED_FREE(b), SMPI_SHARED_FREE(c);
-  return seconds;
-}
-
-std::vector<std::int64_t> parse_sizes(const std::string& text) {
-  std::vector<std::int64_t> values;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stoll(item));
-  return values;
+  const bench::SharedLocalMatrix a(*storage), b(*storage), c(*storage);
+  return bench::simulated_seconds(MPI_COMM_WORLD, [&] {
+    kernels::gemm<double>(kernels::Op::NoTrans, kernels::Op::NoTrans, 1.0, {&d, storage.get(), a.data()},
+                          {&d, storage.get(), b.data()}, 1.0, {&d, storage.get(), c.data()}, MPI_COMM_WORLD);
+  });
 }
 
 }  // namespace
@@ -67,7 +53,7 @@ int main(int argc, char** argv) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_gemm";
   const std::int64_t nb = argc > 2 ? std::stoll(argv[2]) : 64;  // the paper's r = 64
   const std::vector<std::int64_t> sizes =
-      parse_sizes(argc > 3 ? argv[3] : "1000,2000,3000,4000,5000,6000,7000,8000");
+      bench::parse_list<std::int64_t>(argc > 3 ? argv[3] : "1000,2000,3000,4000,5000,6000,7000,8000");
   if (ranks != static_cast<int>(kCycleTimes.size())) {
     if (rank == 0) std::printf("bench_nine_workstations needs 9 ranks\n");
     MPI_Finalize();

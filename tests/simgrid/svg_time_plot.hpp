@@ -1,7 +1,7 @@
 #pragma once
 /// @file svg_time_plot.hpp
-/// A minimal SVG line chart (time versus N, several series, side-by-side panels) for the
-/// simulated benchmarks, so that no plotting program is needed.
+/// A minimal SVG line chart (several series, side-by-side panels; by default simulated time
+/// versus N) for the simulated benchmarks, so that no plotting program is needed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +20,19 @@ inline double round_step(double raw) {
   return step;
 }
 
+/// `text` with XML's special characters escaped, for titles and names such as "GCR&M".
+inline std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\'') out += "&apos;";
+    else out += c;
+  }
+  return out;
+}
+
 struct Series {
   std::string name;
   std::string colour;
@@ -30,9 +43,11 @@ struct Panel {
   std::string title;
   std::vector<double> x;
   std::vector<Series> series;
+  std::string x_label = "matrix size N";
+  std::string y_label = "simulated time (s)";
 };
 
-/// Writes the panels side by side to `path` (x: matrix size N, y: simulated seconds).
+/// Writes the panels side by side to `path`, each with its own axes and labels.
 /// @return false when the file cannot be written.
 inline bool write_time_plot(const std::string& path, const std::vector<Panel>& panels) {
   const double width = 460, height = 340, left = 70, right = 20, top = 40, bottom = 50;
@@ -54,7 +69,7 @@ inline bool write_time_plot(const std::string& path, const std::vector<Panel>& p
     const auto px = [&](double x) { return x0 + (x1 - x0) * x / xmax; };
     const auto py = [&](double y) { return y0 - (y0 - y1) * y / ymax; };
     std::fprintf(out, "<text x='%.1f' y='22' text-anchor='middle' font-size='14'>%s</text>\n",
-                 (x0 + x1) / 2, panel.title.c_str());
+                 (x0 + x1) / 2, xml_escaped(panel.title).c_str());
     std::fprintf(out, "<path d='M%.1f %.1fV%.1fH%.1f' fill='none' stroke='black'/>\n", x0, y1, y0, x1);
     for (double xv = 0; xv <= xmax * 1.0001; xv += xstep)
       std::fprintf(out, "<text x='%.1f' y='%.1f' text-anchor='middle'>%g</text>\n", px(xv), y0 + 16, xv);
@@ -62,9 +77,10 @@ inline bool write_time_plot(const std::string& path, const std::vector<Panel>& p
       std::fprintf(out, "<text x='%.1f' y='%.1f' text-anchor='end'>%g</text>\n", x0 - 4, py(yv) + 4, yv);
       std::fprintf(out, "<path d='M%.1f %.1fH%.1f' stroke='#ddd'/>\n", x0, py(yv), x1);
     }
-    std::fprintf(out, "<text x='%.1f' y='%.1f' text-anchor='middle'>matrix size N</text>\n", (x0 + x1) / 2, height - 12);
-    std::fprintf(out, "<text transform='translate(%.1f %.1f) rotate(-90)' text-anchor='middle'>"
-                 "simulated time (s)</text>\n", x0 - 52, (y0 + y1) / 2);
+    std::fprintf(out, "<text x='%.1f' y='%.1f' text-anchor='middle'>%s</text>\n", (x0 + x1) / 2, height - 12,
+                 xml_escaped(panel.x_label).c_str());
+    std::fprintf(out, "<text transform='translate(%.1f %.1f) rotate(-90)' text-anchor='middle'>%s</text>\n",
+                 x0 - 52, (y0 + y1) / 2, xml_escaped(panel.y_label).c_str());
     for (std::size_t s = 0; s < panel.series.size(); ++s) {
       const Series& series = panel.series[s];
       std::string points;
@@ -75,7 +91,7 @@ inline bool write_time_plot(const std::string& path, const std::vector<Panel>& p
       const double ly = y1 + 8 + 16 * double(s);
       std::fprintf(out, "<path d='M%.1f %.1fh24' stroke='%s' stroke-width='2'/>"
                    "<text x='%.1f' y='%.1f'>%s</text>\n", x0 + 12, ly, series.colour.c_str(),
-                   x0 + 42, ly + 4, series.name.c_str());
+                   x0 + 42, ly + 4, xml_escaped(series.name).c_str());
     }
   }
   std::fprintf(out, "</svg>\n");
