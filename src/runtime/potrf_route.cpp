@@ -1,5 +1,6 @@
 #include "runtime/potrf_route.hpp"
 
+#include "core/error.hpp"
 #include "layout/descriptor.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
@@ -21,21 +22,33 @@ core::Problem cholesky_problem(const mpi::ContextInfo& context, const PotrfCall<
   return problem;
 }
 
-// The plan of the call's order and UPLO, looked up (or made) on every rank; the ranks agree
-// that it worked before anyone relies on it.
+// Everything of the caller's layout the plan depends on (the in-place candidate and the
+// moves are priced on it): grid, processes, block sizes, offsets.
+std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller) {
+  std::vector<std::size_t> key{caller.grid_rows, caller.grid_cols, caller.mb(), caller.nb(),
+                               caller.row_offset, caller.col_offset};
+  key.insert(key.end(), caller.processor_at.begin(), caller.processor_at.end());
+  return key;
+}
+
+// The plan of the call's order and caller layout, looked up (or made) on every rank; the
+// ranks agree that it worked before anyone relies on it. UPLO is not in the key: the model
+// prices both triangles alike.
 template <typename T>
 std::shared_ptr<const CholeskyLayout> agreed_plan(ContextState& state, const PotrfCall<T>& call,
                                                   const core::Platform& platform,
                                                   const core::Problem& problem) {
-  const PlanKey key{{core::Routine::Cholesky, scalar_type_of<T>()},
-                    {call.n, call.n, 0},
-                    call.uplo == kernels::Uplo::Lower ? 0 : 1,
-                    state.speeds_version};
+  const bool may_keep_caller_layout = !state.force;
+  PlanKey key{{core::Routine::Cholesky, scalar_type_of<T>()},
+              {call.n, call.n, 0},
+              may_keep_caller_layout ? 1 : 0,
+              state.speeds_version,
+              caller_layout_key(problem.caller)};
   std::shared_ptr<const CholeskyLayout> plan;
   mpi::run_agreed(state.context->comm, "plan", [&] {
     mpi::fault_point(mpi::Stage::Plan);
     plan = state.plans.find_or_make<CholeskyLayout>(
-        key, [&] { return choose_cholesky_layout(platform, problem, state.speeds); });
+        key, [&] { return choose_cholesky_layout(platform, problem, may_keep_caller_layout); });
   });
   return plan;
 }
@@ -64,6 +77,10 @@ PotrfOutcome potrf_route(const PotrfCall<T>& call) {
     plan = agreed_plan(agreed, call, platform, problem);
     report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
                 routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
+    // Every rank holds the same plan, so every rank forwards alike (decide() says why).
+    if (plan->keeps_caller_layout()) {
+      throw InvalidArgument("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
+    }
     Prices prices = price_routes(platform, problem, plan->candidate);
     prices.heterogeneous_s += first_touch_seconds(agreed.context->comm,
                                                   workspace_growth<T>(agreed, *plan),
