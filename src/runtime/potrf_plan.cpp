@@ -1,6 +1,5 @@
 #include "runtime/potrf_plan.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -41,16 +40,13 @@ std::string description_of(const core::CholeskyChoice& choice, std::size_t total
 }  // namespace
 
 CholeskyLayout choose_cholesky_layout(const core::Platform& platform, const core::Problem& problem,
-                                      bool may_keep_caller_layout) {
+                                      const std::vector<core::CholeskyLayoutKind>& kinds) {
   const auto n = static_cast<std::int64_t>(problem.n);
   if (problem.routine != core::Routine::Cholesky || n < 1) {
     throw InvalidArgument("hetscal: a Cholesky layout needs a Cholesky problem of order >= 1");
   }
   core::CholeskyPlanOptions options;
-  if (!may_keep_caller_layout) {
-    auto& kinds = options.kinds;
-    kinds.erase(std::remove(kinds.begin(), kinds.end(), core::CholeskyLayoutKind::CallerLayout), kinds.end());
-  }
+  options.kinds = kinds;
   const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, problem.caller, options);
 
   CholeskyLayout plan;

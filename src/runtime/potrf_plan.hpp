@@ -38,12 +38,13 @@ struct CholeskyLayout {
 /// platform's processors (Cartesian with the planner's tile orders, or a pattern).
 /// @param platform the context's machine (processor i = rank i of the plan).
 /// @param problem the call: Routine::Cholesky of order problem.n >= 1 and the caller's layout.
-/// @param may_keep_caller_layout false: the caller's layout is not a candidate (HETSCAL_FORCE
-///        must run hetscal's own layout even where ScaLAPACK's is predicted faster).
-/// @throws InvalidArgument for another routine, N < 1, a caller grid naming a processor the
-///         platform lacks, or a platform the model cannot price; hetscal::Error when no
-///         candidate fits in memory.
+/// @param kinds the kinds of layout to choose from (HETSCAL_CHOLESKY_LAYOUTS; without
+///        CallerLayout under HETSCAL_FORCE, which must run hetscal's own layout even where
+///        ScaLAPACK's is predicted faster).
+/// @throws InvalidArgument for another routine, N < 1, no kind, a caller grid naming a
+///         processor the platform lacks, or a platform the model cannot price;
+///         hetscal::Error when no candidate fits in memory.
 CholeskyLayout choose_cholesky_layout(const core::Platform& platform, const core::Problem& problem,
-                                      bool may_keep_caller_layout);
+                                      const std::vector<core::CholeskyLayoutKind>& kinds);
 
 }  // namespace hetscal::runtime

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "layout/pattern_distribution.hpp"
+#include "runtime/cholesky_layouts_option.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/pricing.hpp"
 
@@ -20,6 +21,13 @@ namespace hetscal::runtime {
 namespace {
 
 using core::CholeskyLayoutKind;
+
+// Every kind but the caller's layout (what HETSCAL_FORCE plans with).
+std::vector<CholeskyLayoutKind> hetscal_layouts() {
+  std::vector<CholeskyLayoutKind> kinds = all_cholesky_layouts();
+  kinds.erase(kinds.begin());  // CallerLayout comes first
+  return kinds;
+}
 
 // Elements of the lower triangle (diagonal included) each rank owns, counted one by one.
 std::map<int, double> lower_triangle_per_rank(const layout::Distribution& a) {
@@ -63,7 +71,7 @@ core::Problem cholesky_on_caller_grid(std::size_t n, std::size_t p, std::size_t 
 
 // The layout hetscal runs for ranks of these speeds (caller's layout excluded), free network.
 CholeskyLayout layout_for(const std::vector<double>& speeds, std::size_t n) {
-  return choose_cholesky_layout(processes(rates(speeds)), cholesky_on_caller_grid(n, 1, speeds.size()), false);
+  return choose_cholesky_layout(processes(rates(speeds)), cholesky_on_caller_grid(n, 1, speeds.size()), hetscal_layouts());
 }
 
 bool is_pattern(CholeskyLayoutKind kind) {
@@ -127,7 +135,9 @@ TEST(CholeskyLayout, RefusesAnEmptyProblem) {
   EXPECT_THROW(layout_for({1, 2, 3, 4}, 0), InvalidArgument);
   core::Problem gemm = cholesky_on_caller_grid(100, 1, 2);
   gemm.routine = core::Routine::Gemm;
-  EXPECT_THROW(choose_cholesky_layout(processes(rates({1, 2})), gemm, false), InvalidArgument);
+  EXPECT_THROW(choose_cholesky_layout(processes(rates({1, 2})), gemm, hetscal_layouts()), InvalidArgument);
+  EXPECT_THROW(choose_cholesky_layout(processes(rates({1, 2})), cholesky_on_caller_grid(100, 1, 2), {}),
+               InvalidArgument);
 }
 
 // Five equal ranks at N = 600 on a 1 GB/s network: no 2D grid of 5 exists, a 1D grid sends
@@ -135,7 +145,7 @@ TEST(CholeskyLayout, RefusesAnEmptyProblem) {
 TEST(CholeskyLayout, APatternThatWinsOnTheModelIsPlannedAsThatPattern) {
   for (double latency : {1e-6, 1e-5, 1e-4}) {
     const CholeskyLayout plan = choose_cholesky_layout(
-        processes(std::vector<double>(5, 2e9), latency, 1e9), cholesky_on_caller_grid(600, 1, 5, 32), false);
+        processes(std::vector<double>(5, 2e9), latency, 1e9), cholesky_on_caller_grid(600, 1, 5, 32), hetscal_layouts());
     ASSERT_EQ(plan.kind, CholeskyLayoutKind::Gcrm) << plan.description;
     EXPECT_TRUE(is_pattern(plan.kind));
     ASSERT_NE(dynamic_cast<const layout::PatternDistribution*>(plan.a.get()), nullptr);
@@ -146,11 +156,23 @@ TEST(CholeskyLayout, APatternThatWinsOnTheModelIsPlannedAsThatPattern) {
   }
 }
 
+// Restricted to the heterogeneous symmetric pattern (HETSCAL_CHOLESKY_LAYOUTS), the plan is
+// that pattern on the ranks of unequal speeds, owners as priced.
+TEST(CholeskyLayout, OnlyTheKindsGivenArePlanned) {
+  const CholeskyLayout plan =
+      choose_cholesky_layout(processes(rates({1, 1, 2, 4}), 1e-5, 1e9), cholesky_on_caller_grid(800, 1, 4, 32),
+                             {CholeskyLayoutKind::HeteroSymmetric});
+  ASSERT_EQ(plan.kind, CholeskyLayoutKind::HeteroSymmetric) << plan.description;
+  ASSERT_NE(dynamic_cast<const layout::PatternDistribution*>(plan.a.get()), nullptr);
+  expect_owners_as_priced(plan);
+  EXPECT_NE(plan.description.find("hetero sym"), std::string::npos) << plan.description;
+}
+
 // Speeds 1,1,2,2,4 at N = 200: the model runs on the three fastest; the two slow ranks own
 // no element of the triangle (counted tile by tile).
 TEST(CholeskyLayout, ARankLeftOutOwnsNothing) {
   const CholeskyLayout plan = choose_cholesky_layout(
-      processes(rates({1, 1, 2, 2, 4}), 1e-6, 1e9), cholesky_on_caller_grid(200, 1, 5, 32), false);
+      processes(rates({1, 1, 2, 2, 4}), 1e-6, 1e9), cholesky_on_caller_grid(200, 1, 5, 32), hetscal_layouts());
   ASSERT_EQ(plan.ranks, (std::vector<std::size_t>{2, 3, 4})) << plan.description;
   const auto elements = lower_triangle_per_rank(*plan.a);
   EXPECT_EQ(elements.count(0), 0u);
@@ -167,11 +189,11 @@ TEST(CholeskyLayout, ARankLeftOutOwnsNothing) {
 TEST(CholeskyLayout, TheCallersLayoutWinsWhereMovingCannotPay) {
   const core::Platform platform = processes(rates({1, 1, 1, 1}), 1e-4, 1e8);
   const core::Problem problem = cholesky_on_caller_grid(2000, 2, 2, 100);
-  const CholeskyLayout kept = choose_cholesky_layout(platform, problem, true);
+  const CholeskyLayout kept = choose_cholesky_layout(platform, problem, all_cholesky_layouts());
   EXPECT_TRUE(kept.keeps_caller_layout()) << kept.description;
   EXPECT_EQ(kept.a, nullptr);
   EXPECT_NE(kept.description.find("caller layout"), std::string::npos) << kept.description;
-  const CholeskyLayout moved = choose_cholesky_layout(platform, problem, false);
+  const CholeskyLayout moved = choose_cholesky_layout(platform, problem, hetscal_layouts());
   EXPECT_FALSE(moved.keeps_caller_layout());
   ASSERT_NE(moved.a, nullptr);
   EXPECT_GT(moved.predicted_s, kept.predicted_s);
