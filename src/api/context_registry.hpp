@@ -39,7 +39,7 @@ struct Context {
   std::shared_ptr<const runtime::GemmLayout> plan_gemm(std::int64_t rows, std::int64_t cols,
                                                        std::int64_t depth) const {
     return plans.find_or_make<runtime::GemmLayout>(
-        {{core::Routine::Gemm, runtime::ScalarType::Double}, {rows, cols, depth}, 0, 0},
+        {{core::Routine::Gemm, runtime::ScalarType::Double}, {rows, cols, depth}, 0, 0, {}},
         [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
 

@@ -139,7 +139,8 @@ bool Configuration::allows(const std::string& routine) const {
 std::string Configuration::fingerprint() const {
   std::ostringstream out;
   out << "valid=" << valid() << ";disabled=" << disabled << ";force=" << force
-      << ";min_n=" << min_n << ";routines=" << join(routines);
+      << ";min_n=" << min_n << ";routines=" << join(routines) << ";cholesky_layouts=";
+  for (core::CholeskyLayoutKind kind : cholesky_layouts) out << cholesky_layout_option_name(kind) << ',';
   add_speeds(out, speeds);
   return out.str();
 }
@@ -214,6 +215,9 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   guarded([&] { if (auto v = get("HETSCAL_FORCE")) config.force = parse_switch("HETSCAL_FORCE", *v); });
   guarded([&] { if (auto v = get("HETSCAL_MIN_N")) config.min_n = parse_count("HETSCAL_MIN_N", *v); });
   guarded([&] { if (auto v = get("HETSCAL_ROUTINES")) config.routines = parse_routine_list(*v); });
+  guarded([&] {
+    if (auto v = get("HETSCAL_CHOLESKY_LAYOUTS")) config.cholesky_layouts = parse_cholesky_layouts(*v);
+  });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);

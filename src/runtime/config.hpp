@@ -20,6 +20,8 @@
 ///   HETSCAL_FORCE=1          take over every supported call the size rule lets through,
 ///                            whatever the predicted times (testing)
 ///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once; 2: every call
+///   HETSCAL_CHOLESKY_LAYOUTS=gcrm,hetero-symmetric  the layouts PxPOTRF's planner may choose
+///                            from (default all; cholesky_layouts_option.hpp)
 ///
 /// Everything here is read, bounded and validated before any collective: a malformed or
 /// hostile value becomes a message in Configuration::errors on the rank that read it, never an
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "core/bounded_file.hpp"
+#include "runtime/cholesky_layouts_option.hpp"
 
 namespace hetscal::runtime {
 
@@ -70,6 +73,8 @@ struct Configuration {
   SpeedSpec speeds;
   /// Lower-case names of the routines that may be taken over (HETSCAL_ROUTINES).
   std::set<std::string> routines;
+  /// The layouts the Cholesky planner may choose from (HETSCAL_CHOLESKY_LAYOUTS).
+  std::vector<core::CholeskyLayoutKind> cholesky_layouts = all_cholesky_layouts();
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;
 
@@ -79,7 +84,7 @@ struct Configuration {
   /// @return whether HETSCAL_ROUTINES lets hetscal take `routine` over.
   bool allows(const std::string& routine) const;
   /// A canonical text of every setting that changes a decision (switches, minimum size,
-  /// routines, speed source and speed values, whether anything is malformed): equal on two
+  /// routines, Cholesky layouts, speed source and speed values, whether anything is malformed): equal on two
   /// ranks iff they would decide alike. The verbosity is left out: it changes no decision.
   std::string fingerprint() const;
 };

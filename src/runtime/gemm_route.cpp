@@ -53,7 +53,7 @@ core::Problem gemm_problem(const mpi::ContextInfo& context, const GemmCall<T>& c
 template <typename T>
 std::shared_ptr<const GemmLayout> agreed_plan(ContextState& state, const GemmCall<T>& call) {
   const PlanKey key{{core::Routine::Gemm, scalar_type_of<T>()},
-                    {call.m, call.n, call.k}, 0, state.speeds_version};
+                    {call.m, call.n, call.k}, 0, state.speeds_version, {}};
   std::shared_ptr<const GemmLayout> plan;
   mpi::run_agreed(state.context->comm, "plan", [&] {
     mpi::fault_point(mpi::Stage::Plan);

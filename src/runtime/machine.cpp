@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <map>
@@ -74,6 +75,15 @@ core::Platform MachineFigures::platform() const {
   platform.network.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   platform.network.kind = core::NetworkKind::Switched;
   return platform;
+}
+
+std::string MachineFigures::text() const {
+  const auto [slowest, fastest] = std::minmax_element(flops.begin(), flops.end());
+  char line[160];
+  std::snprintf(line, sizeof line, "rates %.2g-%.2g flop/s, latency %.2g s, bandwidth %.2g B/s",
+                flops.empty() ? 0.0 : *slowest, flops.empty() ? 0.0 : *fastest, latency_s,
+                bandwidth_bytes_per_s);
+  return line;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 /// says so, is not counted twice.
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -26,6 +27,8 @@ struct MachineFigures {
 
   /// The platform the core time model prices on (a switched network).
   core::Platform platform() const;
+  /// "rates 3.1e+09-3.3e+09 flop/s, latency 2.1e-06 s, bandwidth 5.2e+09 B/s" (HETSCAL_VERBOSE).
+  std::string text() const;
 };
 
 /// Collective over `comm`: measures the figures (about 10 ms per rank with the probe) the

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "core/error.hpp"
 #include "runtime/routine.hpp"
@@ -25,10 +26,13 @@ struct PlanKey {
   std::array<std::int64_t, 3> shape{};  ///< GEMM: M, N, K; factorizations: M, N, 0
   int options = 0;                      ///< what else changes the plan (e.g. UPLO), per routine
   std::uint64_t speeds_version = 0;     ///< bumped when the context's speeds change
+  /// The caller's layout, for routines whose plan depends on it (Cholesky prices keeping it
+  /// and moving out of it); empty for the others.
+  std::vector<std::size_t> caller_layout;
 
   friend bool operator<(const PlanKey& a, const PlanKey& b) {
-    return std::tie(a.routine, a.shape, a.options, a.speeds_version) <
-           std::tie(b.routine, b.shape, b.options, b.speeds_version);
+    return std::tie(a.routine, a.shape, a.options, a.speeds_version, a.caller_layout) <
+           std::tie(b.routine, b.shape, b.options, b.speeds_version, b.caller_layout);
   }
 };
 

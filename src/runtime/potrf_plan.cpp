@@ -1,57 +1,66 @@
 #include "runtime/potrf_plan.hpp"
 
-#include <algorithm>
-#include <limits>
-#include <optional>
+#include <cstdio>
 #include <string>
 
 #include "core/error.hpp"
-#include "runtime/gemm_plan.hpp"
-#include "runtime/pricing.hpp"
+#include "layout/candidate_distribution.hpp"
 
 namespace hetscal::runtime {
 namespace {
 
-// The grid GEMM's planner builds for an N×N×N product, with tiles of at most `largest`.
-CholeskyLayout cartesian_layout(const std::vector<double>& speeds, std::int64_t n,
-                                std::int64_t largest) {
-  GemmLayout grid = plan_gemm_layout(speeds, n, n, n, largest);
-  CholeskyLayout plan;
-  plan.tile = grid.tile;
-  plan.a = std::move(grid.c);  // TileSplit(n, tile) both ways: square tiles
-  plan.candidate = std::move(grid.candidate);
-  plan.description = "heterogeneous Cartesian " + grid.description;
-  return plan;
+// "0-5 of 6" when the ranks run on, "0,2,3 of 6" otherwise.
+std::string ranks_text(const std::vector<std::size_t>& ranks, std::size_t total) {
+  const bool consecutive = !ranks.empty() && ranks.back() - ranks.front() + 1 == ranks.size();
+  std::string text;
+  if (consecutive && ranks.size() > 1) {
+    text = std::to_string(ranks.front()) + "-" + std::to_string(ranks.back());
+  } else {
+    for (std::size_t i = 0; i < ranks.size(); ++i) text += (i ? "," : "") + std::to_string(ranks[i]);
+  }
+  return text + " of " + std::to_string(total);
+}
+
+// "GCR&M 6: pattern 6x6 (T 3.50), tile 64, ranks 0-5 of 6, predicted 0.012 s".
+std::string description_of(const core::CholeskyChoice& choice, std::size_t total_ranks) {
+  const core::Candidate& c = choice.candidate;
+  const bool pattern = c.kind == core::CandidateKind::Pattern;
+  char figures[96];
+  if (pattern) {
+    std::snprintf(figures, sizeof figures, ": pattern %zux%zu (T %.3g)", c.rows, c.cols, choice.colrow_cost);
+  } else {
+    std::snprintf(figures, sizeof figures, ": grid %zux%zu", c.rows, c.cols);
+  }
+  char predicted[48];
+  std::snprintf(predicted, sizeof predicted, ", predicted %.3g s", choice.predicted_s);
+  return c.label + figures + ", tile " + std::to_string(choice.tile) + ", ranks " +
+         ranks_text(choice.processors, total_ranks) + predicted;
 }
 
 }  // namespace
 
 CholeskyLayout choose_cholesky_layout(const core::Platform& platform, const core::Problem& problem,
-                                      const std::vector<double>& speeds) {
+                                      const std::vector<core::CholeskyLayoutKind>& kinds) {
   const auto n = static_cast<std::int64_t>(problem.n);
   if (problem.routine != core::Routine::Cholesky || n < 1) {
     throw InvalidArgument("hetscal: a Cholesky layout needs a Cholesky problem of order >= 1");
   }
-  // GEMM's largest tile, then halves of it down to 16 (each tries a few sizes below it).
-  const std::int64_t largest = planned_tile(n, n, static_cast<int>(speeds.size()));
-  std::optional<CholeskyLayout> best;
-  double best_s = std::numeric_limits<double>::infinity();
-  std::string refusal;
-  for (std::int64_t tile = largest; tile >= 1; tile /= 2) {
-    try {  // a tile too large for the grid still leaves the smaller ones
-      CholeskyLayout plan = cartesian_layout(speeds, n, tile);
-      const double seconds = predicted_compute_seconds(platform, problem, plan.candidate);
-      if (seconds < best_s) {
-        best_s = seconds;
-        best = std::move(plan);
-      }
-    } catch (const InvalidArgument& e) {
-      refusal = e.what();
-    }
-    if (tile <= 16) break;
+  core::CholeskyPlanOptions options;
+  options.kinds = kinds;
+  const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, problem.caller, options);
+
+  CholeskyLayout plan;
+  plan.kind = choice.kind;
+  plan.tile = static_cast<std::int64_t>(choice.tile);
+  plan.candidate = choice.candidate;
+  plan.ranks = choice.processors;
+  plan.predicted_s = choice.predicted_s;
+  plan.description = description_of(choice, platform.size());
+  // The caller's layout is ScaLAPACK's own: nothing to build, the call is forwarded.
+  if (!plan.keeps_caller_layout()) {
+    plan.a = layout::distribution_of(choice.candidate, n, static_cast<int>(platform.size()));
   }
-  if (!best) throw InvalidArgument(refusal);
-  return std::move(*best);
+  return plan;
 }
 
 }  // namespace hetscal::runtime

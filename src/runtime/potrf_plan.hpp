@@ -1,14 +1,18 @@
 #pragma once
 /// @file potrf_plan.hpp
-/// hetscal's layout for one Cholesky factorization of order N on a context's ranks. The
-/// choice is made in one place, choose_cholesky_layout, so that planners of other layouts
-/// (symmetric patterns, process subsets) plug in there; the shim's route and the native API
-/// only see a CholeskyLayout.
+/// hetscal's layout for one Cholesky factorization of order N on a context's ranks, chosen by
+/// the core Cholesky planner (core::choose_cholesky_plan): the caller's own block-cyclic
+/// layout, 2DBC and ordered heterogeneous grids on every shape, G-2DBC, GCR&M and the
+/// heterogeneous symmetric pattern, each at several tile sizes and on the fastest k ranks,
+/// priced by the Cholesky time model with the moves in and out. The shim's route and the
+/// native API only see a CholeskyLayout.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/cholesky_plan.hpp"
 #include "core/platform.hpp"
 #include "core/time_model.hpp"
 #include "layout/distribution.hpp"
@@ -16,25 +20,31 @@
 namespace hetscal::runtime {
 
 struct CholeskyLayout {
+  core::CholeskyLayoutKind kind = core::CholeskyLayoutKind::CallerLayout;
   std::int64_t tile = 1;                    ///< square tiles: rows and columns split alike
-  std::unique_ptr<layout::Distribution> a;  ///< the N×N matrix
+  /// The N×N matrix on the planned ranks (a rank outside `ranks` owns no tile); null when the
+  /// caller's layout is predicted fastest (ScaLAPACK computes on its own distribution).
+  std::unique_ptr<layout::Distribution> a;
   core::Candidate candidate;                ///< the layout as the time model sees it
+  std::vector<std::size_t> ranks;           ///< the ranks that own tiles, increasing
+  double predicted_s = 0.0;                 ///< the model's total, moves in and out included
   std::string description;                  ///< one line for HETSCAL_VERBOSE
+
+  bool keeps_caller_layout() const { return kind == core::CholeskyLayoutKind::CallerLayout; }
 };
 
-/// Plans the layout of an N×N Cholesky on ranks of the given speeds. For now the
-/// heterogeneous Cartesian grid GEMM's planner builds for an N×N×N product (grid shape by
-/// the work each cell can do, integer block panels in proportion to speed, square tiles),
-/// at the tile size the core time model predicts fastest for the factorization alone:
-/// large tiles run BLAS faster, small ones keep the shrinking trailing triangle balanced.
-/// The moves in and out are left out of the choice, so that it does not depend on the
-/// caller's layout (plans are cached by order and UPLO).
+/// Plans the layout of an N×N Cholesky held in problem.caller's layout: the fastest that fits
+/// in memory among the candidates of core::choose_cholesky_plan, as a Distribution over the
+/// platform's processors (Cartesian with the planner's tile orders, or a pattern).
 /// @param platform the context's machine (processor i = rank i of the plan).
 /// @param problem the call: Routine::Cholesky of order problem.n >= 1 and the caller's layout.
-/// @param speeds relative speed per rank of the context's communicator (ranks of the plan).
-/// @throws InvalidArgument when no grid shape of the ranks fits N (fewer tiles than grid
-///         rows or columns), or the model cannot price the problem.
+/// @param kinds the kinds of layout to choose from (HETSCAL_CHOLESKY_LAYOUTS; without
+///        CallerLayout under HETSCAL_FORCE, which must run hetscal's own layout even where
+///        ScaLAPACK's is predicted faster).
+/// @throws InvalidArgument for another routine, N < 1, no kind, a caller grid naming a
+///         processor the platform lacks, or a platform the model cannot price;
+///         hetscal::Error when no candidate fits in memory.
 CholeskyLayout choose_cholesky_layout(const core::Platform& platform, const core::Problem& problem,
-                                      const std::vector<double>& speeds);
+                                      const std::vector<core::CholeskyLayoutKind>& kinds);
 
 }  // namespace hetscal::runtime

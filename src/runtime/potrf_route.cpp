@@ -1,5 +1,6 @@
 #include "runtime/potrf_route.hpp"
 
+#include "core/error.hpp"
 #include "layout/descriptor.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
@@ -21,21 +22,49 @@ core::Problem cholesky_problem(const mpi::ContextInfo& context, const PotrfCall<
   return problem;
 }
 
-// The plan of the call's order and UPLO, looked up (or made) on every rank; the ranks agree
-// that it worked before anyone relies on it.
+// Everything of the caller's layout the plan depends on (the in-place candidate and the
+// moves are priced on it): grid, processes, block sizes, offsets.
+std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller) {
+  std::vector<std::size_t> key{caller.grid_rows, caller.grid_cols, caller.mb(), caller.nb(),
+                               caller.row_offset, caller.col_offset};
+  key.insert(key.end(), caller.processor_at.begin(), caller.processor_at.end());
+  return key;
+}
+
+// The kinds of layout the planner chooses from: HETSCAL_CHOLESKY_LAYOUTS', without the
+// caller's own under HETSCAL_FORCE (which must run hetscal's path).
+std::vector<core::CholeskyLayoutKind> planned_kinds(const ContextState& state) {
+  std::vector<core::CholeskyLayoutKind> kinds;
+  for (core::CholeskyLayoutKind kind : state.cholesky_layouts)
+    if (!(state.force && kind == core::CholeskyLayoutKind::CallerLayout)) kinds.push_back(kind);
+  return kinds;
+}
+
+// The kinds as a set of bits, for the plan key.
+int kinds_bits(const std::vector<core::CholeskyLayoutKind>& kinds) {
+  int bits = 0;
+  for (core::CholeskyLayoutKind kind : kinds) bits |= 1 << static_cast<int>(kind);
+  return bits;
+}
+
+// The plan of the call's order, caller layout and layout kinds, looked up (or made) on every
+// rank; the ranks agree that it worked before anyone relies on it. UPLO is not in the key:
+// the model prices both triangles alike.
 template <typename T>
 std::shared_ptr<const CholeskyLayout> agreed_plan(ContextState& state, const PotrfCall<T>& call,
                                                   const core::Platform& platform,
                                                   const core::Problem& problem) {
+  const std::vector<core::CholeskyLayoutKind> kinds = planned_kinds(state);
   const PlanKey key{{core::Routine::Cholesky, scalar_type_of<T>()},
                     {call.n, call.n, 0},
-                    call.uplo == kernels::Uplo::Lower ? 0 : 1,
-                    state.speeds_version};
+                    kinds_bits(kinds),
+                    state.speeds_version,
+                    caller_layout_key(problem.caller)};
   std::shared_ptr<const CholeskyLayout> plan;
   mpi::run_agreed(state.context->comm, "plan", [&] {
     mpi::fault_point(mpi::Stage::Plan);
     plan = state.plans.find_or_make<CholeskyLayout>(
-        key, [&] { return choose_cholesky_layout(platform, problem, state.speeds); });
+        key, [&] { return choose_cholesky_layout(platform, problem, kinds); });
   });
   return plan;
 }
@@ -63,7 +92,12 @@ PotrfOutcome potrf_route(const PotrfCall<T>& call) {
     const core::Problem problem = cholesky_problem(*agreed.context, call);
     plan = agreed_plan(agreed, call, platform, problem);
     report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
-                routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
+                routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description +
+                    " (machine: " + machine.text() + ")");
+    // Every rank holds the same plan, so every rank forwards alike (decide() says why).
+    if (plan->keeps_caller_layout()) {
+      throw InvalidArgument("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
+    }
     Prices prices = price_routes(platform, problem, plan->candidate);
     prices.heterogeneous_s += first_touch_seconds(agreed.context->comm,
                                                   workspace_growth<T>(agreed, *plan),

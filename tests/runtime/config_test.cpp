@@ -187,6 +187,23 @@ TEST(RuntimeConfig, RoutinesAreAKnownSubsetInAnyCase) {
   EXPECT_FALSE(parse({{"HETSCAL_ROUTINES", " , "}}).valid());
 }
 
+TEST(RuntimeConfig, CholeskyLayoutsAreAKnownSubsetInAnyCase) {
+  using core::CholeskyLayoutKind;
+  EXPECT_EQ(parse({}).cholesky_layouts.size(), 6u);
+  const Configuration some = parse({{"HETSCAL_CHOLESKY_LAYOUTS", "Hetero-Symmetric, gcrm\nGCRM"}});
+  ASSERT_TRUE(some.valid());
+  EXPECT_EQ(some.cholesky_layouts,
+            (std::vector<CholeskyLayoutKind>{CholeskyLayoutKind::Gcrm, CholeskyLayoutKind::HeteroSymmetric}));
+  EXPECT_NE(some.fingerprint(), parse({{"HETSCAL_CHOLESKY_LAYOUTS", "gcrm"}}).fingerprint());
+  EXPECT_EQ(parse({{"HETSCAL_CHOLESKY_LAYOUTS", "caller 2dbc hetero-grid g2dbc gcrm hetero-symmetric"}}).fingerprint(),
+            parse({}).fingerprint());
+  const Configuration unknown = parse({{"HETSCAL_CHOLESKY_LAYOUTS", "gcrm,2d-block-cyclic"}});
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_NE(unknown.errors[0].find("HETSCAL_CHOLESKY_LAYOUTS: '2d-block-cyclic' is not a layout (caller, 2dbc"),
+            std::string::npos) << unknown.errors[0];
+  EXPECT_FALSE(parse({{"HETSCAL_CHOLESKY_LAYOUTS", " , "}}).valid());
+}
+
 TEST(RuntimeConfig, CountErrorsNameTheVariableTheListCameFrom) {
   const Configuration from_file = parse({{"HETSCAL_SPEEDS_FILE", "/etc/speeds"}}, {{"/etc/speeds", "1 2"}});
   ASSERT_TRUE(from_file.valid());

@@ -69,7 +69,7 @@ TEST(RuntimePlanCache, PlansEachKeyOnceAndRemembersRefusals) {
   PlanCache cache(2);
   int made = 0;
   const auto gemm = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
-    const PlanKey key{{core::Routine::Gemm, ScalarType::Double}, {m, n, k}, 0, 0};
+    const PlanKey key{{core::Routine::Gemm, ScalarType::Double}, {m, n, k}, 0, 0, {}};
     return cache.find_or_make<GemmLayout>(key, [&] {
       ++made;
       return plan_gemm_layout({1, 3}, m, n, k);
@@ -87,7 +87,7 @@ TEST(RuntimePlanCache, PlansEachKeyOnceAndRemembersRefusals) {
 
 TEST(RuntimePlanCache, OtherFailuresAreNotRemembered) {
   PlanCache cache;
-  const PlanKey key{{core::Routine::Cholesky, ScalarType::Float}, {10, 10, 0}, 1, 0};
+  const PlanKey key{{core::Routine::Cholesky, ScalarType::Float}, {10, 10, 0}, 1, 0, {}};
   int attempts = 0;
   const std::function<int()> failing = [&]() -> int {
     ++attempts;
@@ -98,12 +98,14 @@ TEST(RuntimePlanCache, OtherFailuresAreNotRemembered) {
   EXPECT_EQ(attempts, 1);
 }
 
-TEST(RuntimePlanCache, KeysTellRoutinesTypesOptionsAndSpeedsApart) {
+TEST(RuntimePlanCache, KeysTellRoutinesTypesOptionsSpeedsAndCallerLayoutsApart) {
   PlanCache cache;
   int made = 0;
   const auto plan = [&](PlanKey key) { return *cache.find_or_make<int>(key, [&] { return ++made; }); };
-  const PlanKey base{{core::Routine::LU, ScalarType::Double}, {100, 100, 0}, 0, 0};
+  const PlanKey base{{core::Routine::LU, ScalarType::Double}, {100, 100, 0}, 0, 0, {}};
   PlanKey other_type = base, other_options = base, other_speeds = base, other_routine = base;
+  PlanKey other_caller = base;
+  other_caller.caller_layout = {2, 2, 64, 64, 0, 0, 0, 1, 2, 3};
   other_type.routine.scalar = ScalarType::ComplexDouble;
   other_options.options = 1;
   other_speeds.speeds_version = 1;
@@ -113,6 +115,7 @@ TEST(RuntimePlanCache, KeysTellRoutinesTypesOptionsAndSpeedsApart) {
   EXPECT_EQ(plan(other_options), 3);
   EXPECT_EQ(plan(other_speeds), 4);
   EXPECT_EQ(plan(other_routine), 5);
+  EXPECT_EQ(plan(other_caller), 6);
   EXPECT_EQ(plan(base), 1);
 }
 
