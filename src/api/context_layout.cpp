@@ -107,9 +107,8 @@ ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform
   ContextLayout planned;
   // A Cartesian choice keeps its tile orders: its distribution is the prototype of the
   // context's matrices. A pattern's owner table is its candidate's (layout::distribution_of).
-  if (chosen.candidate.kind == core::CandidateKind::Cartesian)
-    planned.grid = std::shared_ptr<const layout::CartesianDistribution>(
-        &dynamic_cast<const layout::CartesianDistribution&>(*chosen.a.release()));
+  if (dynamic_cast<const layout::CartesianDistribution*>(chosen.a.get()) != nullptr)
+    planned.grid.reset(static_cast<const layout::CartesianDistribution*>(chosen.a.release()));
   planned.candidate = std::move(chosen.candidate);
   planned.description = std::move(chosen.description);
   planned.num_ranks = static_cast<int>(platform.size());

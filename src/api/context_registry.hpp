@@ -26,7 +26,7 @@ struct Context {
   /// stays usable for its own descriptors even if BLACS's cache entry goes first.
   mpi::ContextInfo grid;
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
-  LayoutRequest request;       ///< the routine, layout kind and dimensions planned for
+  LayoutRequest request;       ///< the routine, layout kind, dimensions and caller planned for
   ContextLayout layout;        ///< the layout every matrix of the context follows
   /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it
   /// was.
