@@ -44,7 +44,8 @@ typedef enum hetscal_status {
   HETSCAL_ERR_SPEEDS = 2,         /**< a speed is not finite and > 0, or processes passed
                                        different speeds */
   HETSCAL_ERR_NO_PLAN = 3,        /**< no grid of these processes fits the matrix (fewer tiles
-                                       than grid rows or columns) */
+                                       than grid rows or columns), or no layout fits in the
+                                       processes' memory */
   HETSCAL_ERR_CONTEXT = 4,        /**< not a live hetscal context, or this process is not in
                                        the BLACS grid */
   HETSCAL_ERR_UNSUPPORTED = 5,    /**< a valid call hetscal does not compute: a replicated
@@ -117,8 +118,12 @@ int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, 
  * passes the same values. Arguments as hetscal_gemm_context_create(), and:
  * @param[in] routine a #hetscal_routine.
  * @param[in] layout a #hetscal_layout: the kind of layout wanted, or HETSCAL_LAYOUT_ANY.
- *            Patterns are chosen among 2DBC, G-2DBC, GCR&M (Cholesky) and heterogeneous
- *            patterns by predicted time; Cartesian grids by the grid planner.
+ *            GEMM, GETRF, GEQRF: patterns are chosen among 2DBC, G-2DBC and heterogeneous
+ *            patterns by predicted time, Cartesian grids by the grid planner. POTRF: the
+ *            layout an intercepted PDPOTRF would take (2DBC and heterogeneous grids with
+ *            ordered tile rows and columns; G-2DBC, GCR&M and the heterogeneous symmetric
+ *            pattern; tile sizes and the fastest processes, a slow one possibly left out),
+ *            priced with moves in and out of a block-cyclic matrix on the grid.
  * @param[in] m,n,k the dimensions, >= 1 where the routine uses them; M = N for POTRF.
  * @return HETSCAL_SUCCESS, HETSCAL_ERR_ARGUMENT (unknown routine or layout, a dimension < 1,
  *         M ≠ N for POTRF, ctx NULL), HETSCAL_ERR_CONTEXT, HETSCAL_ERR_SPEEDS,
@@ -275,7 +280,7 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
  * in the context's layout, Cartesian or pattern; IA = JA = 1, M_A = N_A = N), or a ScaLAPACK
  * one (DTYPE 1 or 2; any IA, JA, MB, NB PDGEMM's checks accept): sub(A) is moved into the
  * Cholesky layout planned with the speeds of the latest hetscal context of A's BLACS grid
- * and only its `uplo` triangle is moved back (the other triangle, everything outside sub(A)
+ * (as a POTRF context of HETSCAL_LAYOUT_ANY, moves from sub(A)'s layout priced) and only its `uplo` triangle is moved back (the other triangle, everything outside sub(A)
  * and LLD padding stay bit-identical), also when INFO > 0.
  * @param[out] info as ScaLAPACK's, the same on every process: 0; -(position) or
  *             -(100·position + field) for the first bad argument (uplo 1, n 2, ia 4, ja 5,

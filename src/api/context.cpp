@@ -84,7 +84,18 @@ std::optional<LayoutRequest> request_of(int routine, int layout, int m, int n, i
   if (!r || !kind || m < 1 || n < 1) return std::nullopt;
   if (*r == core::Routine::Gemm && k < 1) return std::nullopt;
   if (*r == core::Routine::Cholesky && m != n) return std::nullopt;
-  return LayoutRequest{*r, *kind, m, n, *r == core::Routine::Gemm ? k : n};
+  return LayoutRequest{*r, *kind, m, n, *r == core::Routine::Gemm ? k : n, core::CallerLayout{}};
+}
+
+// Where a context's matrices come from and go back to (hetscal_scatter, hetscal_gather): a
+// block-cyclic matrix on the context's BLACS grid, at the model's default block size since
+// the caller's is not known yet.
+core::CallerLayout block_cyclic_on(const mpi::ContextInfo& grid) {
+  core::CallerLayout caller;
+  caller.grid_rows = static_cast<std::size_t>(grid.nprow);
+  caller.grid_cols = static_cast<std::size_t>(grid.npcol);
+  for (const int rank : grid.rank_table) caller.processor_at.push_back(static_cast<std::size_t>(rank));
+  return caller;
 }
 
 int create(int blacs_context, const double* speeds, const std::optional<LayoutRequest>& request,
@@ -110,9 +121,11 @@ int create(int blacs_context, const double* speeds, const std::optional<LayoutRe
     return HETSCAL_ERR_INTERNAL;
   }
   context->request = *request;
+  context->request.caller = block_cyclic_on(context->grid);
   try {  // deterministic: every process plans the same layout or fails alike
-    context->layout = plan_context_layout(*request, context->speeds, context->machine.platform());
-  } catch (const InvalidArgument&) {
+    context->layout =
+        plan_context_layout(context->request, context->speeds, context->machine.platform());
+  } catch (const Error&) {  // no layout fits the dimensions, or the memory
     return HETSCAL_ERR_NO_PLAN;
   }
   const MPI_Comm blacs_comm = context->grid.comm;
@@ -169,7 +182,7 @@ extern "C" int hetscal_context_grid(hetscal_context_t ctx, int* nprow, int* npco
   const hetscal::core::Candidate& planned = context->layout.candidate;
   std::optional<hetscal::layout::GridCoord> me;
   if (context->layout.cartesian())
-    me = context->layout.grid->c->grid().coordinates(context->grid.my_rank);
+    me = context->layout.grid->grid().coordinates(context->grid.my_rank);
   if (nprow) *nprow = static_cast<int>(planned.rows);
   if (npcol) *npcol = static_cast<int>(planned.cols);
   if (myrow) *myrow = me ? me->row : -1;

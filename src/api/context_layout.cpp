@@ -1,5 +1,6 @@
-// Planning a native API context's layout: the heterogeneous Cartesian grid of the grid
-// planner, or the pattern the core time model predicts fastest for the context's routine.
+// Planning a native API context's layout: Cholesky's by the runtime's Cholesky planner (the
+// shim's PDPOTRF choice); for the other routines the heterogeneous Cartesian grid of the grid
+// planner, or the pattern the core time model predicts fastest.
 #include "api/context_layout.hpp"
 
 #include <algorithm>
@@ -10,21 +11,15 @@
 #include "core/error.hpp"
 #include "core/model_candidates.hpp"
 #include "core/pattern_2dbc.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "layout/cartesian_distribution.hpp"
 #include "layout/pattern_distribution.hpp"
+#include "runtime/gemm_plan.hpp"
+#include "runtime/potrf_plan.hpp"
 #include "runtime/pricing.hpp"
 
 namespace hetscal::api {
 namespace {
 
 std::size_t size_of(std::int64_t extent) { return static_cast<std::size_t>(extent); }
-
-/// The factorisation a pattern is judged for: Cholesky's colrows, else rows and columns.
-core::Factorization factorization_of(core::Routine routine) {
-  return routine == core::Routine::Cholesky ? core::Factorization::Cholesky
-                                            : core::Factorization::LU;
-}
 
 /// Tile sizes to try: the time model's list, those above the matrix's smaller dimension
 /// left out (the smallest always kept), as generate_candidates does.
@@ -36,8 +31,8 @@ std::vector<std::size_t> tile_sizes(const core::Problem& problem) {
   return kept;
 }
 
-/// Pattern candidates for the request: the generator's G-2DBC and heterogeneous patterns,
-/// plus the best 2DBC pattern on every process and, for Cholesky, the best GCR&M.
+/// Pattern candidates of an LU, QR or GEMM request: the generator's G-2DBC and heterogeneous
+/// patterns, plus the best 2DBC pattern on every process.
 std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
                                                 const core::Platform& platform) {
   const core::Problem problem = request.problem();
@@ -45,26 +40,12 @@ std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
   options.families = {core::CandidateFamily::G2dbcPattern,
                       core::CandidateFamily::HeterogeneousPattern};
   std::vector<core::Candidate> candidates = core::generate_candidates(platform, problem, options);
-  const int nodes = static_cast<int>(platform.size());
   std::vector<std::size_t> every_rank(platform.size());
   std::iota(every_rank.begin(), every_rank.end(), std::size_t{0});
-  std::vector<core::Pattern> extra{
-      core::best_block_cyclic(nodes, factorization_of(request.routine))};
-  if (request.routine == core::Routine::Cholesky) {
-    try {
-      // Fewer runs per size than the paper's 100 (hetscal-plan's offline search): creating a
-      // context stays short (the search takes 0.5 s for P = 64, 1.3 s for P = 128 here).
-      core::GcrmSearchOptions search;
-      search.seeds_per_size = 10;
-      extra.push_back(core::best_gcrm(nodes, search).pattern);
-    } catch (const InvalidArgument&) {  // no GCR&M size for this P: 2DBC and the others remain
-    }
-  }
-  for (const std::size_t tile : tile_sizes(problem)) {
-    candidates.push_back(core::pattern_candidate("2DBC pattern", tile, extra.front(), every_rank));
-    if (extra.size() > 1)
-      candidates.push_back(core::pattern_candidate("GCR&M", tile, extra.back(), every_rank));
-  }
+  const core::Pattern block_cyclic =
+      core::best_block_cyclic(static_cast<int>(platform.size()), core::Factorization::LU);
+  for (const std::size_t tile : tile_sizes(problem))
+    candidates.push_back(core::pattern_candidate("2DBC pattern", tile, block_cyclic, every_rank));
   return candidates;
 }
 
@@ -93,11 +74,44 @@ ContextLayout cartesian_layout(const LayoutRequest& request, const std::vector<d
   ContextLayout planned;
   const std::int64_t inner =
       request.routine == core::Routine::Gemm ? request.k : std::min(request.m, request.n);
-  planned.grid = std::make_shared<const runtime::GemmLayout>(
-      runtime::plan_gemm_layout(speeds, request.m, request.n, inner));
-  planned.candidate = planned.grid->candidate;
-  planned.description = planned.grid->description;
+  runtime::GemmLayout gemm = runtime::plan_gemm_layout(speeds, request.m, request.n, inner);
+  planned.grid = std::move(gemm.c);
+  planned.candidate = std::move(gemm.candidate);
+  planned.description = std::move(gemm.description);
   planned.num_ranks = static_cast<int>(speeds.size());
+  return planned;
+}
+
+/// One process: every pattern is the 1×1 owner table, which the Cholesky planner prices as
+/// the 1×1 2DBC grid (its patterns need two processes); the context keeps a pattern's tile
+/// storage, at the tile size the planner chose for that grid.
+runtime::CholeskyLayout one_process_pattern(const core::Platform& platform,
+                                            const core::Problem& problem) {
+  runtime::CholeskyLayout grid = runtime::choose_cholesky_layout(
+      platform, problem, {core::CholeskyLayoutKind::BlockCyclic});
+  grid.candidate = core::pattern_candidate(
+      "2DBC pattern", grid.candidate.tile,
+      core::best_block_cyclic(1, core::Factorization::Cholesky), {0});
+  grid.a.reset();
+  grid.description = "2DBC pattern 1x1 (one process), tile " + std::to_string(grid.tile);
+  return grid;
+}
+
+/// The layout the shim's PDPOTRF would choose among the request's kinds.
+ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform& platform) {
+  runtime::CholeskyLayout chosen =
+      request.kind == LayoutKind::Pattern && platform.size() == 1
+          ? one_process_pattern(platform, request.problem())
+          : runtime::choose_cholesky_layout(platform, request.problem(),
+                                            cholesky_kinds(request.kind));
+  ContextLayout planned;
+  // A Cartesian choice keeps its tile orders: its distribution is the prototype of the
+  // context's matrices. A pattern's owner table is its candidate's (layout::distribution_of).
+  if (dynamic_cast<const layout::CartesianDistribution*>(chosen.a.get()) != nullptr)
+    planned.grid.reset(static_cast<const layout::CartesianDistribution*>(chosen.a.release()));
+  planned.candidate = std::move(chosen.candidate);
+  planned.description = std::move(chosen.description);
+  planned.num_ranks = static_cast<int>(platform.size());
   return planned;
 }
 
@@ -119,12 +133,13 @@ core::Problem LayoutRequest::problem() const {
   problem.m = size_of(m);
   problem.n = size_of(n);
   problem.k = size_of(routine == core::Routine::Gemm ? k : n);
+  problem.caller = caller;
   return problem;
 }
 
 std::unique_ptr<layout::Distribution> ContextLayout::distribution(std::int64_t rows,
                                                                   std::int64_t cols) const {
-  if (grid) return runtime::aligned_distribution(*grid->c, rows, cols);
+  if (grid) return runtime::aligned_distribution(*grid, rows, cols);
   std::vector<int> table;
   for (const std::size_t owner : candidate.owner) table.push_back(static_cast<int>(owner));
   return std::make_unique<layout::PatternDistribution>(
@@ -140,10 +155,24 @@ std::unique_ptr<layout::LocalLayout> ContextLayout::storage(const layout::Distri
   return std::make_unique<layout::CartesianLocalLayout>(cartesian, rank, lld);
 }
 
+std::vector<core::CholeskyLayoutKind> cholesky_kinds(LayoutKind kind) {
+  using core::CholeskyLayoutKind;
+  const std::vector<CholeskyLayoutKind> grids{CholeskyLayoutKind::BlockCyclic,
+                                              CholeskyLayoutKind::HeterogeneousGrid};
+  const std::vector<CholeskyLayoutKind> patterns{
+      CholeskyLayoutKind::G2dbc, CholeskyLayoutKind::Gcrm, CholeskyLayoutKind::HeteroSymmetric};
+  if (kind == LayoutKind::Cartesian) return grids;
+  if (kind == LayoutKind::Pattern) return patterns;
+  std::vector<CholeskyLayoutKind> every = grids;
+  every.insert(every.end(), patterns.begin(), patterns.end());
+  return every;
+}
+
 ContextLayout plan_context_layout(const LayoutRequest& request, const std::vector<double>& speeds,
                                   const core::Platform& platform) {
   const core::Problem problem = request.problem();
   core::require_valid(problem);
+  if (request.routine == core::Routine::Cholesky) return cholesky_layout(request, platform);
   const int ranks = static_cast<int>(speeds.size());
   if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds);
   const auto [pattern, pattern_s] =
@@ -160,9 +189,11 @@ ContextLayout plan_context_layout(const LayoutRequest& request, const std::vecto
 
 core::Candidate scalapack_candidate(const core::Candidate& planned, std::size_t ranks) {
   if (planned.kind == core::CandidateKind::Cartesian) {
-    core::Candidate even = planned;
+    core::Candidate even = planned;  // tile orders (Cholesky's grids) would override the shares
     std::fill(even.row_share.begin(), even.row_share.end(), 1.0);
     std::fill(even.col_share.begin(), even.col_share.end(), 1.0);
+    even.row_order.clear();
+    even.col_order.clear();
     return even;
   }
   std::size_t rows = static_cast<std::size_t>(std::sqrt(static_cast<double>(ranks)));

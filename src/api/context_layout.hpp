@@ -4,16 +4,20 @@
 /// context was created for: a heterogeneous Cartesian grid (one column-major local array per
 /// process, as ScaLAPACK keeps its matrices) or an R×C pattern laid over the tiles
 /// cyclically (2DBC, G-2DBC, GCR&M, heterogeneous patterns; tiles stored one after the other).
+/// Cholesky contexts take the layout the shim's PDPOTRF would (runtime::choose_cholesky_layout:
+/// ordered heterogeneous grids, the heterogeneous symmetric pattern, rank subsets included);
+/// GEMM, LU and QR contexts the grid planner's grid or the fastest generated pattern.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/cholesky_plan.hpp"
 #include "core/platform.hpp"
 #include "core/time_model.hpp"
+#include "layout/cartesian_distribution.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
-#include "runtime/gemm_plan.hpp"
 
 namespace hetscal::api {
 
@@ -30,6 +34,9 @@ struct LayoutRequest {
   core::Routine routine = core::Routine::Gemm;
   LayoutKind kind = LayoutKind::Cartesian;
   std::int64_t m = 1, n = 1, k = 1;
+  /// Where the data come from and go back to (a block-cyclic layout of the context's ranks):
+  /// the Cholesky planner prices the moves in and out of it.
+  core::CallerLayout caller;
 
   /// The problem as the core time model sees it (the square order N for Cholesky).
   core::Problem problem() const;
@@ -37,9 +44,10 @@ struct LayoutRequest {
 
 struct ContextLayout {
   core::Candidate candidate;  ///< as the time model prices it: kind Cartesian or Pattern
-  /// Cartesian layouts: the planned grid (GEMM's layout of the M×N×K product, or of an M×N
-  /// matrix); null for patterns.
-  std::shared_ptr<const runtime::GemmLayout> grid;
+  /// Cartesian layouts: the planned distribution (GEMM's C of the M×N×K product, an M×N
+  /// matrix, or Cholesky's N×N one with its tile orders), whose row and column maps repeat
+  /// over matrices of other sizes; null for patterns.
+  std::shared_ptr<const layout::CartesianDistribution> grid;
   std::string description;  ///< one line for HETSCAL_VERBOSE and reports
 
   bool cartesian() const { return grid != nullptr; }
@@ -57,11 +65,19 @@ struct ContextLayout {
                                                std::int64_t lld) const;
 };
 
-/// Plans a context's layout.
+/// The Cholesky planner's kinds a context of layout `kind` chooses from: Cartesian the grids
+/// (2DBC, heterogeneous grid), Pattern the patterns (G-2DBC, GCR&M, heterogeneous symmetric),
+/// Any all of them; never the caller's layout, since a context computes on its own.
+std::vector<core::CholeskyLayoutKind> cholesky_kinds(LayoutKind kind);
+
+/// Plans a context's layout: for Cholesky runtime::choose_cholesky_layout's choice among
+/// cholesky_kinds(request.kind), moves from request.caller priced; for the other routines
+/// the grid planner's grid or the fastest pattern by compute time.
 /// @param speeds relative speed per rank of the context's grid.
 /// @param platform the measured machine of those ranks (core time model's input).
 /// @throws InvalidArgument when no layout of the requested kind fits the dimensions (fewer
 ///         tiles than grid rows or columns) or the dimensions are invalid (Cholesky with M ≠ N).
+/// @throws hetscal::Error when no Cholesky layout fits in the ranks' memory.
 ContextLayout plan_context_layout(const LayoutRequest& request, const std::vector<double>& speeds,
                                   const core::Platform& platform);
 

@@ -14,6 +14,7 @@
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/plan_cache.hpp"
+#include "runtime/pricing.hpp"
 #include "runtime/workspace.hpp"
 
 namespace hetscal::api {
@@ -25,7 +26,7 @@ struct Context {
   /// stays usable for its own descriptors even if BLACS's cache entry goes first.
   mpi::ContextInfo grid;
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
-  LayoutRequest request;       ///< the routine, layout kind and dimensions planned for
+  LayoutRequest request;       ///< the routine, layout kind, dimensions and caller planned for
   ContextLayout layout;        ///< the layout every matrix of the context follows
   /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it
   /// was.
@@ -43,15 +44,23 @@ struct Context {
         [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
 
-  /// The layout of an N×N Cholesky for this context's speeds and machine (cached), as a
-  /// POTRF context of any layout kind would plan it: where hetero_pdpotrf/hetero_pdpotrs
-  /// compute on ScaLAPACK operands.
-  /// @throws InvalidArgument when no layout fits N.
-  std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order) const {
+  /// The layout hetero_pdpotrf/hetero_pdpotrs compute an N×N Cholesky on when their operands
+  /// are ScaLAPACK's (cached): runtime::choose_cholesky_layout's choice among every kind but
+  /// the caller's own, moves from and back to `caller` priced, as a POTRF context of layout
+  /// Any on that caller would take it.
+  /// @param caller sub(A)'s layout (runtime::caller_layout).
+  /// @throws InvalidArgument when no layout fits N; hetscal::Error when none fits in memory.
+  std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order,
+                                                     const core::CallerLayout& caller) const {
     return plans.find_or_make<ContextLayout>(
-        {{core::Routine::Cholesky, runtime::ScalarType::Double}, {order, order, 0}, 0, 0}, [&] {
+        {{core::Routine::Cholesky, runtime::ScalarType::Double},
+         {order, order, 0},
+         0,
+         0,
+         runtime::caller_layout_key(caller)},
+        [&] {
           return plan_context_layout(
-              {core::Routine::Cholesky, LayoutKind::Any, order, order, order}, speeds,
+              {core::Routine::Cholesky, LayoutKind::Any, order, order, order, caller}, speeds,
               machine.platform());
         });
   }

@@ -49,8 +49,8 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
   if (n == 0) return LapackOutcome::of_info(0);
   std::shared_ptr<const ContextLayout> planned;
   try {  // deterministic: every process plans the same layout or fails alike
-    planned = context->plan_cholesky(n);
-  } catch (const InvalidArgument&) {
+    planned = context->plan_cholesky(n, runtime::caller_layout(context->grid, arg.desc, arg.ia, arg.ja));
+  } catch (const Error&) {
     return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   }
   MovedOperand factor(context->grid.comm, std::move(caller),

@@ -112,8 +112,9 @@ LapackOutcome both_moved(const Call& call) {
   if (call.n == 0 || call.nrhs == 0) return LapackOutcome::of_info(0);
   std::shared_ptr<const ContextLayout> planned;
   try {  // deterministic: every process plans the same layout or fails alike
-    planned = context->plan_cholesky(call.n);
-  } catch (const InvalidArgument&) {
+    planned = context->plan_cholesky(
+        call.n, runtime::caller_layout(context->grid, call.arg_a.desc, call.arg_a.ia, call.arg_a.ja));
+  } catch (const Error&) {
     return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   }
   const MPI_Comm comm = context->grid.comm;

@@ -22,15 +22,6 @@ core::Problem cholesky_problem(const mpi::ContextInfo& context, const PotrfCall<
   return problem;
 }
 
-// Everything of the caller's layout the plan depends on (the in-place candidate and the
-// moves are priced on it): grid, processes, block sizes, offsets.
-std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller) {
-  std::vector<std::size_t> key{caller.grid_rows, caller.grid_cols, caller.mb(), caller.nb(),
-                               caller.row_offset, caller.col_offset};
-  key.insert(key.end(), caller.processor_at.begin(), caller.processor_at.end());
-  return key;
-}
-
 // The kinds of layout the planner chooses from: HETSCAL_CHOLESKY_LAYOUTS', without the
 // caller's own under HETSCAL_FORCE (which must run hetscal's path).
 std::vector<core::CholeskyLayoutKind> planned_kinds(const ContextState& state) {

@@ -40,6 +40,13 @@ core::CallerLayout caller_layout(const mpi::ContextInfo& context, const int* des
   return caller;
 }
 
+std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller) {
+  std::vector<std::size_t> key{caller.grid_rows, caller.grid_cols, caller.mb(), caller.nb(),
+                               caller.row_offset, caller.col_offset};
+  key.insert(key.end(), caller.processor_at.begin(), caller.processor_at.end());
+  return key;
+}
+
 Prices price_routes(const core::Platform& platform, const core::Problem& problem,
                     const core::Candidate& planned) {
   Prices prices;

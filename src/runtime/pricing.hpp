@@ -3,7 +3,9 @@
 /// The two routes of a call priced by the one cost model (core/time_model.hpp) on the
 /// context's measured machine: ScaLAPACK on the caller's block-cyclic layout, and hetscal's
 /// plan with the operands moved in and the results moved out.
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/platform.hpp"
 #include "core/time_model.hpp"
@@ -17,6 +19,10 @@ namespace hetscal::runtime {
 /// the row and column blocks, and where sub(X) starts inside its first block.
 /// @param desc a checked ScaLAPACK descriptor (9 or 11 entries); ia, ja 1-based.
 core::CallerLayout caller_layout(const mpi::ContextInfo& context, const int* desc, int ia, int ja);
+
+/// Everything of a caller's layout a Cholesky plan depends on (the in-place candidate and
+/// the moves are priced on it): grid, processes, block sizes, offsets; for plan keys.
+std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller);
 
 /// Both routes of one call.
 /// @param problem the routine, its shape and the caller's layout.

@@ -109,4 +109,23 @@ struct CholeskyContext {
   }
 };
 
+/// hetero_pdpotrf in place on the N×N matrix `a` in context `c`'s layout: SUCCESS, INFO 0,
+/// factor residual below `threshold`, the other triangle (NaN) and the padding bit-identical.
+inline void expect_factored_in_place(const CholeskyContext& c, const std::vector<double>& a, int n,
+                                     char uplo, double threshold = 10.0) {
+  const std::vector<int> desc = c.desc(n, n);
+  std::vector<double> local = local_of(desc.data(), with_nan_outside(uplo, a, n));
+  const std::vector<double> before = local;
+  int info = -99;
+  const char option[2] = {uplo, '\0'};
+  EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  EXPECT_LT(factor_residual(uplo, a, whole_of(desc.data(), local), n), threshold) << uplo;
+  bool untouched = true;
+  for (std::size_t k = 0; k < local.size(); ++k)
+    if (std::isnan(before[k]) || before[k] == -99.0)
+      untouched &= std::memcmp(&local[k], &before[k], sizeof(double)) == 0;
+  EXPECT_TRUE(untouched) << uplo;
+}
+
 }  // namespace hetscal::api_test

@@ -22,22 +22,8 @@ TEST(ApiPotrf, InPlaceOnEveryLayout) {
          {HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN, HETSCAL_LAYOUT_ANY}) {
       CholeskyContext c(grid, layout, std::max(n, 8 * world_size()));
       for (const char uplo : {'L', 'U'}) {
-        const std::vector<int> desc = c.desc(n, n);
-        std::vector<double> local = local_of(desc.data(), with_nan_outside(uplo, a, n));
-        const std::vector<double> before = local;
-        int info = -99;
-        const char option[2] = {uplo, '\0'};
-        EXPECT_EQ(hetero_pdpotrf(option, n, local.data(), 1, 1, desc.data(), &info),
-                  HETSCAL_SUCCESS);
-        EXPECT_EQ(info, 0);
-        const std::vector<double> factor = whole_of(desc.data(), local);
-        EXPECT_LT(factor_residual(uplo, a, factor, n), kThreshold) << n << " " << layout << uplo;
-        // The other triangle still NaN, bit for bit, and the padding as it was.
-        bool untouched = true;
-        for (std::size_t k = 0; k < local.size(); ++k)
-          if (std::isnan(before[k]) || before[k] == -99.0)
-            untouched &= std::memcmp(&local[k], &before[k], sizeof(double)) == 0;
-        EXPECT_TRUE(untouched) << n << " " << layout << uplo;
+        SCOPED_TRACE(std::to_string(n) + " " + std::to_string(layout) + uplo);
+        expect_factored_in_place(c, a, n, uplo, kThreshold);
       }
     }
   }
