@@ -27,7 +27,7 @@ ratio() { awk -v key="$1" '$0 ~ "^ratio " key { print $3; exit }'; }
 
 if [[ -z ${HETSCAL_SLOWDOWN_RATE:-} ]]; then
   rate_gflops=$(mpirun -np 1 "$example" 3000 256 1 1 | field gflops 2)
-  HETSCAL_SLOWDOWN_RATE=$(awk -v g="$rate_gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
+  export HETSCAL_SLOWDOWN_RATE=$(awk -v g="$rate_gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
 fi
 echo "slowdown rate: HETSCAL_SLOWDOWN_RATE=$HETSCAL_SLOWDOWN_RATE flop/s" | tee -a "$log"
 
