@@ -1,0 +1,59 @@
+#pragma once
+/// @file lu.hpp
+/// Distributed LU factorisation with partial pivoting on any Distribution with square tiles.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/distributed_matrix.hpp"
+
+namespace hetscal::kernels {
+
+/// Which rank factorises a step's panel. The panel's tiles are gathered on that one rank,
+/// which factorises them with LAPACK's recursive xGETRF (the pivot search then needs no
+/// message per column), and sends the factored tiles and the pivots on.
+enum class LuPanelRank {
+  DiagonalOwner,  ///< the owner of the step's diagonal tile (no gather on a 1×Q grid)
+  Fastest,        ///< the fastest rank of the panel's tile column (seed 000's suggestion
+                  ///< to let the fastest processor column do the pivoting)
+};
+
+struct LuOptions {
+  LuPanelRank panel_rank = LuPanelRank::DiagonalOwner;
+  /// Relative speed of every rank (indexed by rank; larger is faster), read by Fastest;
+  /// empty: all equal, so Fastest picks the lowest rank of the tile column.
+  std::vector<double> rank_speeds;
+};
+
+/// Factorises the M×N matrix A in place as ScaLAPACK's PxGETRF: A = P·L·U with L unit lower
+/// triangular (trapezoidal when M > N) and U upper triangular (trapezoidal when M < N),
+/// stored over A. Step k factorises tile column k from its diagonal tile down, applies its
+/// row interchanges across the whole width of A (columns left of the panel too, as
+/// PxLASWP does), solves the U row block and updates the trailing matrix; right-looking with
+/// a lookahead of one step (panel k+1 is factorised while step k's trailing update runs).
+/// Pivots are chosen exactly as LAPACK's xGETRF on the panel chooses them (largest
+/// magnitude, first one on ties), so the result equals LAPACK's blocked LU on the gathered
+/// matrix with block size = tile size, up to rounding. Collective over `comm`. Every local
+/// operation goes through kernels/local_blas.hpp (flop accounting).
+/// All or nothing: every rank allocates its whole workspace before the first message and
+/// the ranks agree on it (stage "compute"), so a rank that cannot allocate makes every rank
+/// throw, with A untouched.
+/// @param a the matrix; its row and column splits must cut alike (same first tile and block;
+///        the extents M and N may differ).
+/// @param pivots min(M, N) entries, written on every rank alike: row i (0-based, of A) was
+///        interchanged with row pivots[i] >= i at step i (LAPACK's IPIV, 0-based).
+/// @param comm the ranks of a's distribution (duplicated internally for the messages).
+/// @param options where panels are factorised.
+/// @return INFO as ScaLAPACK: 0, or i > 0 when U(i,i) (1-based) is exactly zero, the first
+///         such i; the factorisation is completed all the same. The same on every rank.
+/// @throws InvalidArgument when a lacks a distribution or storage, is distributed over
+///         another number of ranks than comm has, its storage belongs to another rank, its
+///         tiles are not square, or options.rank_speeds has another size than comm (when not
+///         empty): on every rank, when any rank finds one, before any message.
+/// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
+template <typename T>
+std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
+                const LuOptions& options = {});
+
+}  // namespace hetscal::kernels
