@@ -9,6 +9,7 @@
 /// (lu_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/lu.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <memory>
 #include <string>
@@ -68,7 +69,7 @@ class RightLooking {
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options) {
     panel_.allocate(tiles_);
-    interchanges_.allocate(tiles_);
+    interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
   }
 

@@ -6,10 +6,14 @@
 /// there), so that every row piece moves once, straight from its owner to the owner of its
 /// destination: one message per pair of ranks and call, every piece a rank sends another
 /// packed in an order both compute alike (move by move, tile column by tile column).
+/// On a Cartesian grid's local array whose grid row holds every row the step touches (a 1×Q
+/// grid always), the rank has no piece to exchange: it swaps in place, column by column, as
+/// xLASWP does.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
@@ -27,7 +31,7 @@ template <typename T>
 class RowInterchanges {
  public:
   /// Sizes the buffers for the largest call (without communicating).
-  void allocate(const LuTiles& tiles);
+  void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's interchanges (`pivots`: its pivot_count(k) global pivot rows) to tile
   /// columns [first, last), which must not hold k. Collective over the ranks owning the
@@ -51,6 +55,13 @@ class RowInterchanges {
   T* row_piece(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t row,
                std::int64_t j, std::int64_t* stride) const;
   void exchange(const LuTiles& tiles, int tag, MPI_Comm comm);
+  /// Swaps in place when this rank's local array holds every row the step touches; returns
+  /// false, having changed nothing, otherwise.
+  bool swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                    const std::int64_t* pivots, std::int64_t first, std::int64_t last);
+
+  std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
+  std::vector<std::int64_t> local_rows_, local_pivots_;
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
@@ -61,7 +72,9 @@ class RowInterchanges {
 };
 
 template <typename T>
-void RowInterchanges<T>::allocate(const LuTiles& tiles) {
+void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
+  if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
+    array_.emplace(*array, tiles);
   std::int64_t widest = 0, my_width = 0;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
   for (std::int64_t j = 0; j < tiles.cols().count(); ++j)
@@ -74,6 +87,8 @@ void RowInterchanges<T>::allocate(const LuTiles& tiles) {
   rows_.reserve(static_cast<std::size_t>(2 * widest));
   source_.reserve(rows_.capacity());
   moves_.reserve(rows_.capacity());
+  local_rows_.reserve(static_cast<std::size_t>(widest));
+  local_pivots_.reserve(static_cast<std::size_t>(widest));
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
   for (auto* v : {&send_count_, &receive_count_, &send_offset_, &receive_offset_, &cursor_})
     v->resize(ranks);
@@ -130,6 +145,7 @@ void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>&
                                std::int64_t k, const std::int64_t* pivots, std::int64_t first,
                                std::int64_t last, int tag, MPI_Comm comm) {
   if (first >= last) return;
+  if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
   compose(tiles, k, pivots);
   const int me = tiles.my_rank();
   const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
@@ -168,6 +184,28 @@ void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>&
     for (std::int64_t c = 0; c < tiles.cols().size(j); ++c) row[c * stride] = packed[c];
     cursor_[at(from)] += tiles.cols().size(j);
   });
+}
+
+template <typename T>
+bool RowInterchanges<T>::swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a,
+                                      std::int64_t k, const std::int64_t* pivots,
+                                      std::int64_t first, std::int64_t last) {
+  local_rows_.clear();
+  local_pivots_.clear();
+  const std::int64_t origin = tiles.rows().offset(k);
+  for (std::int64_t p = 0; p < tiles.pivot_count(k); ++p) {
+    local_rows_.push_back(array_->local_row(origin + p));
+    local_pivots_.push_back(array_->local_row(pivots[p]));
+    if (local_rows_.back() < 0 || local_pivots_.back() < 0) return false;
+  }
+  const std::int64_t ld = array_->array().ld();
+  const std::int64_t to = array_->local_col_from(last);
+  for (std::int64_t c = array_->local_col_from(first); c < to; ++c) {
+    T* column = a.data + c * ld;
+    for (std::size_t p = 0; p < local_rows_.size(); ++p)
+      std::swap(column[local_rows_[p]], column[local_pivots_[p]]);
+  }
+  return true;
 }
 
 template <typename T>

@@ -250,7 +250,8 @@ void LuPanel<T>::gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std
       if (tiles.owner(i, k) == rank)
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
-    const RowRunsType type(runs_, ld, tiles.width(k), mpi::mpi_type<T>(), lengths_, offsets_);
+    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
     MPI_Irecv(panel_.data(), 1, type.get(), rank, kLuGatherTag, comm, &gather_receives_.back());
   }
@@ -269,8 +270,8 @@ void LuPanel<T>::send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm co
       if (tiles.receives_panel_row(rank, i, k))
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
-    const RowRunsType type(runs_, tiles.panel_rows(k), tiles.width(k), mpi::mpi_type<T>(),
-                           lengths_, offsets_);
+    select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     l_sends_.emplace_back(MPI_REQUEST_NULL);
     MPI_Isend(panel_.data(), 1, type.get(), rank, kLuPanelTag, comm, &l_sends_.back());
   }

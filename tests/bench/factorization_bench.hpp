@@ -283,4 +283,24 @@ void print_flop_balance(const std::vector<Variant<Matrix>>& variants,
   }
 }
 
+/// The whole main of a factorisation benchmark: MPI_Init, the command line, then
+/// body(options, grids, rank) with the BLACS grids alive, MPI_Finalize. Returns the exit
+/// code: CLI11's after --help or an error, 1 when body returned false (a wrong result).
+template <typename Body>
+int factorization_bench_main(const char* title, int argc, char** argv, Body body) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int exit_code = 0;
+  const std::optional<FactorizationOptions> options =
+      parse_factorization_options(title, argc, argv, rank, ranks, exit_code);
+  if (options) {
+    const BlacsGrids grids(ranks);
+    exit_code = body(*options, grids, rank) ? 0 : 1;
+  }
+  MPI_Finalize();
+  return exit_code;
+}
+
 }  // namespace hetscal::bench

@@ -33,11 +33,6 @@ using Complex = std::complex<double>;
 
 constexpr unsigned kSeed = 11;
 
-const Family kAllFamilies[] = {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OtherGrid,
-                               Family::OneRow,      Family::Heterogeneous,    Family::PartialGrid,
-                               Family::Pattern,     Family::OtherPattern,     Family::G2dbc,
-                               Family::Gcrm,        Family::HeteroPattern};
-
 /// M×N elements in square tiles of `block` after a first one of `first`.
 struct Shape {
   std::int64_t m, n, block, first;
@@ -230,12 +225,12 @@ const Shape kShapes[] = {{37, 37, 5, 5}, {41, 23, 4, 3}, {19, 44, 4, 6}, {29, 29
                          {7, 7, 9, 9},   {6, 11, 3, 7},  {0, 9, 3, 3},   {9, 0, 3, 3}};
 
 TEST(Lu, DoubleOnEveryFamilyAndShape) {
-  for (const Family family : kAllFamilies)
+  for (const Family family : kEveryFamily)
     for (const Shape& shape : kShapes) check_factorisation<double>(family, shape);
 }
 
 TEST(Lu, FastestPanelRankOnEveryFamily) {
-  for (const Family family : kAllFamilies) {
+  for (const Family family : kEveryFamily) {
     check_factorisation<double>(family, {37, 37, 5, 5}, LuPanelRank::Fastest);
     check_factorisation<double>(family, {41, 23, 4, 3}, LuPanelRank::Fastest);
   }

@@ -153,40 +153,27 @@ void report(const std::vector<Variant>& variants, const bench::FactorizationOpti
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int exit_code = 0;
-  const auto parsed = bench::parse_factorization_options(
-      "hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", argc, argv, rank, ranks,
-      exit_code);
-  if (!parsed) {
-    MPI_Finalize();
-    return exit_code;
-  }
-  const bench::FactorizationOptions& o = *parsed;
-  kernels::LuOptions diagonal, fastest;
-  fastest.panel_rank = kernels::LuPanelRank::Fastest;
-  fastest.rank_speeds = o.speeds;
-  int all_correct = 1;
-  {  // the BLACS grids live until here, before MPI_Finalize
-    const bench::BlacsGrids grids(ranks);
-    for (const std::int64_t n : o.n) {
-      std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
-          grids, n, o.nb, scalapack_factor, hetscal_factor(diagonal), rank);
-      const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
-      const auto planned = [&plan, n, rank] {
-        return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
-      };
-      for (const auto& [name, options] : {std::pair("hetscal_planned_diagonal", diagonal),
-                                          std::pair("hetscal_planned_fastest", fastest)})
-        variants.emplace_back(name, bench::shape_of(plan.grid), plan.nb, planned,
-                              hetscal_factor(options), true);
-      all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
-      if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
-    }
-  }
-  MPI_Finalize();
-  return all_correct ? 0 : 1;
+  return bench::factorization_bench_main(
+      "hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", argc, argv,
+      [](const bench::FactorizationOptions& o, const bench::BlacsGrids& grids, int rank) {
+        kernels::LuOptions diagonal, fastest;
+        fastest.panel_rank = kernels::LuPanelRank::Fastest;
+        fastest.rank_speeds = o.speeds;
+        bool all_correct = true;
+        for (const std::int64_t n : o.n) {
+          std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
+              grids, n, o.nb, scalapack_factor, hetscal_factor(diagonal), rank);
+          const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
+          const auto planned = [&plan, n, rank] {
+            return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
+          };
+          for (const auto& [name, options] : {std::pair("hetscal_planned_diagonal", diagonal),
+                                              std::pair("hetscal_planned_fastest", fastest)})
+            variants.emplace_back(name, bench::shape_of(plan.grid), plan.nb, planned,
+                                  hetscal_factor(options), true);
+          all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
+          if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
+        }
+        return all_correct;
+      });
 }
