@@ -24,6 +24,7 @@
 #include "core/error.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
+#include "core/pattern_2dbc.hpp"
 #include "kernels/local_blas.hpp"
 
 namespace hetscal::kernels::test {
@@ -233,6 +234,29 @@ TEST(Lu, FastestPanelRankOnEveryFamily) {
   for (const Family family : kEveryFamily) {
     check_factorisation<double>(family, {37, 37, 5, 5}, LuPanelRank::Fastest);
     check_factorisation<double>(family, {41, 23, 4, 3}, LuPanelRank::Fastest);
+  }
+}
+
+// The 2DBC pattern as a pattern (tiles, not a local array): the same owners as the Cartesian
+// grid, through the tiled path, against the same oracles.
+TEST(Lu, BlockCyclicPatternAsTiles) {
+  const core::Pattern pattern = core::best_block_cyclic(world_size());
+  for (const Shape& shape : {Shape{37, 37, 5, 5}, Shape{41, 23, 4, 3}, Shape{19, 44, 4, 6}}) {
+    SCOPED_TRACE("2DBC pattern " + std::to_string(shape.m) + "x" + std::to_string(shape.n));
+    TestMatrix<double> a(Family::BlockCyclic, shape.m, shape.n, {shape.block, shape.first},
+                         {shape.block, shape.first});
+    a.distribution = std::make_unique<layout::PatternDistribution>(
+        layout::lay_over(pattern, a.distribution->rows(), a.distribution->cols()));
+    a.storage = layout::make_local_layout(*a.distribution, world_rank());
+    a.data.assign(static_cast<std::size_t>(a.storage->local_elements()), 0.0);
+    a.fill(kSeed);
+    Factorisation<double> f(Family::BlockCyclic, shape);
+    f.a = std::move(a);
+    f.run();
+    const auto ref = f.lapack();
+    EXPECT_EQ(f.pivots, ref.pivots);
+    EXPECT_TRUE(f.agreed_and_untouched());
+    EXPECT_LT(f.scaled_residual(), 8.0);
   }
 }
 
