@@ -35,8 +35,8 @@ void check_square_tiles(const layout::Distribution& d) {
   const std::int64_t steps = std::min(d.rows().count(), d.cols().count());
   for (std::int64_t k = 0; k + 1 < steps; ++k) {
     if (d.rows().size(k) == d.cols().size(k)) continue;
-    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) +
-                          " has " + std::to_string(d.rows().size(k)) + " rows, tile column " +
+    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) + " has " +
+                          std::to_string(d.rows().size(k)) + " rows, tile column " +
                           std::to_string(k) + " " + std::to_string(d.cols().size(k)) +
                           " columns (row and column splits must have the same first tile and "
                           "block)");
@@ -109,8 +109,8 @@ class RightLooking {
 template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options) {
-  const int my_rank = detail::agreed_arguments(
-      comm, "lu's argument check", [&] { return check_arguments(a, comm, options); });
+  const int my_rank = detail::agreed_arguments(comm, "lu's argument check",
+                                               [&] { return check_arguments(a, comm, options); });
   std::unique_ptr<RightLooking<T>> factorization;
   detail::allocate_agreed(
       comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });

@@ -127,12 +127,13 @@ void RowInterchanges<T>::compose(const LuTiles& tiles, std::int64_t k, const std
     return static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), row) -
                                     rows_.begin());
   };
-  for (std::int64_t p = 0; p < count; ++p) std::swap(source_[index(origin + p)], source_[index(pivots[p])]);
+  for (std::int64_t p = 0; p < count; ++p)
+    std::swap(source_[index(origin + p)], source_[index(pivots[p])]);
   moves_.clear();
   for (std::size_t r = 0; r < rows_.size(); ++r)
     if (source_[r] != rows_[r])
-      moves_.push_back({rows_[r], source_[r], tiles.rows().tile_of(rows_[r]),
-                        tiles.rows().tile_of(source_[r])});
+      moves_.push_back(
+          {rows_[r], source_[r], tiles.rows().tile_of(rows_[r]), tiles.rows().tile_of(source_[r])});
 }
 
 template <typename T>
@@ -202,9 +203,9 @@ T* RowInterchanges<T>::row_piece(const LuTiles& tiles, const DistributedMatrix<T
 }
 
 template <typename T>
-void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                               std::int64_t k, const std::int64_t* pivots, std::int64_t first,
-                               std::int64_t last, int tag, MPI_Comm comm) {
+void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                               const std::int64_t* pivots, std::int64_t first, std::int64_t last,
+                               int tag, MPI_Comm comm) {
   if (first >= last) return;
   if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
   compose(tiles, k, pivots);

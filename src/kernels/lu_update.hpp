@@ -35,8 +35,8 @@ class LuUpdate {
   void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Step k's U row block: solved by its owners, then shared. @pre finish(k) of `panel`.
-  void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
-                       const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
+  void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
+                       std::int64_t k, MPI_Comm comm);
 
   /// A_ij −= L_ik·U_kj on this rank's tiles i > k, j in [first, last), first > k.
   /// @pre solve_row_block(k).
@@ -53,8 +53,7 @@ class LuUpdate {
   void solve_own(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                  std::int64_t k) const;
   void post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
-  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                MPI_Comm comm);
+  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
   void update_array(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                     std::int64_t k, std::int64_t first, std::int64_t last) const;
   void update_tiles(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
@@ -66,8 +65,8 @@ class LuUpdate {
     return std::upper_bound(mine.begin(), mine.end(), k);
   }
 
-  std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
-  std::vector<T> stacked_, outgoing_;  ///< the U tiles this rank uses / sends
+  std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
+  std::vector<T> stacked_, outgoing_;                   ///< the U tiles this rank uses / sends
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, sends_;

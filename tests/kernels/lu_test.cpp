@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/pattern_2dbc.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
-#include "core/pattern_2dbc.hpp"
 #include "kernels/local_blas.hpp"
 
 namespace hetscal::kernels::test {
@@ -97,8 +97,11 @@ double blocked_flops(Shape s) {
 template <typename T>
 struct Factorisation {
   Factorisation(Family family, Shape s, Singularity singular = {})
-      : shape(s), singularity(singular), a(family, s.m, s.n, {s.block, s.first}, {s.block, s.first}) {
-    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = element<T>(i, j, singularity); });
+      : shape(s),
+        singularity(singular),
+        a(family, s.m, s.n, {s.block, s.first}, {s.block, s.first}) {
+    a.for_each_owned(
+        [&](std::int64_t i, std::int64_t j, T& x) { x = element<T>(i, j, singularity); });
     pivots.assign(static_cast<std::size_t>(std::min(s.m, s.n)), -1);
   }
 
@@ -165,7 +168,8 @@ struct Factorisation {
         ref.factors[static_cast<std::size_t>(i + j * m)] = element<T>(i, j, singularity);
     std::vector<int> ipiv(static_cast<std::size_t>(std::max<std::int64_t>(std::min(m, n), 1)));
     ref.info = getrf<T>(m, n, ref.factors.data(), std::max<std::int64_t>(m, 1), ipiv.data());
-    for (std::int64_t p = 0; p < std::min(m, n); ++p) ref.pivots.push_back(ipiv[static_cast<std::size_t>(p)] - 1);
+    for (std::int64_t p = 0; p < std::min(m, n); ++p)
+      ref.pivots.push_back(ipiv[static_cast<std::size_t>(p)] - 1);
     return ref;
   }
 
@@ -184,8 +188,10 @@ struct Factorisation {
   bool agreed_and_untouched() {
     std::vector<std::int64_t> mine = pivots, low(mine.size() + 1), high(mine.size() + 1);
     mine.push_back(info);
-    MPI_Allreduce(mine.data(), low.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(mine.data(), high.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), low.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MIN,
+                  MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), high.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX,
+                  MPI_COMM_WORLD);
     return on_all_ranks(low == high && a.damaged_padding() == 0);
   }
 
@@ -206,7 +212,8 @@ LuOptions options_for(LuPanelRank rank) {
 }
 
 template <typename T>
-void check_factorisation(Family family, Shape shape, LuPanelRank rank = LuPanelRank::DiagonalOwner) {
+void check_factorisation(Family family, Shape shape,
+                         LuPanelRank rank = LuPanelRank::DiagonalOwner) {
   SCOPED_TRACE(describe(family, shape, rank));
   Factorisation<T> f(family, shape);
   const double flops = f.run(options_for(rank));
@@ -261,8 +268,8 @@ TEST(Lu, BlockCyclicPatternAsTiles) {
 }
 
 TEST(Lu, OtherScalarTypes) {
-  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc,
-                              Family::HeteroPattern}) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc, Family::HeteroPattern}) {
     check_factorisation<float>(family, {23, 23, 4, 4});
     check_factorisation<std::complex<float>>(family, {19, 26, 3, 5});
     check_factorisation<std::complex<double>>(family, {31, 17, 4, 2}, LuPanelRank::Fastest);
@@ -272,7 +279,8 @@ TEST(Lu, OtherScalarTypes) {
 template <typename T>
 void check_singular(Family family, Shape shape, Singularity singular, std::int64_t expected_info) {
   SCOPED_TRACE(describe(family, shape, LuPanelRank::DiagonalOwner) + " zero column " +
-               std::to_string(singular.zero_column) + " twin " + std::to_string(singular.twin_column));
+               std::to_string(singular.zero_column) + " twin " +
+               std::to_string(singular.twin_column));
   Factorisation<T> f(family, shape, singular);
   f.run();
   EXPECT_EQ(f.info, expected_info);
@@ -284,7 +292,8 @@ void check_singular(Family family, Shape shape, Singularity singular, std::int64
 TEST(Lu, ExactlySingularMatricesGiveLapacksInfo) {
   const Shape shape{27, 27, 4, 3};  // tiles start at 0, 3, 7, 11, ...
   for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc}) {
-    for (const std::int64_t column : {0, 3, 12, 26}) check_singular<double>(family, shape, {column, -1}, column + 1);
+    for (const std::int64_t column : {0, 3, 12, 26})
+      check_singular<double>(family, shape, {column, -1}, column + 1);
     check_singular<double>(family, shape, {-1, 1}, 2);
     check_singular<double>(family, shape, {20, 1}, 2);  // the first zero pivot counts
     check_singular<std::complex<double>>(family, {19, 30, 4, 4}, {9, -1}, 10);
@@ -294,7 +303,8 @@ TEST(Lu, ExactlySingularMatricesGiveLapacksInfo) {
 TEST(Lu, RefusesBadArgumentsOnEveryRank) {
   const auto refused_everywhere = [](const DistributedMatrix<double>& a, const LuOptions& options) {
     std::vector<std::int64_t> pivots(16);
-    return thrown_everywhere<InvalidArgument>([&] { lu<double>(a, pivots.data(), MPI_COMM_WORLD, options); });
+    return thrown_everywhere<InvalidArgument>(
+        [&] { lu<double>(a, pivots.data(), MPI_COMM_WORLD, options); });
   };
   TestMatrix<double> unequal(Family::BlockCyclic, 12, 12, {3}, {4});
   EXPECT_TRUE(refused_everywhere(unequal.out(), {}));
@@ -303,8 +313,8 @@ TEST(Lu, RefusesBadArgumentsOnEveryRank) {
   too_few.panel_rank = LuPanelRank::Fastest;
   too_few.rank_speeds.assign(static_cast<std::size_t>(world_size() + 1), 1.0);
   EXPECT_TRUE(refused_everywhere(a.out(), too_few));
-  const DistributedMatrix<double> missing{a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(),
-                                          a.data.data()};
+  const DistributedMatrix<double> missing{
+      a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(), a.data.data()};
   EXPECT_TRUE(refused_everywhere(missing, {}));
 }
 

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "factorization_bench.hpp"
-#include "kernels/lu.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/lu.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
@@ -81,7 +81,8 @@ struct Matrix : bench::LaidOutMatrix {
       }
       norm = std::max(norm, row);
     }
-    for (std::size_t p = 0; p < size; ++p) std::swap(ax[p], ax[static_cast<std::size_t>(pivots[p])]);
+    for (std::size_t p = 0; p < size; ++p)
+      std::swap(ax[p], ax[static_cast<std::size_t>(pivots[p])]);
     double error = 0.0;
     for (std::size_t i = 0; i < size; ++i) error = std::max(error, std::fabs(lux[i] - ax[i]));
     return error <= norm * 3.0 * static_cast<double>(n) * 2.2e-16 * 16.0;
@@ -115,7 +116,8 @@ int scalapack_factor(Matrix& a) {
 
 std::function<int(Matrix&)> hetscal_factor(kernels::LuOptions options) {
   return [options](Matrix& a) {
-    return static_cast<int>(kernels::lu<double>(a.view(), a.pivots.data(), MPI_COMM_WORLD, options));
+    return static_cast<int>(
+        kernels::lu<double>(a.view(), a.pivots.data(), MPI_COMM_WORLD, options));
   };
 }
 

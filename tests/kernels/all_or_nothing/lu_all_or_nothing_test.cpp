@@ -31,7 +31,8 @@ TEST(LuAllOrNothing, FailsEverywhereWithATouchedNowhere) {
       std::vector<std::int64_t> pivots(17, -1);
       LuOptions options;
       options.panel_rank = panel_rank;
-      expect_failed_everywhere([&] { lu<double>(a.out(), pivots.data(), MPI_COMM_WORLD, options); });
+      expect_failed_everywhere(
+          [&] { lu<double>(a.out(), pivots.data(), MPI_COMM_WORLD, options); });
       bool same = a.damaged_padding() == 0 && pivots == std::vector<std::int64_t>(17, -1);
       a.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) {
         same = same && x == test_value<double>(i, j, kSeed);
