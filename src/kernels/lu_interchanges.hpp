@@ -58,10 +58,10 @@ class RowInterchanges {
   void compose(const LuTiles& tiles, std::int64_t k, const std::int64_t* pivots);
   /// Counts the elements this rank sends to and receives from every rank.
   void count(const LuTiles& tiles, std::int64_t first, std::int64_t last);
-  /// Copies every piece this rank sends (pack) or receives (!pack) between A and the
+  /// Copies every piece this rank sends (Copy::FromA) or receives (Copy::IntoA) between A and the
   /// buffers, from cursor_, the position of each partner's next block.
   void copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t first,
-                   std::int64_t last, bool pack);
+                   std::int64_t last, Copy copy);
   /// Where row `row`'s piece of tile column j is in A, with the stride between its elements.
   T* row_piece(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t row,
                std::int64_t j, std::int64_t* stride) const;
@@ -152,7 +152,8 @@ void RowInterchanges<T>::count(const LuTiles& tiles, std::int64_t first, std::in
 
 template <typename T>
 void RowInterchanges<T>::copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                     std::int64_t first, std::int64_t last, bool pack) {
+                                     std::int64_t first, std::int64_t last, Copy copy) {
+  const bool pack = copy == Copy::FromA;
   const int me = tiles.my_rank();
   const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
   for (std::int64_t j = first; j < last; ++j) {
@@ -219,12 +220,12 @@ void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>&
   }
   // Every piece this rank holds is packed (those it keeps too) before any is overwritten.
   std::copy(send_offset_.begin(), send_offset_.end(), cursor_.begin());
-  copy_pieces(tiles, a, first, last, true);
+  copy_pieces(tiles, a, first, last, Copy::FromA);
   exchange(tiles, tag, comm);
   std::copy(receive_offset_.begin(), receive_offset_.end(), cursor_.begin());
   const std::size_t me = static_cast<std::size_t>(tiles.my_rank());
   cursor_[me] = send_offset_[me];  // the pieces a rank keeps are read from send_
-  copy_pieces(tiles, a, first, last, false);
+  copy_pieces(tiles, a, first, last, Copy::IntoA);
 }
 
 template <typename T>

@@ -98,10 +98,10 @@ class LuPanel {
   void gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
   void send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
   /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
-  /// row i starts at row row_of(i) (to_a: block -> A).
+  /// row i starts at row row_of(i), in the direction `copy`.
   template <typename RowOf>
   void copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, T* block,
-                      std::int64_t ld, RowOf&& row_of, bool to_a) const;
+                      std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
   std::vector<T> panel_;      ///< the panel rank's panel, (M − offset(k))×width(k)
@@ -192,7 +192,7 @@ void LuPanel<T>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>
         packed += tiles.rows().size(i);
         return at;
       },
-      false);
+      Copy::FromA);
   gather_send_.emplace_back(MPI_REQUEST_NULL);
   MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
             tiles.panel_rank(k), kLuGatherTag, comm, &gather_send_.back());
@@ -201,14 +201,14 @@ void LuPanel<T>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>
 template <typename T>
 template <typename RowOf>
 void LuPanel<T>::copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                                T* block, std::int64_t ld, RowOf&& row_of, bool to_a) const {
+                                T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
   const std::int64_t kb = tiles.width(k);
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
     const layout::TileLocation where = a.storage->tile_location({*i, k});
     T* tile = a.data + where.offset;
     T* rows = block + row_of(*i);
-    if (to_a) {
+    if (copy == Copy::IntoA) {
       copy_matrix(rows, ld, tile, where.ld, tiles.rows().size(*i), kb);
     } else {
       copy_matrix(tile, where.ld, rows, ld, tiles.rows().size(*i), kb);
@@ -236,7 +236,7 @@ void LuPanel<T>::factorise(const LuTiles& tiles, const DistributedMatrix<T>& a, 
   }
   copy_own_tiles(
       tiles, a, k, panel_.data(), ld,
-      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, true);
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
 }
 
 template <typename T>
@@ -257,7 +257,7 @@ void LuPanel<T>::gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std
   }
   copy_own_tiles(
       tiles, a, k, panel_.data(), ld,
-      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, false);
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
   wait_all(gather_receives_);
 }
 
@@ -286,7 +286,7 @@ int LuPanel<T>::finish(const LuTiles& tiles, const DistributedMatrix<T>& a, std:
   if (tiles.panel_rank(k) != tiles.my_rank())
     copy_own_tiles(
         tiles, a, k, s.l.data(), l_ld(k),
-        [&](std::int64_t i) { return s.l_start[static_cast<std::size_t>(i)]; }, true);
+        [&](std::int64_t i) { return s.l_start[static_cast<std::size_t>(i)]; }, Copy::IntoA);
   return static_cast<int>(s.pivots[0]);
 }
 

@@ -81,6 +81,12 @@ class LuTiles {
   std::vector<std::int64_t> row_reach_, column_reach_;
 };
 
+/// Which way a copy between A and a buffer goes.
+enum class Copy {
+  FromA,  ///< A's elements into the buffer (packing what is sent)
+  IntoA,  ///< the buffer's elements into A (unpacking what arrived)
+};
+
 /// Consecutive rows [first, first + count) of a column-major block.
 struct RowRun {
   std::int64_t first = 0, count = 0;
