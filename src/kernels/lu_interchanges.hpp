@@ -95,7 +95,6 @@ void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<
     if (!tiles.my_rows_in_column(j).empty()) my_width += tiles.cols().size(j);
   // A step moves at most 2·nb rows; this rank holds at most my_width elements of each.
   const std::size_t elements = static_cast<std::size_t>(2 * widest * my_width);
-  mpi::mpi_count(2 * widest * tiles.cols().extent(), "lu: interchange message");
   send_.resize(elements);
   receive_.resize(elements);
   rows_.reserve(static_cast<std::size_t>(2 * widest));

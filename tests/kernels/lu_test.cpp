@@ -308,6 +308,10 @@ TEST(Lu, RefusesBadArgumentsOnEveryRank) {
   };
   TestMatrix<double> unequal(Family::BlockCyclic, 12, 12, {3}, {4});
   EXPECT_TRUE(refused_everywhere(unequal.out(), {}));
+  // Tile row 1 (4 rows, the last) is taller than tile column 1 (3 columns, not the last): the
+  // U row block right of it would need a 4×4 L_11.
+  TestMatrix<double> taller(Family::BlockCyclic, 8, 10, {4}, {3, 4});
+  EXPECT_TRUE(refused_everywhere(taller.out(), {}));
   TestMatrix<double> a(Family::Pattern, 12, 12, {3}, {3});
   LuOptions too_few;
   too_few.panel_rank = LuPanelRank::Fastest;
