@@ -2,8 +2,9 @@
 /// Driver of the distributed LU factorisation: argument checks, the workspace allocated and
 /// agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
 /// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to the
-/// columns right of it; solve and share the U row block; update tile column k+1 and start
-/// panel k+1, whose messages then travel while the rest of the trailing matrix is updated;
+/// columns right of it; solve and share U_k,k+1 and update tile column k+1, then start panel
+/// k+1, whose messages travel while the rest of the U row block is solved and shared and the
+/// rest of the trailing matrix updated;
 /// last, apply step k's interchanges to the columns left of it, off the critical path. The
 /// panel (lu_panel.hpp), the interchanges (lu_interchanges.hpp) and the update
 /// (lu_update.hpp) are apart. Scalar types are instantiated here only.
@@ -89,9 +90,11 @@ class RightLooking {
       std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
       interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, columns, detail::kLuRightSwapTag,
                           comm);
-      update_.solve_row_block(tiles_, panel_, a_, k, comm);
-      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);  // the lookahead's column
+      update_.plan_row_block(tiles_, k);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 1, k + 2, comm);  // the lookahead's
+      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);                 // column first
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
       interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, detail::kLuLeftSwapTag, comm);
     }
