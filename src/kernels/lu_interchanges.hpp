@@ -36,8 +36,8 @@ class RowInterchanges {
   void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's interchanges (`pivots`: its pivot_count(k) global pivot rows) to tile
-  /// columns [first, last), which must not hold k. Collective over the ranks owning the
-  /// rows moved; every rank calls it alike.
+  /// columns [first, last) (clipped to A's), which must not hold k. Collective over the ranks
+  /// owning the rows moved; every rank calls it alike.
   void apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
              const std::int64_t* pivots, std::int64_t first, std::int64_t last, int tag,
              MPI_Comm comm);
@@ -206,6 +206,7 @@ template <typename T>
 void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                                const std::int64_t* pivots, std::int64_t first, std::int64_t last,
                                int tag, MPI_Comm comm) {
+  last = std::min(last, tiles.cols().count());
   if (first >= last) return;
   if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
   compose(tiles, k, pivots);
