@@ -3,8 +3,9 @@
 /// Internal to kernels::lu: step k's U row block and trailing update.
 /// - The owners of tiles (k, j), j > k, solve them with the unit lower L_kk (U_kj :=
 ///   L_kk⁻¹·A_kj; one TRSM on a Cartesian local array) and send each U_kj to the ranks with
-///   trailing tiles in column j, one message per destination; every rank keeps the U tiles
-///   it needs stacked side by side in increasing column order.
+///   trailing tiles in column j, one message per destination and call (the driver calls for
+///   column k+1 alone, then for the rest); every rank keeps the U tiles it needs stacked side
+///   by side in increasing column order.
 /// - The trailing update A_ij −= L_ik·U_kj: on a Cartesian grid's local array one GEMM per
 ///   range of columns, on the L tiles stacked by the panel (lu_panel.hpp) and the U tiles
 ///   stacked here, which follow the local array's rows and columns; tile by tile otherwise.
