@@ -93,8 +93,10 @@ void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<
   for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
   for (std::int64_t j = 0; j < tiles.cols().count(); ++j)
     if (!tiles.my_rows_in_column(j).empty()) my_width += tiles.cols().size(j);
-  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each.
-  const std::size_t elements = static_cast<std::size_t>(2 * widest * my_width);
+  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each. A
+  // local array holding every row of A (a 1×Q grid) always swaps in place.
+  const bool all_rows_here = array_ && array_->array().local_rows() == tiles.rows().extent();
+  const std::size_t elements = all_rows_here ? 0 : static_cast<std::size_t>(2 * widest * my_width);
   send_.resize(elements);
   receive_.resize(elements);
   rows_.reserve(static_cast<std::size_t>(2 * widest));
