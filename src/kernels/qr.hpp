@@ -1,0 +1,42 @@
+#pragma once
+/// @file qr.hpp
+/// Distributed Householder QR factorisation on any Distribution with square tiles.
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "kernels/distributed_matrix.hpp"
+#include "kernels/lu.hpp"
+
+namespace hetscal::kernels {
+
+/// Which rank factorises a step's panel: as for the LU (the panel's tiles gathered on one
+/// rank, which runs LAPACK's xGEQRF and xLARFT on them and sends the reflectors on).
+using QrPanelRank = LuPanelRank;
+
+struct QrOptions {
+  QrPanelRank panel_rank = QrPanelRank::DiagonalOwner;
+  /// Relative speed of every rank (indexed by rank), read by Fastest; empty: all equal.
+  std::vector<double> rank_speeds;
+};
+
+/// Factorises the M×N matrix A in place as ScaLAPACK's PxGEQRF: A = Q·R, R upper triangular
+/// (trapezoidal when M < N) on and above the diagonal, Q = H(1)·H(2)···H(min(M,N)) with
+/// H(i) = I − τ_i·v_i·v_iᴴ, v_i(i) = 1 implicit, v_i below the diagonal of column i. The
+/// reflectors and τ are those LAPACK's xLARFG defines, so V, τ and R equal LAPACK's xGEQRF
+/// on the gathered matrix up to rounding, with R's signs as LAPACK's (and ScaLAPACK's).
+/// Step k factorises tile column k from its diagonal tile down on one rank, then applies
+/// (I − V·T·Vᴴ)ᴴ to the trailing columns (compact WY form, T as xLARFT builds it): W = Vᴴ·A
+/// reduced over each tile column's owners, then A −= V·(Tᴴ·W); right-looking with a
+/// lookahead of one step. Collective over `comm`; every local operation goes through
+/// kernels/local_blas.hpp (flop accounting). All or nothing as kernels::lu.
+/// @param a the matrix; its row and column splits must cut alike (same first tile and block).
+/// @param tau min(M, N) entries, written on every rank alike: τ_i of reflector i (0-based).
+/// @param comm the ranks of a's distribution (duplicated internally for the messages).
+/// @param options where panels are factorised.
+/// @throws InvalidArgument as kernels::lu, on every rank, before any message.
+/// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
+template <typename T>
+void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options = {});
+
+}  // namespace hetscal::kernels
