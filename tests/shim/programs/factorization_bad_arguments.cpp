@@ -18,41 +18,33 @@ namespace {
 
 constexpr int kOrder = 8, kBlock = 2;
 
+enum Routines { kPotrf = 1, kGetrf = 2, kBoth = 3 };
+
 struct Case {
   const char* what;
-  char uplo;  ///< PDPOTRF only
-  int m, n, ia, ja;
-  int desc_field;  ///< 1-based descriptor entry changed (0: none)
+  int routines;  ///< which routines the case is for
+  char uplo;     ///< PDPOTRF's
+  int m, n, ia, ja;  ///< PDPOTRF takes N only
+  int desc_field;    ///< 1-based descriptor entry changed (0: none)
   int desc_value;
 };
 
-const std::vector<Case> potrf_cases = {
-    {"UPLO = 'X'", 'X', 4, 4, 1, 1, 0, 0},
-    {"N < 0", 'L', -1, -1, 1, 1, 0, 0},
-    {"IA off a block boundary", 'L', 4, 4, 2, 1, 0, 0},
-    {"JA off a block boundary", 'U', 4, 4, 1, 2, 0, 0},
-    {"MB_A != NB_A", 'L', 4, 4, 1, 1, 5, 4},
-    {"LLD_A too small", 'U', 4, 4, 1, 1, 9, 1},
-    {"sub(A) beyond A", 'L', 8, 8, 3, 3, 0, 0},
-    {"an 11-entry descriptor type", 'L', 4, 4, 1, 1, 1, 2},
-    {"N = 0", 'L', 0, 0, 1, 1, 0, 0},
-    {"valid", 'L', kOrder, kOrder, 1, 1, 0, 0},
-};
-
-const std::vector<Case> getrf_cases = {
-    {"M < 0", ' ', -1, 4, 1, 1, 0, 0},
-    {"N < 0", ' ', 4, -1, 1, 1, 0, 0},
-    {"IA off a block boundary", ' ', 4, 4, 2, 1, 0, 0},
-    {"JA off a block boundary", ' ', 4, 4, 1, 2, 0, 0},
-    {"MB_A != NB_A", ' ', 4, 4, 1, 1, 5, 4},
-    {"LLD_A too small", ' ', 4, 4, 1, 1, 9, 1},
-    {"sub(A) beyond A", ' ', 7, 4, 3, 1, 0, 0},
-    {"an 11-entry descriptor type", ' ', 4, 4, 1, 1, 1, 2},
-    {"RSRC_A outside the grid", ' ', 4, 4, 1, 1, 7, 1},
-    {"M_A = 1", ' ', 1, 4, 1, 1, 3, 1},
-    {"M = 0", ' ', 0, 4, 1, 1, 0, 0},
-    {"wide, its first two columns equal (INFO = 2)", ' ', 6, 8, 3, 1, 0, 0},
-    {"valid", ' ', kOrder, kOrder, 1, 1, 0, 0},
+const Case cases[] = {
+    {"UPLO = 'X'", kPotrf, 'X', 4, 4, 1, 1, 0, 0},
+    {"M < 0", kGetrf, 'L', -1, 4, 1, 1, 0, 0},
+    {"N < 0", kBoth, 'L', 4, -1, 1, 1, 0, 0},
+    {"IA off a block boundary", kBoth, 'L', 4, 4, 2, 1, 0, 0},
+    {"JA off a block boundary", kBoth, 'U', 4, 4, 1, 2, 0, 0},
+    {"MB_A != NB_A", kBoth, 'L', 4, 4, 1, 1, 5, 4},
+    {"LLD_A too small", kBoth, 'U', 4, 4, 1, 1, 9, 1},
+    {"sub(A) beyond A", kBoth, 'L', 8, 8, 3, 3, 0, 0},
+    {"an 11-entry descriptor type", kBoth, 'L', 4, 4, 1, 1, 1, 2},
+    {"RSRC_A outside the grid", kGetrf, 'L', 4, 4, 1, 1, 7, 1},
+    {"M_A = 1", kGetrf, 'L', 1, 4, 1, 1, 3, 1},
+    {"M = 0", kGetrf, 'L', 0, 4, 1, 1, 0, 0},
+    {"N = 0", kPotrf, 'L', 0, 0, 1, 1, 0, 0},
+    {"wide, its first two columns equal (INFO = 2)", kGetrf, 'L', 6, 8, 3, 1, 0, 0},
+    {"valid", kBoth, 'L', kOrder, kOrder, 1, 1, 0, 0},
 };
 
 // IPIV as one line (the entries PDGETRF leaves alone show as -1).
@@ -76,7 +68,8 @@ int main(int argc, char** argv) {
   Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
   const int zero = 0, order = kOrder, block = kBlock;
   const int local_cols = numroc_(&order, &block, &mycol, &zero, &npcol);
-  for (const Case& c : getrf ? getrf_cases : potrf_cases) {
+  for (const Case& c : cases) {
+    if (!(c.routines & (getrf ? kGetrf : kPotrf))) continue;
     int desc[9] = {1, context, kOrder, kOrder, kBlock, kBlock, 0, 0, kOrder};
     if (c.desc_field > 0) desc[c.desc_field - 1] = c.desc_value;
     // 2·I + 1: symmetric positive definite, and an LU without interchanges; 9 rows of LLD so
