@@ -10,8 +10,7 @@ target_compile_options(shim_random_pdgetrf PRIVATE ${HETSCAL_WARNINGS})
 set(pdgetrf_cases_per_grid_1 200)
 set(pdgetrf_cases_per_grid_2 40)
 set(pdgetrf_cases_per_grid_4 20)
-set(pdgetrf_cases_per_grid_6 12)
-random_cases_on_scalapack(pdgetrf shim_random_pdgetrf 2 1 2 4 6)
+random_cases_on_scalapack(pdgetrf shim_random_pdgetrf 2 1 2 4)
 
 # The checker can fail: each fault of a broken PDGETRF is caught by its own finding.
 set(pdgetrf_caught_swaps_wrong_rows "first: wrong factor element")
@@ -26,15 +25,15 @@ mutants_caught(pdgetrf shim_random_pdgetrf mutant_pdgetrf.cpp swaps_wrong_rows p
 # ScaLAPACK (forced, hetscal would take each of them over).
 # Fewer cases than PDPOTRF's (each case also runs ScaLAPACK's PDGETRF on a copy), so that the
 # whole set stays near a minute on two cores.
-set(preloaded_pdgetrf_cases_per_grid_1 60)
-set(preloaded_pdgetrf_cases_per_grid_2 20)
-set(preloaded_pdgetrf_cases_per_grid_3 20)
-set(preloaded_pdgetrf_cases_per_grid_4 10)
-set(preloaded_pdgetrf_cases_per_grid_5 8)
-set(preloaded_pdgetrf_cases_per_grid_6 4)
-set(preloaded_pdgetrf_cases_per_grid_7 5)
-set(preloaded_pdgetrf_cases_per_grid_8 3)
-set(preloaded_pdgetrf_cases_per_grid_9 3)
+set(preloaded_pdgetrf_cases_per_grid_1 40)
+set(preloaded_pdgetrf_cases_per_grid_2 12)
+set(preloaded_pdgetrf_cases_per_grid_3 12)
+set(preloaded_pdgetrf_cases_per_grid_4 6)
+set(preloaded_pdgetrf_cases_per_grid_5 5)
+set(preloaded_pdgetrf_cases_per_grid_6 3)
+set(preloaded_pdgetrf_cases_per_grid_7 3)
+set(preloaded_pdgetrf_cases_per_grid_8 2)
+set(preloaded_pdgetrf_cases_per_grid_9 2)
 random_cases_preloaded(pdgetrf shim_random_pdgetrf 3 RANKS 1 2 3 4 5 6 7 8 9 LARGER_SEED 161
                        ENV HETSCAL_ROUTINES=pdgetrf)
 
