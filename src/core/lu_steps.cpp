@@ -82,21 +82,27 @@ LuStepLoad LuSteps::step(std::size_t k) const {
   load.factored.assign(P, 0.0);
   load.trsm_tiles.assign(P, 0.0);
   load.gemm_tiles.assign(P, 0.0);
-  std::vector<char> needs(P);  // scratch: the processors that need a tile row's L
+  // The processors other than the panel rank that get row class a's factored tiles: the
+  // owner of its panel tile and of its trailing tiles. In O(columns): a processor is listed
+  // once per row class by stamping it with the class.
+  std::vector<std::size_t> stamp(P, layout_.rows), readers;
   const auto readers_of_row = [&](std::size_t a) {
-    std::fill(needs.begin(), needs.end(), 0);
-    needs[layout_.at(a, panel_class)] = 1;
+    readers.clear();
+    const auto add = [&](std::size_t x) {
+      if (stamp[x] != a && x != load.panel_rank) stamp[x] = a, readers.push_back(x);
+    };
+    add(layout_.at(a, panel_class));
     for (std::size_t b = 0; b < layout_.cols; ++b)
-      if (trailing_cols[b] > 0) needs[layout_.at(a, b)] = 1;
-    needs[load.panel_rank] = 0;
+      if (trailing_cols[b] > 0) add(layout_.at(a, b));
+    return readers;
   };
   const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
   for (std::size_t a = 0; a < layout_.rows; ++a) {
     load.panel_tiles += real(panel_rows[a]);
     const std::size_t holder = layout_.at(a, panel_class);
     if (holder != load.panel_rank) load.gathered[holder] += real(panel_rows[a]);
-    readers_of_row(a);
-    for (std::size_t x = 0; x < P; ++x) load.factored[x] += needs[x] ? real(trailing_rows[a]) : 0.0;
+    if (trailing_rows[a] > 0)
+      for (std::size_t x : readers_of_row(a)) load.factored[x] += real(trailing_rows[a]);
     for (std::size_t b = 0; b < layout_.cols; ++b) {
       const std::size_t x = layout_.at(a, b), d = layout_.at(row_k, b);
       load.gemm_tiles[x] += real(trailing_rows[a]) * real(trailing_cols[b]);
@@ -104,19 +110,19 @@ LuStepLoad LuSteps::step(std::size_t k) const {
         load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
     }
   }
-  readers_of_row(row_k);  // tile row k: L(k,k) for the row block's owners
-  for (std::size_t x = 0; x < P; ++x) load.factored[x] += needs[x] ? 1.0 : 0.0;
+  std::fill(stamp.begin(), stamp.end(), layout_.rows);  // tile row k apart from its class:
+  for (std::size_t x : readers_of_row(row_k)) load.factored[x] += 1.0;  // L(k,k) for the row block
   for (std::size_t b = 0; b < layout_.cols; ++b) {
     if (trailing_cols[b] == 0) continue;
     const std::size_t solver = layout_.at(row_k, b);
     load.trsm_tiles[solver] += real(trailing_cols[b]);
-    std::vector<std::size_t> readers;  // distinct owners of trailing tiles of column class b
-    for (std::size_t a = 0; a < layout_.rows; ++a) {
+    for (std::size_t a = 0; a < layout_.rows; ++a) {  // the distinct owners of its trailing tiles
       const std::size_t x = layout_.at(a, b);
-      if (trailing_rows[a] > 0 && x != solver && std::find(readers.begin(), readers.end(), x) == readers.end())
-        readers.push_back(x);
+      if (trailing_rows[a] > 0 && x != solver && stamp[x] != layout_.rows + 1 + b) {
+        stamp[x] = layout_.rows + 1 + b;
+        load.u_messages.push_back({solver, x, real(trailing_cols[b])});
+      }
     }
-    for (std::size_t x : readers) load.u_messages.push_back({solver, x, real(trailing_cols[b])});
   }
   merge_pairs(load.swaps);
   merge_pairs(load.u_messages);
