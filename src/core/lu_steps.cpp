@@ -72,55 +72,82 @@ LuStepLoad LuSteps::step(std::size_t k) const {
     msg << "LU steps: step " << k << " of " << steps_;
     throw InvalidArgument(msg.str());
   }
-  const std::size_t P = processors_, panel_class = layout_.col_class[k], row_k = layout_.row_class[k];
+  LuStepLoad load;
+  load.panel_rank = panel_rank(k);
+  load.gathered.assign(processors_, 0.0);
+  load.factored.assign(processors_, 0.0);
+  load.trsm_tiles.assign(processors_, 0.0);
+  load.gemm_tiles.assign(processors_, 0.0);
+  add_panel(load, k);
+  add_swaps_and_update(load, k);
+  add_row_block(load, k);
+  return load;
+}
+
+void LuSteps::add_panel(LuStepLoad& load, std::size_t k) const {
+  const std::size_t panel_class = layout_.col_class[k];
   const auto& panel_rows = rows_from_[k];  // tile rows i >= k per class
   const auto& trailing_rows = rows_from_[k + 1];
   const auto& trailing_cols = cols_from_[k + 1];
-  LuStepLoad load;
-  load.panel_rank = panel_rank(k);
-  load.gathered.assign(P, 0.0);
-  load.factored.assign(P, 0.0);
-  load.trsm_tiles.assign(P, 0.0);
-  load.gemm_tiles.assign(P, 0.0);
-  std::vector<char> needs(P);  // scratch: the processors that need a tile row's L
-  const auto readers_of_row = [&](std::size_t a) {
-    std::fill(needs.begin(), needs.end(), 0);
-    needs[layout_.at(a, panel_class)] = 1;
+  // The processors other than the panel rank that get a tile row's factored tile: the owner
+  // of its panel tile and those of its trailing tiles. In O(columns): a processor is listed
+  // once per tile row class by stamping it with the class (row k apart, stamped rows).
+  std::vector<std::size_t> stamp(processors_, layout_.rows), readers;
+  const auto readers_of_row = [&](std::size_t a, std::size_t mark) -> const std::vector<std::size_t>& {
+    readers.clear();
+    const auto add = [&](std::size_t x) {
+      if (stamp[x] != mark && x != load.panel_rank) stamp[x] = mark, readers.push_back(x);
+    };
+    add(layout_.at(a, panel_class));
     for (std::size_t b = 0; b < layout_.cols; ++b)
-      if (trailing_cols[b] > 0) needs[layout_.at(a, b)] = 1;
-    needs[load.panel_rank] = 0;
+      if (trailing_cols[b] > 0) add(layout_.at(a, b));
+    return readers;
   };
-  const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
   for (std::size_t a = 0; a < layout_.rows; ++a) {
     load.panel_tiles += real(panel_rows[a]);
     const std::size_t holder = layout_.at(a, panel_class);
     if (holder != load.panel_rank) load.gathered[holder] += real(panel_rows[a]);
-    readers_of_row(a);
-    for (std::size_t x = 0; x < P; ++x) load.factored[x] += needs[x] ? real(trailing_rows[a]) : 0.0;
+    if (trailing_rows[a] > 0)
+      for (std::size_t x : readers_of_row(a, a)) load.factored[x] += real(trailing_rows[a]);
+  }
+  // Tile row k: L(k,k) for the row block's owners.
+  for (std::size_t x : readers_of_row(layout_.row_class[k], layout_.rows + 1)) load.factored[x] += 1.0;
+}
+
+void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
+  const std::size_t row_k = layout_.row_class[k];
+  const auto& panel_rows = rows_from_[k];
+  const auto& trailing_rows = rows_from_[k + 1];
+  const auto& trailing_cols = cols_from_[k + 1];
+  const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
+  for (std::size_t a = 0; a < layout_.rows; ++a)
     for (std::size_t b = 0; b < layout_.cols; ++b) {
       const std::size_t x = layout_.at(a, b), d = layout_.at(row_k, b);
       load.gemm_tiles[x] += real(trailing_rows[a]) * real(trailing_cols[b]);
       if (x != d && panel_rows[a] > 0 && trailing_cols[b] > 0)
         load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
     }
-  }
-  readers_of_row(row_k);  // tile row k: L(k,k) for the row block's owners
-  for (std::size_t x = 0; x < P; ++x) load.factored[x] += needs[x] ? 1.0 : 0.0;
+  merge_pairs(load.swaps);
+}
+
+void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
+  const std::size_t row_k = layout_.row_class[k];
+  const auto& trailing_rows = rows_from_[k + 1];
+  const auto& trailing_cols = cols_from_[k + 1];
+  std::vector<std::size_t> stamp(processors_, layout_.cols);  // the column class that last listed a processor
   for (std::size_t b = 0; b < layout_.cols; ++b) {
     if (trailing_cols[b] == 0) continue;
     const std::size_t solver = layout_.at(row_k, b);
     load.trsm_tiles[solver] += real(trailing_cols[b]);
-    std::vector<std::size_t> readers;  // distinct owners of trailing tiles of column class b
-    for (std::size_t a = 0; a < layout_.rows; ++a) {
+    for (std::size_t a = 0; a < layout_.rows; ++a) {  // the distinct owners of its trailing tiles
       const std::size_t x = layout_.at(a, b);
-      if (trailing_rows[a] > 0 && x != solver && std::find(readers.begin(), readers.end(), x) == readers.end())
-        readers.push_back(x);
+      if (trailing_rows[a] > 0 && x != solver && stamp[x] != b) {
+        stamp[x] = b;
+        load.u_messages.push_back({solver, x, real(trailing_cols[b])});
+      }
     }
-    for (std::size_t x : readers) load.u_messages.push_back({solver, x, real(trailing_cols[b])});
   }
-  merge_pairs(load.swaps);
   merge_pairs(load.u_messages);
-  return load;
 }
 
 namespace {

@@ -76,6 +76,10 @@ class LuSteps {
   LuStepLoad step(std::size_t k) const;
 
  private:
+  void add_panel(LuStepLoad& load, std::size_t k) const;             ///< gathered, factored
+  void add_swaps_and_update(LuStepLoad& load, std::size_t k) const;  ///< swaps, gemm_tiles
+  void add_row_block(LuStepLoad& load, std::size_t k) const;         ///< trsm_tiles, u_messages
+
   const TileOwnership& layout_;
   std::size_t processors_, steps_, tile_rows_, tile_cols_;
   PanelRank panel_rank_;
