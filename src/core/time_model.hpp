@@ -15,12 +15,16 @@
 ///                  search / norm collectives (LU, QR) — the critical path ScaLAPACK does
 ///                  not overlap;
 ///   communication  the panel broadcast along every row class and the row-block broadcast
-///                  along every column class (plus LU's row swaps). On a shared bus every
+///                  along every column class (plus LU's row swaps: PDLASWP's one message per
+///                  swapped row and process column, latency-bound). On a shared bus every
 ///                  message is serialised (a broadcast to g processes is g−1 messages, and
 ///                  all groups add up); on a switched network a broadcast is a binomial tree
 ///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
 ///                  broadcasts still one after another;
-/// plus, unless the candidate keeps the caller's layout, the redistribution in and out of
+/// That is ScaLAPACK's algorithm, and how the caller's layout is priced. An LU on any other
+/// candidate runs hetscal's kernel instead, priced message by message as it sends them
+/// (lu_steps.hpp: the panel gathered and factorised on one rank, with lookahead).
+/// Plus, unless the candidate keeps the caller's layout, the redistribution in and out of
 /// each matrix (GEMM: A and B in, C in when read and out; Cholesky: one triangle in and
 /// out, priced as one whole matrix moved once): the elements that change owner, over the
 /// same network model. Steps add up (no overlap).
@@ -83,6 +87,11 @@ struct Problem {
 /// @throws InvalidArgument if N = 0, or Cholesky has M ≠ N.
 void require_valid(const Problem& problem);
 
+/// Where hetscal's LU kernel factorises each step's panel (the gathered panel tiles, LAPACK's
+/// getrf on one rank): the owner of the diagonal tile, or the fastest owner of the panel's
+/// tile column (seed 000's suggestion to let the fastest processors pivot).
+enum class PanelRank { DiagonalOwner, Fastest };
+
 enum class CandidateKind {
   CallerLayout,  ///< compute in place on the caller's block-cyclic layout (no redistribution)
   Cartesian,     ///< a heterogeneous p×q grid with row shares r_i and column shares c_j
@@ -104,6 +113,9 @@ struct Candidate {
   /// empty: tile rows dealt by proportional_sequence over row_share. Both or neither.
   std::vector<std::size_t> row_order;
   std::vector<std::size_t> col_order;  ///< Cartesian, optional: as row_order for tile columns
+  /// LU on hetscal's layouts (not the caller's): the rank that factorises each panel
+  /// (lu_steps.hpp); ignored by the other routines.
+  PanelRank panel_rank = PanelRank::DiagonalOwner;
 
   /// The distinct processors used, increasing.
   std::vector<std::size_t> processors() const;

@@ -28,4 +28,6 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              double* c, const int* ic, const int* jc, const int* descc);
 void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* info);
+void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, int* ipiv, int* info);
 }
