@@ -172,14 +172,6 @@ PanelSeconds panel_seconds(const Platform& platform, const LuStepLoad& load, dou
           factored.time() + broadcast_time(platform.network, platform.size(), nb * kBytesPerElement)};
 }
 
-/// Per processor: the seconds of its trailing update.
-std::vector<double> update_seconds(const Platform& platform, const LuStepLoad& load, double cube, double efficiency) {
-  std::vector<double> s(load.gemm_tiles.size());
-  for (std::size_t x = 0; x < s.size(); ++x)
-    s[x] = load.gemm_tiles[x] * 2.0 * cube / (platform.processors[x].speed_flops * efficiency);
-  return s;
-}
-
 /// Every message of `messages`, `both_ways` also from `to` to `from`.
 void send_pairs(BroadcastPhase& phase, const std::vector<PairMessage>& messages, double tile_bytes, bool both_ways) {
   for (const PairMessage& m : messages) {
@@ -188,15 +180,32 @@ void send_pairs(BroadcastPhase& phase, const std::vector<PairMessage>& messages,
   }
 }
 
-/// The row swaps, the row block's TRSM and its U tiles' messages of one step.
-void add_swaps_and_row_block(const Platform& platform, const LuStepLoad& load, double nb, double efficiency,
-                             TimeBreakdown& t) {
-  const double tile_bytes = nb * nb * kBytesPerElement;
+/// What a step does besides its panel: the swaps and the U messages (communication), the
+/// row block's TRSM and the trailing update, per processor where they differ.
+struct StepWork {
+  double messages = 0.0;       ///< swaps, then the U tiles
+  std::vector<double> trsm;    ///< seconds per processor
+  std::vector<double> update;  ///< seconds per processor
+  double slowest_trsm() const { return *std::max_element(trsm.begin(), trsm.end()); }
+  double slowest_update() const { return *std::max_element(update.begin(), update.end()); }
+  /// Every processor done: the window the next panel may hide in.
+  double window() const { return messages + slowest_trsm() + slowest_update(); }
+  /// Processor x done with its own part.
+  double of(std::size_t x) const { return messages + trsm[x] + update[x]; }
+};
+
+StepWork step_work(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
+  const double tile_bytes = nb * nb * kBytesPerElement, cube = nb * nb * nb;
   BroadcastPhase swaps(platform.network), row_block(platform.network);
   send_pairs(swaps, load.swaps, tile_bytes, true);
   send_pairs(row_block, load.u_messages, tile_bytes, false);
-  t.communication += swaps.time() + row_block.time();
-  t.panel += slowest_time(platform, load.trsm_tiles, nb * nb * nb, efficiency);
+  StepWork work{swaps.time() + row_block.time(), {}, {}};
+  for (std::size_t x = 0; x < platform.size(); ++x) {
+    const double rate = platform.processors[x].speed_flops * efficiency;
+    work.trsm.push_back(load.trsm_tiles[x] * cube / rate);
+    work.update.push_back(load.gemm_tiles[x] * 2.0 * cube / rate);
+  }
+  return work;
 }
 
 }  // namespace
@@ -211,17 +220,17 @@ TimeBreakdown simulate_lu(const Platform& platform, const TileOwnership& layout,
   LuStepLoad load = steps.step(0);
   t.panel += panel_seconds(platform, load, nb, efficiency).total();  // nothing to hide it behind
   for (std::size_t k = 0; k < steps.steps(); ++k) {
-    add_swaps_and_row_block(platform, load, nb, efficiency, t);
-    const std::vector<double> update = update_seconds(platform, load, nb * nb * nb, efficiency);
-    const double slowest = *std::max_element(update.begin(), update.end());
-    t.compute += slowest;
+    const StepWork work = step_work(platform, load, nb, efficiency);
+    t.communication += work.messages;
+    t.panel += work.slowest_trsm();
+    t.compute += work.slowest_update();
     if (k + 1 == steps.steps()) break;
     LuStepLoad next = steps.step(k + 1);
-    // Lookahead: the step lasts until the slowest update, the panel rank's panel and update,
-    // and the next panel's delivery are all done.
+    // Lookahead: the step lasts until every processor is done, the panel rank has its next
+    // panel factorised before doing its own part, and that panel has reached every rank.
     const PanelSeconds panel = panel_seconds(platform, next, nb, efficiency);
-    const double step = std::max({slowest, panel.gather_and_getrf + update[next.panel_rank], panel.total()});
-    t.panel += step - slowest;
+    const double step = std::max({work.window(), panel.gather_and_getrf + work.of(next.panel_rank), panel.total()});
+    t.panel += step - work.window();
     load = std::move(next);
   }
   return t;

@@ -16,17 +16,19 @@
 ///                  owner of a pivot's tile row, per pair of ranks; a pivot lies in each of the
 ///                  T_r − k panel tile rows alike, so a pair exchanges (tile columns j > k
 ///                  whose tile (i,j), i >= k, it owns and the owner of (k,j) does not) /
-///                  (T_r − k) tiles' worth (the swaps left of the panel run off the critical
-///                  path, after the update, and are not priced);
+///                  (T_r − k) tiles' worth (the swaps left of the panel run after the update,
+///                  off the critical path, and are not priced);
 ///   row block      the owners of tiles (k,j), j > k, solve them (TRSM, nb³ each) and send each
 ///                  rank with trailing tiles in column j its U(k,j), one message per pair;
 ///   update         the trailing tiles (i,j), i, j > k: GEMM, 2nb³ each.
-/// Lookahead of one: panel k+1 runs during update k. Its rank waits for the gathered tiles
-/// and factorises them, then updates its own tiles while the factored tiles and pivots
-/// travel; so step k's update phase lasts max(slowest update, gather + getrf + the panel
-/// rank's update, gather + getrf + delivery). What exceeds the slowest update counts as
-/// panel time (exposed), the rest as compute. Panel 0, the swaps, the row block and its
-/// messages are on the critical path.
+/// Lookahead of one: tile column k+1 is swapped, solved and updated first and panel k+1
+/// started, then the rest of the swaps, row block and update run while it travels. So step
+/// k lasts max(window, gather + getrf + the panel rank's own part, gather + getrf +
+/// delivery), the window being the swaps' and U messages' time + the slowest TRSM + the
+/// slowest update (the panel rank waits for its gathered tiles and factorises them before
+/// doing its part). The messages count as communication, the slowest TRSM and what exceeds
+/// the window as panel time (exposed), the slowest update as compute; panel 0 is exposed
+/// whole.
 #include <cstddef>
 #include <vector>
 

@@ -132,8 +132,9 @@ TEST(LuSteps, OneProcessorTimeIsTheFlopCount) {
 }
 
 // Two processors, free network, 1×2 block-cyclic columns: the panel of step k+1 lies with
-// the owner of tile column k+1, which also updates its share of step k; what it adds beyond
-// the slower update is the exposed panel time (lookahead), counted from the tile loop.
+// the owner of tile column k+1, which also solves and updates its share of step k; what it
+// adds beyond the slowest TRSM and update is the exposed panel time (lookahead), counted
+// from the tile loop.
 TEST(LuSteps, LookaheadHidesThePanelBehindTheOtherRanksUpdate) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}, {1.0e9, 1.0e12}};
@@ -145,12 +146,14 @@ TEST(LuSteps, LookaheadHidesThePanelBehindTheOtherRanksUpdate) {
   for (std::size_t k = 0; k < K; ++k) {
     const BruteStep step = brute_force_step(t, {1.0, 1.0}, PanelRank::DiagonalOwner, k);
     const double slowest = 2.0 * cube * std::max(step.gemm[0], step.gemm[1]) / 1.0e9;
+    const double slowest_trsm = std::max(step.trsm[0], step.trsm[1]) * cube / 1.0e9;
     compute += slowest;
-    panel += *std::max_element(step.trsm.begin(), step.trsm.end()) * cube / 1.0e9;
+    panel += slowest_trsm;
     if (k + 1 < K) {
       const std::size_t next = owner(t, k + 1, k + 1);
       const double next_panel = (static_cast<double>(K - k - 1) - 1.0 / 3.0) * cube / 1.0e9;
-      panel += std::max(0.0, 2.0 * cube * step.gemm[next] / 1.0e9 + next_panel - slowest);
+      const double own_part = (2.0 * step.gemm[next] + step.trsm[next]) * cube / 1.0e9;
+      panel += std::max(0.0, next_panel + own_part - slowest - slowest_trsm);
     }
   }
   const TimeBreakdown model = simulate_lu(platform, t, PanelRank::DiagonalOwner);
@@ -162,7 +165,8 @@ TEST(LuSteps, LookaheadHidesThePanelBehindTheOtherRanksUpdate) {
 // Shared bus: every message adds up. Communication: each swap both ways and each U message;
 // the panel's gather and getrf, then its factored tiles and pivots (two messages to the two
 // other ranks), are panel time: all of it at step 0, afterwards what the lookahead does not
-// hide behind the slowest update (the panel rank updates after its getrf).
+// hide behind the step's messages, slowest TRSM and slowest update (the panel rank does its
+// own part after its getrf).
 TEST(LuSteps, SharedBusCountsEveryMessageOfTheTileLoop) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}, {2.0e9, 1.0e12}, {3.0e9, 1.0e12}};
@@ -173,7 +177,7 @@ TEST(LuSteps, SharedBusCountsEveryMessageOfTheTileLoop) {
   const auto message = [&](double bytes) { return 1.0e-4 + bytes / 1.0e8; };
   for (PanelRank rank : {PanelRank::DiagonalOwner, PanelRank::Fastest}) {
     double communication = 0.0, panel = 0.0;
-    std::vector<double> gather_getrf(K), delivery(K), update(3);
+    std::vector<double> gather_getrf(K), delivery(K), messages(K, 0.0), update(3), trsm(3);
     for (std::size_t k = 0; k < K; ++k) {
       const BruteStep s = brute_force_step(t, {1.0, 2.0, 3.0}, rank, k);
       gather_getrf[k] = (20.0 - static_cast<double>(k) - 1.0 / 3.0) * cube / platform.processors[s.panel_rank].speed_flops;
@@ -183,20 +187,25 @@ TEST(LuSteps, SharedBusCountsEveryMessageOfTheTileLoop) {
         if (s.factored[x] > 0) delivery[k] += message(s.factored[x] * tile_bytes);
       }
       for (std::size_t p = 0; p < 9; ++p) {
-        if (s.swap[p] > 0) communication += 2.0 * message(s.swap[p] * tile_bytes);
-        if (s.u[p] > 0) communication += message(s.u[p] * tile_bytes);
+        if (s.swap[p] > 0) messages[k] += 2.0 * message(s.swap[p] * tile_bytes);
+        if (s.u[p] > 0) messages[k] += message(s.u[p] * tile_bytes);
       }
-      double trsm = 0.0;
-      for (std::size_t x = 0; x < 3; ++x) trsm = std::max(trsm, s.trsm[x] * cube / platform.processors[x].speed_flops);
-      panel += trsm;
+      communication += messages[k];
+      for (std::size_t x = 0; x < 3; ++x) trsm[x] = s.trsm[x] * cube / platform.processors[x].speed_flops;
+      panel += *std::max_element(trsm.begin(), trsm.end());
     }
     panel += gather_getrf[0] + delivery[0];
     for (std::size_t k = 0; k + 1 < K; ++k) {
       const BruteStep s = brute_force_step(t, {1.0, 2.0, 3.0}, rank, k);
       const std::size_t next = brute_force_step(t, {1.0, 2.0, 3.0}, rank, k + 1).panel_rank;
-      for (std::size_t x = 0; x < 3; ++x) update[x] = 2.0 * cube * s.gemm[x] / platform.processors[x].speed_flops;
-      const double slowest = *std::max_element(update.begin(), update.end());
-      panel += std::max({slowest, gather_getrf[k + 1] + update[next], gather_getrf[k + 1] + delivery[k + 1]}) - slowest;
+      for (std::size_t x = 0; x < 3; ++x) {
+        update[x] = 2.0 * cube * s.gemm[x] / platform.processors[x].speed_flops;
+        trsm[x] = s.trsm[x] * cube / platform.processors[x].speed_flops;
+      }
+      const double window = messages[k] + *std::max_element(trsm.begin(), trsm.end()) +
+                            *std::max_element(update.begin(), update.end());
+      const double own_part = messages[k] + trsm[next] + update[next];
+      panel += std::max({window, gather_getrf[k + 1] + own_part, gather_getrf[k + 1] + delivery[k + 1]}) - window;
     }
     const TimeBreakdown model = simulate_lu(platform, t, rank);
     EXPECT_NEAR(model.communication, communication, 1e-12 * communication);
