@@ -19,9 +19,10 @@
  *    every layout, patterns included, hetscal_local_elements(), hetscal_tile_owner() and
  *    hetscal_local_tile() say which tile of the global matrix is where in the local array.
  *    hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK block-cyclic matrix.
- * 3. hetero_pdgemm(), hetero_pdpotrf() and hetero_pdpotrs() compute, with ScaLAPACK's
- *    arguments, either on matrices already in the heterogeneous layout (no data movement) or
- *    on ScaLAPACK block-cyclic ones (moved in and out around the computation).
+ * 3. hetero_pdgemm(), hetero_pdgetrs(), hetero_pdpotrf() and
+ *    hetero_pdpotrs() compute, with ScaLAPACK's arguments, either on matrices already in the
+ *    heterogeneous layout (no data movement) or on ScaLAPACK block-cyclic ones (moved in and
+ *    out around the computation).
  *
  * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
  * taking a context is collective over the processes of its BLACS grid. Argument errors follow
@@ -266,9 +267,10 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    const int* descc, int* info);
 
 /**
- * INFO of hetero_pdpotrf() and hetero_pdpotrs() when hetscal could not compute for a reason
- * other than an argument (their return value says which): below every argument code, so
- * that a caller testing only INFO != 0 sees the failure.
+ * INFO of hetero_pdgetrs(), hetero_pdpotrf() and hetero_pdpotrs() when
+ * hetscal could not compute for a reason other than an argument (their return value says
+ * which): negative, so that a caller testing only INFO != 0 sees the failure, and unlike
+ * every argument code of these routines (position 10 is never a descriptor).
  */
 #define HETSCAL_INFO_FAILED(status) (-1000 - (status))
 
@@ -313,6 +315,27 @@ int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int
  */
 int hetero_pdpotrs(const char* uplo, int n, int nrhs, const double* a, int ia, int ja,
                    const int* desca, double* b, int ib, int jb, const int* descb, int* info);
+
+/**
+ * Solves op(sub(A))·X = sub(B) with LU factors and pivots as LAPACK's DGETRF or ScaLAPACK's
+ * PDGETRF leave them, with PDGETRS's arguments; X overwrites sub(B) (N×NRHS). TRANS "N": A·X = B; "T" or "C":
+ * Aᵀ·X = B. Collective over A's grid. sub(A) is either on a hetscal descriptor (the factors
+ * in place, IPIV as DGETRF's: N 1-based rows on every process alike; IA = JA = 1,
+ * M_A = N_A = N) — sub(B) then on a hetscal descriptor of the same context (IB = JB = 1,
+ * M_B = N, N_B = NRHS) or on a ScaLAPACK descriptor of the context's BLACS grid (moved in and
+ * back) — or both are on ScaLAPACK descriptors of one BLACS grid (moved into the layout
+ * the LU is planned in), IPIV then in ScaLAPACK's format (what PDGETRF
+ * wrote). sub(A) and IPIV are not written.
+ * @param[out] info 0; -(position) or -(100·position + field) as PDGETRS numbers them (trans
+ *             1, n 2, nrhs 3, ia 5, ja 6, desca 7, ipiv 8: an entry naming a row outside
+ *             sub(A), ib 10, jb 11, descb 12; a ScaLAPACK DESCB with a hetscal DESCA is
+ *             accepted, the reverse is -(1200 + 1)), nothing written;
+ *             HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return as hetero_pdpotrf().
+ */
+int hetero_pdgetrs(const char* trans, int n, int nrhs, const double* a, int ia, int ja,
+                   const int* desca, const int* ipiv, double* b, int ib, int jb, const int* descb,
+                   int* info);
 
 #ifdef __cplusplus
 }
