@@ -61,9 +61,11 @@ struct LapackLu {
 
 /// ‖P·A − L·U‖_F / (‖A‖_F·max(M,N)·eps) with L and U read from the rows×cols `factors` (L unit
 /// lower trapezoidal, U upper) and P from `pivots` (1-based, row i interchanged with
-/// pivots[i] at step i), all from the definitions.
+/// pivots[i] at step i), all from the definitions; infinite when a pivot is outside A.
 inline double lu_residual(const std::vector<double>& a, const std::vector<double>& factors,
                           const std::vector<int>& pivots, int rows, int cols) {
+  for (int i = 0; i < std::min(rows, cols); ++i)
+    if (pivots[i] < 1 || pivots[i] > rows) return std::numeric_limits<double>::infinity();
   std::vector<double> pa = a;  // P·A: A's rows interchanged in order
   for (int i = 0; i < std::min(rows, cols); ++i)
     for (int j = 0; j < cols; ++j)
