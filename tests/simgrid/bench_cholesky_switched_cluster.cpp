@@ -85,7 +85,7 @@ void broadcast_priced(core::CholeskyCandidate& priced, MPI_Comm comm) {
   core::Candidate& c = priced.prediction.candidate;
   std::vector<std::size_t> sizes{static_cast<std::size_t>(priced.kind),
                                  static_cast<std::size_t>(c.kind), c.tile, c.rows, c.cols};
-  std::vector<double> numbers{priced.colrow_cost, priced.prediction.time.compute,
+  std::vector<double> numbers{priced.pattern_cost, priced.prediction.time.compute,
                               priced.prediction.time.panel, priced.prediction.time.communication,
                               priced.prediction.time.redistribution};
   std::vector<char> label(c.label.begin(), c.label.end());
@@ -96,7 +96,7 @@ void broadcast_priced(core::CholeskyCandidate& priced, MPI_Comm comm) {
   priced.kind = static_cast<core::CholeskyLayoutKind>(sizes[0]);
   c.kind = static_cast<core::CandidateKind>(sizes[1]);
   c.tile = sizes[2], c.rows = sizes[3], c.cols = sizes[4];
-  priced.colrow_cost = numbers[0];
+  priced.pattern_cost = numbers[0];
   priced.prediction.time = {numbers[1], numbers[2], numbers[3], numbers[4]};
   c.label.assign(label.begin(), label.end());
 }
@@ -120,18 +120,18 @@ struct Case {
     std::printf(
         "%3lld %-9s %6.3f %6.3f %9.4g %9.4g | %-8s %3.0f %9.4g %9.4g | %-8s %3.0f %9.4g %9.4g | "
         "%6.3f %6.3f\n",
-        (long long)nodes, gcrm.shape().c_str(), gcrm.priced.colrow_cost, kPaperGcrmCost.at(nodes),
+        (long long)nodes, gcrm.shape().c_str(), gcrm.priced.pattern_cost, kPaperGcrmCost.at(nodes),
         gcrm.run.seconds, bench::kernel_seconds(gcrm.priced.prediction), cyclic_all.shape().c_str(),
-        cyclic_all.priced.colrow_cost, cyclic_all.run.seconds,
+        cyclic_all.priced.pattern_cost, cyclic_all.run.seconds,
         bench::kernel_seconds(cyclic_all.priced.prediction), cyclic_fewer.shape().c_str(),
-        cyclic_fewer.priced.colrow_cost, cyclic_fewer.run.seconds,
+        cyclic_fewer.priced.pattern_cost, cyclic_fewer.run.seconds,
         bench::kernel_seconds(cyclic_fewer.priced.prediction),
         cyclic_all.run.seconds / gcrm.run.seconds, cyclic_fewer.run.seconds / gcrm.run.seconds);
   }
   void write(std::FILE* csv) const {
     std::fprintf(csv, "%lld", (long long)nodes);
     for (const Measured* m : {&gcrm, &cyclic_all, &cyclic_fewer})
-      std::fprintf(csv, ",%s,%.4f,%.6f,%.6f,%.4f", m->shape().c_str(), m->priced.colrow_cost,
+      std::fprintf(csv, ",%s,%.4f,%.6f,%.6f,%.4f", m->shape().c_str(), m->priced.pattern_cost,
                    m->run.seconds, bench::kernel_seconds(m->priced.prediction), m->run.balance);
     std::fprintf(csv, ",%.3f\n", kPaperGcrmCost.at(nodes));
   }
@@ -204,9 +204,9 @@ bool write_plot(const std::string& path, const std::vector<Case>& cases,
     times.x.push_back(double(c.nodes)), costs.x.push_back(double(c.nodes));
     gcrm_s.y.push_back(c.gcrm.run.seconds), all_s.y.push_back(c.cyclic_all.run.seconds);
     fewer_s.y.push_back(c.cyclic_fewer.run.seconds);
-    gcrm_t.y.push_back(c.gcrm.priced.colrow_cost), paper_t.y.push_back(kPaperGcrmCost.at(c.nodes));
-    all_t.y.push_back(c.cyclic_all.priced.colrow_cost),
-        fewer_t.y.push_back(c.cyclic_fewer.priced.colrow_cost);
+    gcrm_t.y.push_back(c.gcrm.priced.pattern_cost), paper_t.y.push_back(kPaperGcrmCost.at(c.nodes));
+    all_t.y.push_back(c.cyclic_all.priced.pattern_cost),
+        fewer_t.y.push_back(c.cyclic_fewer.priced.pattern_cost);
   }
   times.series = {gcrm_s, all_s, fewer_s};
   costs.series = {gcrm_t, paper_t, all_t, fewer_t};
