@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
@@ -34,8 +35,8 @@ class LuUpdate {
   void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Step k's U row block: solved by its owners, then shared. @pre finish(k) of `panel`.
-  void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
-                       const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
+  void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
+                       std::int64_t k, MPI_Comm comm);
 
   /// A_ij −= L_ik·U_kj on this rank's tiles i > k, j in [first, last), first > k.
   /// @pre solve_row_block(k).
@@ -52,8 +53,7 @@ class LuUpdate {
   void solve_own(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                  std::int64_t k) const;
   void post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
-  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                MPI_Comm comm);
+  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
   void update_array(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                     std::int64_t k, std::int64_t first, std::int64_t last) const;
   void update_tiles(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
@@ -64,13 +64,9 @@ class LuUpdate {
     const std::vector<std::int64_t>& mine = tiles.my_cols_in_row(k);
     return std::upper_bound(mine.begin(), mine.end(), k);
   }
-  /// Local row (column) of this rank's first tile row (column) >= t; the end when none.
-  std::int64_t local_row_from(std::int64_t t) const;
-  std::int64_t local_col_from(std::int64_t t) const;
 
-  const layout::CartesianLocalLayout* array_ = nullptr;  ///< null: update tile by tile
-  std::vector<std::int64_t> my_tile_rows_, my_tile_cols_;  ///< of the local array
-  std::vector<T> stacked_, outgoing_;  ///< the U tiles this rank uses / sends
+  std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
+  std::vector<T> stacked_, outgoing_;                   ///< the U tiles this rank uses / sends
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, sends_;
@@ -90,13 +86,8 @@ std::int64_t LuUpdate<T>::plan_columns(const LuTiles& tiles, std::int64_t k, int
 
 template <typename T>
 void LuUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
-  array_ = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage);
-  if (array_ != nullptr) {
-    for (std::int64_t t = 0; t < tiles.rows().count(); ++t)
-      if (array_->local_row_of_tile(t) >= 0) my_tile_rows_.push_back(t);
-    for (std::int64_t t = 0; t < tiles.cols().count(); ++t)
-      if (array_->local_col_of_tile(t) >= 0) my_tile_cols_.push_back(t);
-  }
+  if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
+    array_.emplace(*array, tiles);
   std::int64_t stacked = 0, outgoing = 0;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t rows = tiles.rows().size(k);
@@ -138,14 +129,9 @@ void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm c
       offsets_.push_back(mpi::mpi_count(at * rows, "lu: U offset"));
     }
     if (lengths_.empty()) continue;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
-    mpi::check_mpi(MPI_Type_indexed(static_cast<int>(lengths_.size()), lengths_.data(),
-                                    offsets_.data(), mpi::mpi_type<T>(), &type),
-                   "MPI_Type_indexed");
-    MPI_Type_commit(&type);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     receives_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Irecv(stacked_.data(), 1, type, rank, kLuRowBlockTag, comm, &receives_.back());
-    MPI_Type_free(&type);  // released by MPI once the receive completes
+    MPI_Irecv(stacked_.data(), 1, type.get(), rank, kLuRowBlockTag, comm, &receives_.back());
   }
 }
 
@@ -156,13 +142,14 @@ void LuUpdate<T>::solve_own(const LuTiles& tiles, const LuPanel<T>& panel,
   if (own == tiles.my_cols_in_row(k).end()) return;
   const std::int64_t rows = tiles.rows().size(k);
   const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
-  if (array_ != nullptr) {
+  if (array_) {
     // The tiles (k, j > k) of a local array follow one another: one TRSM for them all.
-    const std::int64_t from = array_->local_col_of_tile(*own);
-    const std::int64_t columns = array_->col_base() + array_->local_cols() - from;
-    T* block = a.data + array_->local_row_of_tile(k) + from * array_->ld();
+    const layout::CartesianLocalLayout& array = array_->array();
+    const std::int64_t from = array.local_col_of_tile(*own);
+    const std::int64_t columns = array.col_base() + array.local_cols() - from;
+    T* block = a.data + array.local_row_of_tile(k) + from * array.ld();
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, columns, T(1), diagonal,
-            panel.l_ld(k), block, array_->ld());
+            panel.l_ld(k), block, array.ld());
     return;
   }
   for (auto j = own; j != tiles.my_cols_in_row(k).end(); ++j) {
@@ -203,14 +190,9 @@ void LuUpdate<T>::send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, 
       offsets_.push_back(static_cast<int>(outgoing_start_[static_cast<std::size_t>(*j)] * rows));
     }
     if (lengths_.empty()) continue;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
-    mpi::check_mpi(MPI_Type_indexed(static_cast<int>(lengths_.size()), lengths_.data(),
-                                    offsets_.data(), mpi::mpi_type<T>(), &type),
-                   "MPI_Type_indexed");
-    MPI_Type_commit(&type);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     sends_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(outgoing_.data(), 1, type, rank, kLuRowBlockTag, comm, &sends_.back());
-    MPI_Type_free(&type);
+    MPI_Isend(outgoing_.data(), 1, type.get(), rank, kLuRowBlockTag, comm, &sends_.back());
   }
 }
 
@@ -220,7 +202,7 @@ void LuUpdate<T>::update(const LuTiles& tiles, const LuPanel<T>& panel,
                          std::int64_t last) const {
   last = std::min(last, tiles.cols().count());
   if (first >= last) return;
-  if (array_ != nullptr) {
+  if (array_) {
     update_array(tiles, panel, a, k, first, last);
   } else {
     update_tiles(tiles, panel, a, k, first, last);
@@ -228,37 +210,24 @@ void LuUpdate<T>::update(const LuTiles& tiles, const LuPanel<T>& panel,
 }
 
 template <typename T>
-std::int64_t LuUpdate<T>::local_row_from(std::int64_t t) const {
-  const auto it = std::lower_bound(my_tile_rows_.begin(), my_tile_rows_.end(), t);
-  return it == my_tile_rows_.end() ? array_->row_base() + array_->local_rows()
-                                   : array_->local_row_of_tile(*it);
-}
-
-template <typename T>
-std::int64_t LuUpdate<T>::local_col_from(std::int64_t t) const {
-  const auto it = std::lower_bound(my_tile_cols_.begin(), my_tile_cols_.end(), t);
-  return it == my_tile_cols_.end() ? array_->col_base() + array_->local_cols()
-                                   : array_->local_col_of_tile(*it);
-}
-
-template <typename T>
 void LuUpdate<T>::update_array(const LuTiles& tiles, const LuPanel<T>& panel,
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
-  const auto first_row = std::upper_bound(my_tile_rows_.begin(), my_tile_rows_.end(), k);
-  const auto first_col = std::lower_bound(my_tile_cols_.begin(), my_tile_cols_.end(), first);
-  if (first_row == my_tile_rows_.end() || first_col == my_tile_cols_.end() || *first_col >= last)
-    return;
+  const std::vector<std::int64_t>&tile_rows = array_->tile_rows(), &tile_cols = array_->tile_cols();
+  const auto first_row = std::upper_bound(tile_rows.begin(), tile_rows.end(), k);
+  const auto first_col = std::lower_bound(tile_cols.begin(), tile_cols.end(), first);
+  if (first_row == tile_rows.end() || first_col == tile_cols.end() || *first_col >= last) return;
   // This rank's rows below k and columns in [first, last) are consecutive in the local
   // array, and so are their L tiles in the panel's stack and their U tiles in stacked_.
-  const std::int64_t row = array_->local_row_of_tile(*first_row);
-  const std::int64_t col = array_->local_col_of_tile(*first_col);
-  const std::int64_t rows = array_->row_base() + array_->local_rows() - row;
-  const std::int64_t cols = local_col_from(last) - col;
+  const layout::CartesianLocalLayout& array = array_->array();
+  const std::int64_t row = array.local_row_of_tile(*first_row);
+  const std::int64_t col = array.local_col_of_tile(*first_col);
+  const std::int64_t rows = array.row_base() + array.local_rows() - row;
+  const std::int64_t cols = array_->local_col_from(last) - col;
   const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);
   gemm<T>(Op::NoTrans, Op::NoTrans, rows, cols, kb, T(-1), panel.l_tile(k, *first_row),
           panel.l_ld(k), stacked_.data() + u_start_[static_cast<std::size_t>(*first_col)] * u_ld,
-          u_ld, T(1), a.data + row + col * array_->ld(), array_->ld());
+          u_ld, T(1), a.data + row + col * array.ld(), array.ld());
 }
 
 template <typename T>

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/pattern_2dbc.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
@@ -32,11 +33,6 @@ namespace {
 using Complex = std::complex<double>;
 
 constexpr unsigned kSeed = 11;
-
-const Family kAllFamilies[] = {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OtherGrid,
-                               Family::OneRow,      Family::Heterogeneous,    Family::PartialGrid,
-                               Family::Pattern,     Family::OtherPattern,     Family::G2dbc,
-                               Family::Gcrm,        Family::HeteroPattern};
 
 /// M×N elements in square tiles of `block` after a first one of `first`.
 struct Shape {
@@ -101,8 +97,11 @@ double blocked_flops(Shape s) {
 template <typename T>
 struct Factorisation {
   Factorisation(Family family, Shape s, Singularity singular = {})
-      : shape(s), singularity(singular), a(family, s.m, s.n, {s.block, s.first}, {s.block, s.first}) {
-    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = element<T>(i, j, singularity); });
+      : shape(s),
+        singularity(singular),
+        a(family, s.m, s.n, {s.block, s.first}, {s.block, s.first}) {
+    a.for_each_owned(
+        [&](std::int64_t i, std::int64_t j, T& x) { x = element<T>(i, j, singularity); });
     pivots.assign(static_cast<std::size_t>(std::min(s.m, s.n)), -1);
   }
 
@@ -169,7 +168,8 @@ struct Factorisation {
         ref.factors[static_cast<std::size_t>(i + j * m)] = element<T>(i, j, singularity);
     std::vector<int> ipiv(static_cast<std::size_t>(std::max<std::int64_t>(std::min(m, n), 1)));
     ref.info = getrf<T>(m, n, ref.factors.data(), std::max<std::int64_t>(m, 1), ipiv.data());
-    for (std::int64_t p = 0; p < std::min(m, n); ++p) ref.pivots.push_back(ipiv[static_cast<std::size_t>(p)] - 1);
+    for (std::int64_t p = 0; p < std::min(m, n); ++p)
+      ref.pivots.push_back(ipiv[static_cast<std::size_t>(p)] - 1);
     return ref;
   }
 
@@ -188,8 +188,10 @@ struct Factorisation {
   bool agreed_and_untouched() {
     std::vector<std::int64_t> mine = pivots, low(mine.size() + 1), high(mine.size() + 1);
     mine.push_back(info);
-    MPI_Allreduce(mine.data(), low.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(mine.data(), high.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), low.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MIN,
+                  MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), high.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX,
+                  MPI_COMM_WORLD);
     return on_all_ranks(low == high && a.damaged_padding() == 0);
   }
 
@@ -210,7 +212,8 @@ LuOptions options_for(LuPanelRank rank) {
 }
 
 template <typename T>
-void check_factorisation(Family family, Shape shape, LuPanelRank rank = LuPanelRank::DiagonalOwner) {
+void check_factorisation(Family family, Shape shape,
+                         LuPanelRank rank = LuPanelRank::DiagonalOwner) {
   SCOPED_TRACE(describe(family, shape, rank));
   Factorisation<T> f(family, shape);
   const double flops = f.run(options_for(rank));
@@ -230,20 +233,43 @@ const Shape kShapes[] = {{37, 37, 5, 5}, {41, 23, 4, 3}, {19, 44, 4, 6}, {29, 29
                          {7, 7, 9, 9},   {6, 11, 3, 7},  {0, 9, 3, 3},   {9, 0, 3, 3}};
 
 TEST(Lu, DoubleOnEveryFamilyAndShape) {
-  for (const Family family : kAllFamilies)
+  for (const Family family : kEveryFamily)
     for (const Shape& shape : kShapes) check_factorisation<double>(family, shape);
 }
 
 TEST(Lu, FastestPanelRankOnEveryFamily) {
-  for (const Family family : kAllFamilies) {
+  for (const Family family : kEveryFamily) {
     check_factorisation<double>(family, {37, 37, 5, 5}, LuPanelRank::Fastest);
     check_factorisation<double>(family, {41, 23, 4, 3}, LuPanelRank::Fastest);
   }
 }
 
+// The 2DBC pattern as a pattern (tiles, not a local array): the same owners as the Cartesian
+// grid, through the tiled path, against the same oracles.
+TEST(Lu, BlockCyclicPatternAsTiles) {
+  const core::Pattern pattern = core::best_block_cyclic(world_size());
+  for (const Shape& shape : {Shape{37, 37, 5, 5}, Shape{41, 23, 4, 3}, Shape{19, 44, 4, 6}}) {
+    SCOPED_TRACE("2DBC pattern " + std::to_string(shape.m) + "x" + std::to_string(shape.n));
+    TestMatrix<double> a(Family::BlockCyclic, shape.m, shape.n, {shape.block, shape.first},
+                         {shape.block, shape.first});
+    a.distribution = std::make_unique<layout::PatternDistribution>(
+        layout::lay_over(pattern, a.distribution->rows(), a.distribution->cols()));
+    a.storage = layout::make_local_layout(*a.distribution, world_rank());
+    a.data.assign(static_cast<std::size_t>(a.storage->local_elements()), 0.0);
+    a.fill(kSeed);
+    Factorisation<double> f(Family::BlockCyclic, shape);
+    f.a = std::move(a);
+    f.run();
+    const auto ref = f.lapack();
+    EXPECT_EQ(f.pivots, ref.pivots);
+    EXPECT_TRUE(f.agreed_and_untouched());
+    EXPECT_LT(f.scaled_residual(), 8.0);
+  }
+}
+
 TEST(Lu, OtherScalarTypes) {
-  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc,
-                              Family::HeteroPattern}) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc, Family::HeteroPattern}) {
     check_factorisation<float>(family, {23, 23, 4, 4});
     check_factorisation<std::complex<float>>(family, {19, 26, 3, 5});
     check_factorisation<std::complex<double>>(family, {31, 17, 4, 2}, LuPanelRank::Fastest);
@@ -253,7 +279,8 @@ TEST(Lu, OtherScalarTypes) {
 template <typename T>
 void check_singular(Family family, Shape shape, Singularity singular, std::int64_t expected_info) {
   SCOPED_TRACE(describe(family, shape, LuPanelRank::DiagonalOwner) + " zero column " +
-               std::to_string(singular.zero_column) + " twin " + std::to_string(singular.twin_column));
+               std::to_string(singular.zero_column) + " twin " +
+               std::to_string(singular.twin_column));
   Factorisation<T> f(family, shape, singular);
   f.run();
   EXPECT_EQ(f.info, expected_info);
@@ -265,7 +292,8 @@ void check_singular(Family family, Shape shape, Singularity singular, std::int64
 TEST(Lu, ExactlySingularMatricesGiveLapacksInfo) {
   const Shape shape{27, 27, 4, 3};  // tiles start at 0, 3, 7, 11, ...
   for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc}) {
-    for (const std::int64_t column : {0, 3, 12, 26}) check_singular<double>(family, shape, {column, -1}, column + 1);
+    for (const std::int64_t column : {0, 3, 12, 26})
+      check_singular<double>(family, shape, {column, -1}, column + 1);
     check_singular<double>(family, shape, {-1, 1}, 2);
     check_singular<double>(family, shape, {20, 1}, 2);  // the first zero pivot counts
     check_singular<std::complex<double>>(family, {19, 30, 4, 4}, {9, -1}, 10);
@@ -275,17 +303,22 @@ TEST(Lu, ExactlySingularMatricesGiveLapacksInfo) {
 TEST(Lu, RefusesBadArgumentsOnEveryRank) {
   const auto refused_everywhere = [](const DistributedMatrix<double>& a, const LuOptions& options) {
     std::vector<std::int64_t> pivots(16);
-    return thrown_everywhere<InvalidArgument>([&] { lu<double>(a, pivots.data(), MPI_COMM_WORLD, options); });
+    return thrown_everywhere<InvalidArgument>(
+        [&] { lu<double>(a, pivots.data(), MPI_COMM_WORLD, options); });
   };
   TestMatrix<double> unequal(Family::BlockCyclic, 12, 12, {3}, {4});
   EXPECT_TRUE(refused_everywhere(unequal.out(), {}));
+  // Tile row 1 (4 rows, the last) is taller than tile column 1 (3 columns, not the last): the
+  // U row block right of it would need a 4×4 L_11.
+  TestMatrix<double> taller(Family::BlockCyclic, 8, 10, {4}, {3, 4});
+  EXPECT_TRUE(refused_everywhere(taller.out(), {}));
   TestMatrix<double> a(Family::Pattern, 12, 12, {3}, {3});
   LuOptions too_few;
   too_few.panel_rank = LuPanelRank::Fastest;
   too_few.rank_speeds.assign(static_cast<std::size_t>(world_size() + 1), 1.0);
   EXPECT_TRUE(refused_everywhere(a.out(), too_few));
-  const DistributedMatrix<double> missing{a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(),
-                                          a.data.data()};
+  const DistributedMatrix<double> missing{
+      a.distribution.get(), world_rank() == 0 ? nullptr : a.storage.get(), a.data.data()};
   EXPECT_TRUE(refused_everywhere(missing, {}));
 }
 
