@@ -5,16 +5,14 @@
 /// moves included, against ScaLAPACK on the caller's grid), and when hetscal takes the call,
 /// the planned Cholesky through the all-or-nothing take-over sequence. The shim checks the
 /// arguments before and calls ScaLAPACK after, when told to.
+#include "runtime/factorization_route.hpp"
 #include "runtime/planned_potrf.hpp"
 #include "runtime/take_over.hpp"
 
 namespace hetscal::runtime {
 
 /// How an intercepted PxPOTRF call ended.
-struct PotrfOutcome {
-  TakeOverOutcome::Status status = TakeOverOutcome::Status::Forward;
-  int info = 0;  ///< when Computed: ScaLAPACK's INFO (0 or > 0), the same on every rank
-};
+using PotrfOutcome = FactorizationOutcome;
 
 /// Collective over the BLACS context of call.a.desc.
 /// @pre the call passed PxPOTRF's checks on every rank (the same arguments everywhere); N >= 1.

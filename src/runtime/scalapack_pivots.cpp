@@ -25,8 +25,10 @@ void check_layout(const layout::Descriptor& a, int ia, int ja, std::int64_t m, s
   }
 }
 
-void check_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t steps) {
-  for (std::int64_t i = 0; i < steps; ++i) {
+}  // namespace
+
+void check_lu_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t n) {
+  for (std::int64_t i = 0; i < std::min(m, n); ++i) {
     if (pivots[i] < i || pivots[i] >= m) {
       throw InvalidArgument("hetscal: pivot " + std::to_string(i) + " is " +
                             std::to_string(pivots[i]) + ", outside [" + std::to_string(i) +
@@ -35,15 +37,13 @@ void check_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t steps
   }
 }
 
-}  // namespace
-
 void write_scalapack_pivots(const mpi::ContextInfo& grid, const int* desca, int ia, int ja,
                             std::int64_t m, std::int64_t n, const std::int64_t* pivots,
                             int* ipiv) {
   const layout::Descriptor a = layout::Descriptor::parse(desca);
   check_layout(a, ia, ja, m, n);
+  check_lu_pivots(pivots, m, n);
   const std::int64_t steps = std::min(m, n);
-  check_pivots(pivots, m, steps);
   const layout::CyclicAxis rows = a.row_axis(grid.nprow);
   // One panel of NB_A columns per PDGETF2 call, in PDGETRF's order: a later panel overwrites
   // what an earlier one wrote into the same slots.

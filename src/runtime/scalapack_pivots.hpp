@@ -17,6 +17,10 @@
 
 namespace hetscal::runtime {
 
+/// Checks kernels::lu's pivots of an M×N sub(A): min(M, N) entries, i <= pivots[i] < M.
+/// Local. @throws InvalidArgument naming the first pivot out of range.
+void check_lu_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t n);
+
 /// Writes this process's IPIV as PDGETRF leaves it after factoring sub(A) =
 /// A(IA:IA+M-1, JA:JA+N-1). Local: no communication.
 /// @param grid the calling process's view of DESCA's context (its myrow and nprow are read).

@@ -5,14 +5,10 @@
 /// same PB_Cabort), the quick returns are PBLAS's, then runtime::gemm_route decides —
 /// identically on every rank of the context — whether hetscal computes the call or
 /// ScaLAPACK does. One file per precision instantiates it under every name mangling.
-#include <exception>
-#include <string>
-
 #include "layout/descriptor.hpp"
 #include "runtime/abi_options.hpp"
 #include "runtime/gemm_route.hpp"
-#include "runtime/report.hpp"
-#include "shim/lost_result.hpp"
+#include "shim/compute_or_forward.hpp"
 #include "shim/pblas_symbols.hpp"
 #include "shim/real_routine.hpp"
 
@@ -69,32 +65,20 @@ void pxgemm(const char* scalapack_symbol, const char* routine, const char* trans
   using namespace gemm_detail;
   static const Pxgemm<T> scalapack = real_function<Pxgemm<T>>(scalapack_symbol);  // one symbol per T
   const int context = desca[1];  // CTXT, the same entry in both descriptor types
+  const auto forward = [&] {
+    scalapack(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
+              jc, descc);
+  };
   const int info = check_arguments(transa, transb, *m, *n, *k, *ia, *ja, desca, *ib, *jb, descb,
                                    *ic, *jc, descc);
-  if (info != 0) {  // PBLAS's own checks agree: it prints its specific line, then PB_Cabort
-    scalapack(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
-              descc);
-    return;
-  }
+  // PBLAS's own checks agree: it prints its specific line, then PB_Cabort.
+  if (info != 0) return forward();
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
-  if (*k > 0) {  // K = 0 only scales C: ScaLAPACK's business
-    try {
-      const auto status = runtime::gemm_route(gemm_call(transa, transb, *m, *n, *k, *alpha, a, *ia,
-                                                        *ja, desca, b, *ib, *jb, descb, *beta, c,
-                                                        *ic, *jc, descc));
-      if (status == runtime::TakeOverOutcome::Status::Computed) return;
-      if (status == runtime::TakeOverOutcome::Status::FailedAfterWrite) {
-        abort_lost_result(context, routine);
-        return;
-      }
-    } catch (const std::exception& e) {
-      // Before any agreement (the context's own set-up): every rank of the context meets
-      // the same failure there, so every rank forwards.
-      runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
-                           std::string(routine) + " forwarded after an internal error: " + e.what());
-    }
-  }
-  scalapack(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+  compute_or_forward(routine, context, [&] {
+    if (*k == 0) return runtime::TakeOverOutcome::Status::Forward;  // only scales C: ScaLAPACK's
+    return runtime::gemm_route(gemm_call(transa, transb, *m, *n, *k, *alpha, a, *ia, *ja, desca,
+                                         b, *ib, *jb, descb, *beta, c, *ic, *jc, descc));
+  }, forward);
 }
 
 }  // namespace hetscal::shim

@@ -2,21 +2,12 @@
 
 #include <mpi.h>
 
-#include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"
-#include "mpi/caller_matrix.hpp"
 #include "mpi/mpi_error.hpp"
-#include "shim/pblas_symbols.hpp"
+#include "shim/scalapack_arguments.hpp"
 
 namespace hetscal::shim::potrf_detail {
 namespace {
-
-layout::BlacsGridView grid_of(const int* desca) {
-  layout::BlacsGridView grid;
-  grid.context = desca[layout::field9::kCtxt - 1];
-  Cblacs_gridinfo(grid.context, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
-  return grid;
-}
 
 layout::MatrixArgument square_submatrix(int n, int ia, int ja, const int* desca) {
   return {n, kN, n, kN, ia, ja, desca, kDescA};
@@ -31,8 +22,6 @@ bool same_uplo_everywhere(const char* uplo, MPI_Comm comm) {
 }
 
 }  // namespace
-
-bool in_grid(const int* desca) { return grid_of(desca).nprow != -1; }
 
 int local_argument_info(const char* uplo, int n, int ia, int ja, const int* desca) {
   using namespace layout::field9;
@@ -50,19 +39,10 @@ int local_argument_info(const char* uplo, int n, int ia, int ja, const int* desc
 
 int agreed_argument_info(const char* uplo, int n, int ia, int ja, const int* desca,
                          int local_info) {
-  const int context = desca[layout::field9::kCtxt - 1];
-  const mpi::ContextInfo& grid = mpi::context_info(context);
+  const mpi::ContextInfo& grid = mpi::context_info(desca[layout::field9::kCtxt - 1]);
   // UPLO is PCHK1MAT's extra value at position 1: a difference outranks every other code.
   const bool uplo_agreed = same_uplo_everywhere(uplo, grid.comm);
-  int info = 0;
-  try {
-    // Recomputes CHK1MAT, keeps the earlier of it and PxPOTRF's own codes (local_info is one
-    // or the other), compares every value with grid position (0,0)'s, reduces over the grid.
-    mpi::describe_caller_matrix(grid, context, square_submatrix(n, ia, ja, desca),
-                                mpi::CheckRules::Scalapack, local_info);
-  } catch (const mpi::DescriptorError& e) {
-    info = e.info();
-  }
+  const int info = agreed_matrix_info(square_submatrix(n, ia, ja, desca), local_info);
   return uplo_agreed ? info : -kUplo;
 }
 

@@ -7,14 +7,11 @@
 /// prints. Otherwise runtime::potrf_route decides — identically on every rank of the
 /// context — whether hetscal computes the call or ScaLAPACK does. One file per precision
 /// instantiates it under every name mangling.
-#include <exception>
-#include <string>
-
 #include "runtime/abi_options.hpp"
 #include "runtime/potrf_route.hpp"
-#include "runtime/report.hpp"
-#include "shim/lost_result.hpp"
+#include "shim/compute_or_forward.hpp"
 #include "shim/real_routine.hpp"
+#include "shim/scalapack_arguments.hpp"
 
 namespace hetscal::shim {
 
@@ -40,9 +37,6 @@ int local_argument_info(const char* uplo, int n, int ia, int ja, const int* desc
 int agreed_argument_info(const char* uplo, int n, int ia, int ja, const int* desca,
                          int local_info);
 
-/// Whether DESCA's context holds this process (BLACS_GRIDINFO gives NPROW = -1 otherwise).
-bool in_grid(const int* desca);
-
 /// The call hetscal may compute, UPLO parsed. @pre the arguments were agreed valid.
 template <typename T>
 runtime::PotrfCall<T> potrf_call(const char* uplo, int n, T* a, int ia, int ja, const int* desca) {
@@ -61,34 +55,22 @@ void pxpotrf(const char* scalapack_symbol, const char* routine, const char* uplo
              T* a, const int* ia, const int* ja, const int* desca, int* info) {
   using namespace potrf_detail;
   static const Pxpotrf<T> scalapack = real_function<Pxpotrf<T>>(scalapack_symbol);  // one per T
-  try {
+  const auto forward = [&] { scalapack(uplo, n, a, ia, ja, desca, info); };
+  compute_or_forward(routine, desca[1], [&] {
+    using Status = runtime::TakeOverOutcome::Status;
     // A process outside the grid: ScaLAPACK reports -602 there, without talking to anyone.
-    if (!in_grid(desca)) return scalapack(uplo, n, a, ia, ja, desca, info);
+    if (!in_grid(desca)) return Status::Forward;
     const int local_info = local_argument_info(uplo, *n, *ia, *ja, desca);
     // Refused on every rank alike: ScaLAPACK's own checks agree and PXERBLA prints.
-    if (agreed_argument_info(uplo, *n, *ia, *ja, desca, local_info) != 0) {
-      return scalapack(uplo, n, a, ia, ja, desca, info);
-    }
+    if (agreed_argument_info(uplo, *n, *ia, *ja, desca, local_info) != 0) return Status::Forward;
     if (*n == 0) {  // ScaLAPACK's quick return
       *info = 0;
-      return;
+      return Status::Computed;
     }
     const runtime::PotrfOutcome outcome = runtime::potrf_route(potrf_call(uplo, *n, a, *ia, *ja, desca));
-    if (outcome.status == runtime::TakeOverOutcome::Status::Computed) {
-      *info = outcome.info;
-      return;
-    }
-    if (outcome.status == runtime::TakeOverOutcome::Status::FailedAfterWrite) {
-      abort_lost_result(desca[1], routine);
-      return;
-    }
-  } catch (const std::exception& e) {
-    // Before any agreement (the context's own set-up): every rank of the context meets the
-    // same failure there, so every rank forwards.
-    runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
-                         std::string(routine) + " forwarded after an internal error: " + e.what());
-  }
-  scalapack(uplo, n, a, ia, ja, desca, info);
+    if (outcome.status == Status::Computed) *info = outcome.info;
+    return outcome.status;
+  }, forward);
 }
 
 }  // namespace hetscal::shim

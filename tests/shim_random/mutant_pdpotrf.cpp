@@ -12,48 +12,15 @@
 // Only the 9-entry descriptor (the one PDPOTRF accepts) is handled.
 #include <dlfcn.h>
 
-#include <cstdlib>
-#include <cstring>
-
-#include "scalapack_abi.hpp"
+#include "mutant_support.hpp"
 
 namespace {
 
 using Pdpotrf = void (*)(const char*, const int*, double*, const int*, const int*, const int*,
                          int*);
 
-bool mutation_is(const char* name) {
-  const char* chosen = std::getenv("SHIM_RANDOM_MUTATION");
-  return chosen && std::strcmp(chosen, name) == 0;
-}
-
-// This process's view of A (9-entry descriptor).
-struct LocalView {
-  int nprow = 1, npcol = 1, myrow = 0, mycol = 0;
-  int rows = 0, cols = 0, lld = 1;
-  const int* desc = nullptr;
-
-  explicit LocalView(const int* d) : desc(d) {
-    Cblacs_gridinfo(d[1], &nprow, &npcol, &myrow, &mycol);
-    rows = numroc_(&d[2], &d[4], &myrow, &d[6], &nprow);
-    cols = numroc_(&d[3], &d[5], &mycol, &d[7], &npcol);
-    lld = d[8];
-  }
-  int global_row(int local) const {  // both 1-based
-    return indxl2g_(&local, &desc[4], &myrow, &desc[6], &nprow);
-  }
-  int global_col(int local) const { return indxl2g_(&local, &desc[5], &mycol, &desc[7], &npcol); }
-  // @return the local element at global (i, j) (1-based), or nullptr when another process holds it
-  double* find(double* a, int i, int j) const {
-    if (indxg2p_(&i, &desc[4], &myrow, &desc[6], &nprow) != myrow ||
-        indxg2p_(&j, &desc[5], &mycol, &desc[7], &npcol) != mycol) {
-      return nullptr;
-    }
-    const int li = indxg2l_(&i, &desc[4], &myrow, &desc[6], &nprow);
-    const int lj = indxg2l_(&j, &desc[5], &mycol, &desc[7], &npcol);
-    return &a[(li - 1) + static_cast<long>(lj - 1) * lld];
-  }
-};
+using hetscal_test::mutant::LocalView;
+using hetscal_test::mutant::mutation_is;
 
 void zero_other_triangle(const char* uplo, int n, double* a, int ia, int ja, const LocalView& v) {
   const bool upper = *uplo == 'U' || *uplo == 'u';

@@ -31,13 +31,6 @@ char draw_uplo(Random& r) {
   return 'X';
 }
 
-// A block-boundary offset, now and then moved off it (refused unless the block is 1).
-int draw_offset(Random& r, int block) {
-  int offset = 1 + block * r.between(0, 2);
-  if (block > 1 && r.chance(5)) offset += r.between(1, block - 1);
-  return offset;
-}
-
 }  // namespace
 
 PotrfCase draw_potrf_case(std::uint64_t seed, int nprow, int npcol, int max_dimension) {
@@ -46,16 +39,10 @@ PotrfCase draw_potrf_case(std::uint64_t seed, int nprow, int npcol, int max_dime
   t.seed = seed;
   t.uplo = draw_uplo(r);
   t.n = draw_dimension(r, max_dimension);
-  // The 11-entry type is refused by PDPOTRF (CHK1MAT wants type 1): drawn rarely.
-  t.a = draw_distribution(r, nprow, npcol, 5);
-  if (t.a.type == DescriptorType::BlockCyclic9 && !r.chance(5)) {  // else refused: MB != NB
-    t.a.nb = t.a.mb;
-    t.a.inb = t.a.nb;
-  }
-  t.ia = draw_offset(r, t.a.mb);
-  t.ja = draw_offset(r, t.a.nb);
-  t.a.rows = t.ia - 1 + t.n + r.between(0, 3);
-  t.a.cols = t.ja - 1 + t.n + r.between(0, 3);
+  const FactorizationOperand a = draw_factorization_operand(r, nprow, npcol, t.n, t.n);
+  t.a = a.a;
+  t.ia = a.ia;
+  t.ja = a.ja;
   if (t.n > 0 && r.chance(25)) {
     t.failing_order = r.between(1, t.n);
     t.margin_share = r.between(0, 9) / 10.0;

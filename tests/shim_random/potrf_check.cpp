@@ -105,6 +105,16 @@ void check_a(const PotrfCase& t, const Reference& r, const LocalOperand& a,
 
 }  // namespace
 
+std::string PotrfFindings::counts(const PotrfCase& t) const {
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "INFO %d (expected %d), %ld wrong in the factor, %ld changed in the other "
+                "triangle, %ld outside sub(A), %ld in the padding, %ld in a refused call's sub(A)",
+                info, t.expected_info(), wrong_factor, changed_other_triangle, changed_outside,
+                changed_padding, changed_refused);
+  return text;
+}
+
 PotrfFindings run_and_check(const PotrfCase& t, const GridPosition& grid) {
   const std::vector<double> sub_a = symmetric_matrix(t);
   const Reference reference = reference_for(t, sub_a);

@@ -22,6 +22,8 @@ struct PotrfFindings {
   bool wrong_info = false;
   std::string first_problem;  ///< the first offending element, for the report
 
+  /// One line of what was wrong, for the failure report.
+  std::string counts(const PotrfCase& t) const;
   bool failed() const {
     return wrong_info || wrong_factor + changed_other_triangle + changed_outside + changed_padding +
                                  changed_refused >

@@ -62,6 +62,32 @@ MatrixLayout draw_distribution(Random& r, int nprow, int npcol, int inb_type_per
   return x;
 }
 
+namespace {
+
+// A 1-based IA or JA on a block boundary (block 0, 1 or 2), now and then (5%) moved off it:
+// the offsets ScaLAPACK's factorizations accept, and some they refuse (-4 / -5).
+int draw_block_offset(Random& r, int block) {
+  int offset = 1 + block * r.between(0, 2);
+  if (block > 1 && r.chance(5)) offset += r.between(1, block - 1);
+  return offset;
+}
+
+}  // namespace
+
+FactorizationOperand draw_factorization_operand(Random& r, int nprow, int npcol, int rows, int cols) {
+  FactorizationOperand x;
+  x.a = draw_distribution(r, nprow, npcol, 5);
+  if (x.a.type == DescriptorType::BlockCyclic9 && !r.chance(5)) {  // else refused: MB != NB
+    x.a.nb = x.a.mb;
+    x.a.inb = x.a.nb;
+  }
+  x.ia = draw_block_offset(r, x.a.mb);
+  x.ja = draw_block_offset(r, x.a.nb);
+  x.a.rows = x.ia - 1 + rows + r.between(0, 3);
+  x.a.cols = x.ja - 1 + cols + r.between(0, 3);
+  return x;
+}
+
 std::string MatrixLayout::describe(const char* name) const {
   char text[160];
   std::snprintf(text, sizeof text, " %s %dx%d %s imb/inb=%d/%d mb/nb=%d/%d src=%d,%d lld+%d",

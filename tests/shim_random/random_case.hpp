@@ -54,4 +54,16 @@ int draw_dimension(Random& r, int max_dimension);
 /// @param inb_type_percent how often the 11-entry type (first blocks unlike the others) is drawn
 MatrixLayout draw_distribution(Random& r, int nprow, int npcol, int inb_type_percent);
 
+/// A factorization's matrix argument (PDPOTRF, PDGETRF): A's layout and where sub(A) starts.
+struct FactorizationOperand {
+  MatrixLayout a;
+  int ia = 1, ja = 1;  ///< 1-based
+};
+
+/// Draws a factorization's A holding a rows × cols sub(A): mostly a 9-entry descriptor with
+/// MB = NB and IA/JA on block boundaries (what ScaLAPACK's factorizations accept), now and
+/// then the 11-entry type, MB != NB or an offset off a boundary (refused: -601, -606, -4,
+/// -5); A up to 3 rows and columns larger than needed.
+FactorizationOperand draw_factorization_operand(Random& r, int nprow, int npcol, int rows, int cols);
+
 }  // namespace hetscal_test

@@ -142,4 +142,11 @@ int run_random_program(int argc, char** argv, const RandomProgram& program) {
   return failed ? 1 : 0;
 }
 
+int random_program_main(int argc, char** argv, const RandomProgram& program) {
+  MPI_Init(&argc, &argv);
+  const int status = run_random_program(argc, argv, program);
+  MPI_Finalize();
+  return status;
+}
+
 }  // namespace hetscal_test

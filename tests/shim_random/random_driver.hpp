@@ -30,6 +30,34 @@ struct RandomProgram {
       run_and_check;
 };
 
+/// The program of a factorization's cases. Case: a type with computable(processes) and
+/// describe(), drawn by `draw(seed, nprow, npcol, max_dimension)`; `check` runs one case on
+/// this process and returns its Findings: failed(), counts(case) (one line of what was wrong)
+/// and first_problem.
+template <typename Case, typename Findings>
+RandomProgram factorization_program(const char* name, const char* computable_rule,
+                                    Case (*draw)(std::uint64_t, int, int, int),
+                                    Findings (*check)(const Case&, const GridPosition&)) {
+  RandomProgram program;
+  program.name = name;
+  program.computable_rule = computable_rule;
+  program.default_max_dimension = 48;
+  program.may_compute = [draw](std::uint64_t seed, const GridSpec& spec, int max_dimension) {
+    return draw(seed, spec.nprow, spec.npcol, max_dimension).computable(spec.nprow * spec.npcol);
+  };
+  program.run_and_check = [draw, check](std::uint64_t seed, const GridSpec& spec,
+                                        const GridPosition& grid, int max_dimension) {
+    const Case t = draw(seed, spec.nprow, spec.npcol, max_dimension);
+    const Findings f = check(t, grid);
+    if (!f.failed()) return std::string();
+    return t.describe() + "\nhetscal-random:   " + f.counts(t) + "; first: " + f.first_problem;
+  };
+  return program;
+}
+
+/// main() of a random case program: MPI_Init, run_random_program, MPI_Finalize.
+int random_program_main(int argc, char** argv, const RandomProgram& program);
+
 /// Runs the program's cases on every grid (MPI must be initialised).
 /// usage: <program> [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]
 ///   --grid/--case run one grid / one case only: the reproducer a failure report prints.

@@ -1,0 +1,40 @@
+#pragma once
+/// @file compute_or_forward.hpp
+/// How every intercepted routine ends, once its own checks and quick returns are done:
+/// hetscal's attempt (the runtime's route) either completed the call, or left the caller's
+/// data untouched and the call goes to ScaLAPACK, or lost the result while writing it back
+/// (ScaLAPACK's error path then). An exception before any agreement — the context's own
+/// set-up, which every rank of the context meets alike — forwards too, with a note.
+#include <exception>
+#include <string>
+
+#include "runtime/report.hpp"
+#include "runtime/take_over.hpp"
+#include "shim/lost_result.hpp"
+
+namespace hetscal::shim {
+
+/// @param routine ScaLAPACK's name, e.g. "PDGETRF".
+/// @param context the call's BLACS context (aborted when the result is lost).
+/// @param attempt returns Computed (the call is complete: results and INFO written), Forward
+///        (nothing written) or FailedAfterWrite.
+/// @param forward calls ScaLAPACK's routine with the caller's arguments.
+template <typename Attempt, typename Forward>
+void compute_or_forward(const char* routine, int context, const Attempt& attempt,
+                        const Forward& forward) {
+  using Status = runtime::TakeOverOutcome::Status;
+  try {
+    const Status status = attempt();
+    if (status == Status::Computed) return;
+    if (status == Status::FailedAfterWrite) {
+      abort_lost_result(context, routine);
+      return;
+    }
+  } catch (const std::exception& e) {
+    runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
+                         std::string(routine) + " forwarded after an internal error: " + e.what());
+  }
+  forward();
+}
+
+}  // namespace hetscal::shim

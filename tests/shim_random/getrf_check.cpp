@@ -1,0 +1,174 @@
+#include "getrf_check.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "scalapack_abi.hpp"
+
+namespace hetscal_test {
+namespace {
+
+using Pdgetrf = void (*)(const int*, const int*, double*, const int*, const int*, const int*, int*,
+                         int*);
+
+constexpr int kUnwrittenPivot = -99;  // IPIV entries PDGETRF leaves alone keep this
+constexpr int kIpivGuard = 8;         // entries past LOCr(M_A)+MB_A that nothing may write
+
+// ScaLAPACK's own PDGETRF, looked up in the library that defines NUMROC (which hetscal does
+// not interpose): the reference whether or not hetscal is preloaded.
+Pdgetrf scalapack_pdgetrf() {
+  static const Pdgetrf routine = [] {
+    Dl_info library{};
+    void* numroc = dlsym(RTLD_DEFAULT, "numroc_");
+    void* handle = numroc && dladdr(numroc, &library) ? dlopen(library.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
+                                                      : nullptr;
+    void* found = handle ? dlsym(handle, "pdgetrf_") : nullptr;
+    if (!found) {
+      std::fprintf(stderr, "getrf_check: ScaLAPACK's own pdgetrf_ not found\n");
+      std::abort();  // a problem of the test set-up, not of the routine
+    }
+    return reinterpret_cast<Pdgetrf>(found);
+  }();
+  return routine;
+}
+
+// One call's results on this process: A, IPIV (with its guard) and INFO.
+struct CallResult {
+  LocalOperand a;
+  std::vector<int> ipiv;
+  int info = 12345;  // a value no call returns: INFO must be set
+};
+
+CallResult call(Pdgetrf routine, const GetrfCase& t, const LocalOperand& a) {
+  CallResult r{a, std::vector<int>(static_cast<std::size_t>(a.local_rows() + t.a.mb + kIpivGuard),
+                                   kUnwrittenPivot)};
+  routine(&t.m, &t.n, r.a.data().data(), &t.ia, &t.ja, r.a.desc(), r.ipiv.data(), &r.info);
+  return r;
+}
+
+void check_a(const GetrfCase& t, const KnownLu& lu, const LocalOperand& before,
+             const CallResult& got, const CallResult* scalapack, GetrfFindings& f) {
+  const bool left_as_is = t.argument_info() != 0 || t.quick_return();
+  const LocalOperand& a = got.a;
+  for (int lj = 0; lj < std::max(1, a.local_cols()); ++lj) {
+    for (int li = 0; li < a.lld(); ++li) {
+      const std::size_t at = a.at(li, lj);
+      const double value = a.data()[at], old = before.data()[at];
+      if (li >= a.local_rows() || lj >= a.local_cols()) {
+        if (!same_bits(value, old)) {
+          ++f.changed_padding;
+          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, value, old, 0.0);
+        }
+        continue;
+      }
+      const int i = a.global_row(li), j = a.global_col(lj);
+      const int si = i - (t.ia - 1), sj = j - (t.ja - 1);
+      const bool in_sub = si >= 0 && si < t.m && sj >= 0 && sj < t.n;
+      if (!in_sub || left_as_is) {
+        if (!same_bits(value, old)) {
+          ++(in_sub ? f.changed_refused : f.changed_outside);
+          note_first_problem(f.first_problem,
+                             in_sub ? "sub(A) changed by a call that must leave it"
+                                    : "A changed outside sub(A)",
+                             li, lj, i, j, value, old, 0.0);
+        }
+        continue;
+      }
+      const double want = lu.factors[si + static_cast<std::size_t>(sj) * t.m];
+      if (!(value == want)) {  // exact (getrf_case.hpp); NaN fails too
+        ++f.wrong_factor;
+        note_first_problem(f.first_problem, "wrong factor element", li, lj, i, j, value, want, 0.0);
+      }
+      if (scalapack && !same_bits(value, scalapack->a.data()[at])) {
+        ++f.unlike_scalapack;
+        note_first_problem(f.first_problem, "factor unlike ScaLAPACK's", li, lj, i, j, value,
+                           scalapack->a.data()[at], 0.0);
+      }
+    }
+  }
+}
+
+void note_pivot(GetrfFindings& f, long& count, const char* what, std::size_t entry, int got, int want) {
+  ++count;
+  if (!f.first_problem.empty()) return;
+  char text[160];
+  std::snprintf(text, sizeof text, "%s: IPIV(%zu) = %d, expected %d", what, entry + 1, got, want);
+  f.first_problem = text;
+}
+
+// IPIV as PDGETRF leaves it: untouched by a refused call, IPIV(1) = 1 alone for M_A = 1,
+// ScaLAPACK's own entries (spare ones included) otherwise, the known pivots in sub(A)'s rows.
+void check_ipiv(const GetrfCase& t, const KnownLu& lu, const CallResult& got,
+                const CallResult* scalapack, GetrfFindings& f) {
+  const std::size_t size = got.ipiv.size() - kIpivGuard;
+  for (std::size_t e = 0; e < got.ipiv.size(); ++e) {
+    int want = kUnwrittenPivot;
+    if (e >= size) {
+      if (got.ipiv[e] != want) note_pivot(f, f.ipiv_overrun, "IPIV written past its end", e, got.ipiv[e], want);
+      continue;
+    }
+    if (scalapack) {
+      want = scalapack->ipiv[e];
+    } else if (t.argument_info() == 0 && t.a.rows == 1 && e == 0) {
+      want = 1;
+    }
+    if (got.ipiv[e] != want) {
+      note_pivot(f, scalapack ? f.unlike_scalapack : f.changed_refused,
+                 scalapack ? "IPIV unlike ScaLAPACK's" : "IPIV changed by a call that must leave it",
+                 e, got.ipiv[e], want);
+    }
+  }
+  if (!scalapack) return;
+  for (int li = 0; li < got.a.local_rows(); ++li) {
+    const int k = got.a.global_row(li) - (t.ia - 1);
+    if (k < 0 || k >= t.steps()) continue;
+    const int want = t.ia + lu.pivots[k];  // a global row index of A, 1-based
+    if (got.ipiv[li] != want) note_pivot(f, f.wrong_pivot, "wrong pivot", li, got.ipiv[li], want);
+  }
+}
+
+}  // namespace
+
+std::string GetrfFindings::counts(const GetrfCase& t) const {
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "INFO %d (expected %d), %ld wrong in the factors, %ld wrong pivots, %ld unlike "
+                "ScaLAPACK's, %ld outside sub(A), %ld in the padding, %ld in a refused call's "
+                "sub(A) or IPIV, %ld past IPIV's end",
+                info, t.expected_info(), wrong_factor, wrong_pivot, unlike_scalapack,
+                changed_outside, changed_padding, changed_refused, ipiv_overrun);
+  return text;
+}
+
+GetrfFindings run_and_check(const GetrfCase& t, const GridPosition& grid) {
+  const KnownLu lu = known_lu(t);
+  // Outside sub(A) a NaN sentinel: any use of it spoils the factors, any write is seen.
+  const LocalOperand before(t.a, grid, [&](int i, int j) {
+    const int si = i - (t.ia - 1), sj = j - (t.ja - 1);
+    if (si < 0 || si >= t.m || sj < 0 || sj >= t.n) return outside_sentinel();
+    return lu.a[si + static_cast<std::size_t>(sj) * t.m];
+  });
+  const CallResult got = call(pdgetrf_, t, before);
+  // ScaLAPACK's answer on a copy, for the calls it computes (a refused one would print twice).
+  const bool computed = t.argument_info() == 0 && !t.quick_return();
+  CallResult reference = computed ? call(scalapack_pdgetrf(), t, before) : CallResult{before, {}};
+
+  GetrfFindings f;
+  f.info = got.info;
+  check_a(t, lu, before, got, computed ? &reference : nullptr, f);
+  check_ipiv(t, lu, got, computed ? &reference : nullptr, f);
+  if (f.info != t.expected_info() || (computed && reference.info != t.expected_info())) {
+    f.wrong_info = true;
+    char text[120];
+    std::snprintf(text, sizeof text, "INFO = %d, expected %d (ScaLAPACK's own: %d); ", f.info,
+                  t.expected_info(), computed ? reference.info : t.expected_info());
+    f.first_problem = text + f.first_problem;
+  }
+  return f;
+}
+
+}  // namespace hetscal_test
