@@ -109,6 +109,32 @@ TEST(ApiGetrf, ScalapackDescriptorAtAnOffsetGivesScalapacksPivots) {
   }
 }
 
+TEST(ApiGetrf, QuickReturnsAsScalapacks) {
+  BlacsGrid grid;
+  LuContext c(grid, HETSCAL_LAYOUT_PATTERN, 30, 30);
+  const std::vector<int> desc = c.desc(0, 5);
+  double unused = 7.0;
+  int ipiv = kUnwritten, info = -99;
+  EXPECT_EQ(hetero_pdgetrf(0, 5, &unused, 1, 1, desc.data(), &ipiv, &info), HETSCAL_SUCCESS);
+  EXPECT_EQ(info, 0);
+  EXPECT_EQ(ipiv, kUnwritten);
+  EXPECT_EQ(unused, 7.0);
+  // ScaLAPACK descriptors: sub(A) with no column leaves everything as it was; an A of one
+  // row only sets IPIV(1) = 1, as PDGETRF does, whatever A holds.
+  for (const int rows : {6, 1}) {
+    BlockCyclic da(grid, random_matrix(5, rows, 6, {0}), rows, 6, 4);
+    const std::vector<double> before = da.local;
+    std::vector<int> ipivs(static_cast<std::size_t>(da.lld + da.nb), kUnwritten), expected = ipivs;
+    if (rows == 1) expected[0] = 1;
+    const int n = rows == 1 ? 6 : 0;
+    EXPECT_EQ(hetero_pdgetrf(rows, n, da.local.data(), 1, 1, da.desc, ipivs.data(), &info),
+              HETSCAL_SUCCESS);
+    EXPECT_EQ(info, 0);
+    EXPECT_EQ(ipivs, expected);
+    EXPECT_EQ(da.local, before);
+  }
+}
+
 TEST(ApiGetrf, BadArgumentsGiveTheirCodesAndLeaveAAndIpivUntouched) {
   BlacsGrid grid;
   const int n = 24;
