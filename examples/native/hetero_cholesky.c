@@ -22,7 +22,8 @@ static double b_element(int i, int j) {
 
 int main(int argc, char** argv) {
   int context = 0;
-  hetscal_context_t ctx = example_start(&argc, &argv, HETSCAL_ROUTINE_POTRF, "Cholesky", &context, &order);
+  hetscal_context_t ctx =
+      example_start(&argc, &argv, HETSCAL_ROUTINE_POTRF, "Cholesky", &context, &order);
   Matrix a, b;
   example_system(ctx, order, kNrhs, a_element, b_element, &a, &b);
   int info = 0;

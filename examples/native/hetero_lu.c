@@ -35,7 +35,8 @@ static int pivots_as_expected(const int* ipiv) {
 
 int main(int argc, char** argv) {
   int context = 0;
-  hetscal_context_t ctx = example_start(&argc, &argv, HETSCAL_ROUTINE_GETRF, "LU", &context, &order);
+  hetscal_context_t ctx =
+      example_start(&argc, &argv, HETSCAL_ROUTINE_GETRF, "LU", &context, &order);
   Matrix a, b;
   example_system(ctx, order, kNrhs, a_element, b_element, &a, &b);
   int* ipiv = calloc((size_t)order, sizeof(int));
@@ -43,8 +44,8 @@ int main(int argc, char** argv) {
   int call = hetero_pdgetrf(order, order, a.data, 1, 1, a.desc, ipiv, &info);
   const int pivots_ok = call == HETSCAL_SUCCESS && info == 0 && pivots_as_expected(ipiv);
   if (call == HETSCAL_SUCCESS && info == 0)
-    call = hetero_pdgetrs("N", order, kNrhs, a.data, 1, 1, a.desc, ipiv, b.data, 1, 1, b.desc,
-                          &info);
+    call =
+        hetero_pdgetrs("N", order, kNrhs, a.data, 1, 1, a.desc, ipiv, b.data, 1, 1, b.desc, &info);
   const int solved = example_verdict(call, info, matrix_error(&b, x_element), order, kNrhs);
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);

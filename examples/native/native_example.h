@@ -56,8 +56,9 @@ static hetscal_context_t example_context(int blacs_context, int routine, int lay
     printf(
         "%s %dx%d on %d processes: %s %dx%d, tile %d, predicted balance %.3f, "
         "speed-up %.2f over 2D block-cyclic\n",
-        what, m, n, procs, hetscal_context_layout(ctx) == HETSCAL_LAYOUT_PATTERN ? "pattern" : "grid",
-        rows, cols, hetscal_context_tile(ctx), balance, speedup);
+        what, m, n, procs,
+        hetscal_context_layout(ctx) == HETSCAL_LAYOUT_PATTERN ? "pattern" : "grid", rows, cols,
+        hetscal_context_tile(ctx), balance, speedup);
   return ctx;
 }
 

@@ -65,8 +65,8 @@ struct Context {
 
   /// The layout a context of `routine` and layout Any on `caller` takes, for an M×N matrix
   /// (cached per routine, shape and caller layout).
-  std::shared_ptr<const ContextLayout> plan_factorization(core::Routine routine,
-                                                          std::int64_t rows, std::int64_t cols,
+  std::shared_ptr<const ContextLayout> plan_factorization(core::Routine routine, std::int64_t rows,
+                                                          std::int64_t cols,
                                                           const core::CallerLayout& caller) const {
     return plans.find_or_make<ContextLayout>(
         {{routine, runtime::ScalarType::Double},

@@ -47,8 +47,8 @@ struct FactorSolve {
   /// Empty: nothing more to check.
   std::function<int(const mpi::ContextInfo* grid)> check_more;
   /// X := op(A)⁻¹·X with the factor in place.
-  std::function<void(kernels::DistributedMatrix<const double> a, kernels::DistributedMatrix<double> x,
-                     MPI_Comm comm)>
+  std::function<void(kernels::DistributedMatrix<const double> a,
+                     kernels::DistributedMatrix<double> x, MPI_Comm comm)>
       solve;
 };
 

@@ -16,7 +16,7 @@ enum Position { kUplo = 1, kN = 2, kNrhs = 3, kDescA = 7, kDescB = 11 };
 
 /// X := A⁻¹·X with the factor `a` of `uplo` in place.
 void cholesky_solve(kernels::Uplo uplo, kernels::DistributedMatrix<const double> a,
-                       kernels::DistributedMatrix<double> x, MPI_Comm comm) {
+                    kernels::DistributedMatrix<double> x, MPI_Comm comm) {
   using kernels::Diag;
   using kernels::Op;
   const Op first = uplo == kernels::Uplo::Lower ? Op::NoTrans : Op::ConjTrans;

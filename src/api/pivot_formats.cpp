@@ -36,9 +36,9 @@ std::optional<std::vector<std::int64_t>> read_scalapack_pivots(const mpi::Contex
     if (owner == layout::kReplicated || owner == grid.myrow)
       entries[static_cast<std::size_t>(i)] = ipiv[layout::global_to_local(rows, row)];
   }
-  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, entries.data(), static_cast<int>(n), MPI_INT, MPI_MAX,
-                               grid.comm),
-                 "read_scalapack_pivots: MPI_Allreduce");
+  mpi::check_mpi(
+      MPI_Allreduce(MPI_IN_PLACE, entries.data(), static_cast<int>(n), MPI_INT, MPI_MAX, grid.comm),
+      "read_scalapack_pivots: MPI_Allreduce");
   std::vector<std::int64_t> pivots;
   for (const int entry : entries) {  // a global row of A, 1-based: sub(A)'s row entry - IA
     if (entry < ia || entry - ia >= n) return std::nullopt;

@@ -14,8 +14,7 @@ namespace hetscal::kernels {
 template <typename T>
 void lu_solve(Op op, DistributedMatrix<const T> a, const std::vector<std::int64_t>& pivots,
               DistributedMatrix<T> b, MPI_Comm comm) {
-  if (a.distribution == nullptr)
-    throw InvalidArgument("lu_solve: A lacks a distribution");
+  if (a.distribution == nullptr) throw InvalidArgument("lu_solve: A lacks a distribution");
   if (static_cast<std::int64_t>(pivots.size()) != a.rows())
     throw InvalidArgument("lu_solve: " + std::to_string(pivots.size()) +
                           " pivots for an A of order " + std::to_string(a.rows()));
@@ -34,7 +33,7 @@ void lu_solve(Op op, DistributedMatrix<const T> a, const std::vector<std::int64_
   permute_rows(b, back, comm);
 }
 
-#define HETSCAL_INSTANTIATE_LU_SOLVE(T)                                                   \
+#define HETSCAL_INSTANTIATE_LU_SOLVE(T)                                                       \
   template void lu_solve<T>(Op, DistributedMatrix<const T>, const std::vector<std::int64_t>&, \
                             DistributedMatrix<T>, MPI_Comm);
 HETSCAL_INSTANTIATE_LU_SOLVE(float)

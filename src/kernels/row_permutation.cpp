@@ -88,8 +88,8 @@ std::vector<std::int64_t> interchange_permutation(std::int64_t rows,
                                                   SwapOrder order) {
   const auto count = static_cast<std::int64_t>(pivots.size());
   if (count > rows)
-    throw InvalidArgument("interchange_permutation: " + std::to_string(count) +
-                          " pivots for " + std::to_string(rows) + " rows");
+    throw InvalidArgument("interchange_permutation: " + std::to_string(count) + " pivots for " +
+                          std::to_string(rows) + " rows");
   std::vector<std::int64_t> at(static_cast<std::size_t>(rows));
   std::iota(at.begin(), at.end(), std::int64_t{0});
   for (std::int64_t step = 0; step < count; ++step) {
@@ -130,9 +130,9 @@ void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& sourc
         send_buffer[static_cast<std::size_t>(position[piece.to]++)] = x.data[k];
       });
   mpi::check_mpi(MPI_Alltoallv(send_buffer.data(), out.count.data(), out.displacement.data(),
-                           mpi::mpi_type<T>(), receive_buffer.data(), in.count.data(),
-                           in.displacement.data(), mpi::mpi_type<T>(), comm),
-             "permute_rows: MPI_Alltoallv");
+                               mpi::mpi_type<T>(), receive_buffer.data(), in.count.data(),
+                               in.displacement.data(), mpi::mpi_type<T>(), comm),
+                 "permute_rows: MPI_Alltoallv");
   position = in.displacement;
   for (const RowPiece& piece : pieces)
     if (piece.to == me)

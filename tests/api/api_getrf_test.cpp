@@ -68,8 +68,7 @@ TEST(ApiGetrf, ZeroColumnsGiveTheFirstZeroPivotOnEveryProcess) {
   std::vector<double> local = da.local;
   std::vector<int> ipiv(static_cast<std::size_t>(da.lld + da.nb), kUnwritten);
   int info = -99;
-  EXPECT_EQ(hetero_pdgetrf(n, n, local.data(), 1, 1, da.desc, ipiv.data(), &info),
-            HETSCAL_SUCCESS);
+  EXPECT_EQ(hetero_pdgetrf(n, n, local.data(), 1, 1, da.desc, ipiv.data(), &info), HETSCAL_SUCCESS);
   EXPECT_EQ(info, 24);
 }
 
@@ -87,9 +86,9 @@ TEST(ApiGetrf, ScalapackDescriptorAtAnOffsetGivesScalapacksPivots) {
     ASSERT_EQ(scalapack.info, 0);
     std::vector<int> ipiv(scalapack.ipiv.size(), kUnwritten);
     int info = -99;
-    EXPECT_EQ(hetero_pdgetrf(m, n, da.local.data(), offset + 1, offset + 1, da.desc, ipiv.data(),
-                             &info),
-              HETSCAL_SUCCESS);
+    EXPECT_EQ(
+        hetero_pdgetrf(m, n, da.local.data(), offset + 1, offset + 1, da.desc, ipiv.data(), &info),
+        HETSCAL_SUCCESS);
     EXPECT_EQ(info, 0);
     EXPECT_EQ(ipiv, scalapack.ipiv);  // every entry: the written ones and the others
     const std::vector<double> after = da.gathered(grid);
@@ -149,9 +148,9 @@ TEST(ApiGetrf, BadArgumentsGiveTheirCodesAndLeaveAAndIpivUntouched) {
     int expected;
   };
   const Case cases[] = {
-      {-1, n, 1, 1, desc.data(), -1},     {n, -2, 1, 1, desc.data(), -2},
-      {n, n, 3, 1, desc.data(), -4},      {n, n, 1, 2, desc.data(), -5},
-      {n, n, 1, 1, wide.data(), -604},    {n, n, 1, 1, bad_tile.data(), -605},
+      {-1, n, 1, 1, desc.data(), -1},      {n, -2, 1, 1, desc.data(), -2},
+      {n, n, 3, 1, desc.data(), -4},       {n, n, 1, 2, desc.data(), -5},
+      {n, n, 1, 1, wide.data(), -604},     {n, n, 1, 1, bad_tile.data(), -605},
       {n - 1, n, 1, 1, desc.data(), -603},
   };
   for (const Case& k : cases) {
@@ -170,7 +169,7 @@ TEST(ApiGetrf, BadArgumentsGiveTheirCodesAndLeaveAAndIpivUntouched) {
   short_lld[8] = 0;
   oblong[4] = 2;  // MB_A = 2, NB_A = 4
   const Case scalapack_cases[] = {
-      {-1, n, 1, 1, scalapack.desc, -1},     {n - 1, n - 1, 2, 1, scalapack.desc, -4},
+      {-1, n, 1, 1, scalapack.desc, -1},        {n - 1, n - 1, 2, 1, scalapack.desc, -4},
       {n - 2, n - 2, 1, 3, scalapack.desc, -5}, {n, n, 1, 1, oblong.data(), -606},
       {n, n, 1, 1, short_lld.data(), -609},
   };

@@ -48,10 +48,10 @@ TEST(ApiGetrs, FactorsInPlaceOnEveryLayout) {
       // The same right-hand sides as B(2:, 3:) of a larger ScaLAPACK matrix: moved in and back.
       const std::vector<double> big = whole(3, n + 4, nrhs + 3);
       BlockCyclic scalapack_b(grid, big, n + 4, nrhs + 3, 4);
-      EXPECT_EQ(hetero_pdgetrs(option, n, nrhs, local_a.data(), 1, 1, desca.data(),
-                               lu.pivots.data(), scalapack_b.local.data(), 2, 3, scalapack_b.desc,
-                               &info),
-                HETSCAL_SUCCESS);
+      EXPECT_EQ(
+          hetero_pdgetrs(option, n, nrhs, local_a.data(), 1, 1, desca.data(), lu.pivots.data(),
+                         scalapack_b.local.data(), 2, 3, scalapack_b.desc, &info),
+          HETSCAL_SUCCESS);
       EXPECT_EQ(info, 0);
       std::vector<double> after = scalapack_b.gathered(grid);
       EXPECT_LT(op_solve_residual(trans != 'N', a, submatrix(after, n + 4, 1, 2, n, nrhs),

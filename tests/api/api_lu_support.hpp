@@ -16,8 +16,8 @@
 
 extern "C" {
 void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
-void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
-              const int* desca, int* ipiv, int* info);
+void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca,
+              int* ipiv, int* info);
 }
 
 namespace hetscal::api_test {

@@ -3,6 +3,8 @@
 // square and oblong tiles and a first tile of its own size, against the definition (element
 // (i, j) afterwards is element (source[i], j) before; padding untouched); interchanges
 // against swaps made one by one on a plain vector; malformed input refused on every rank.
+#include "kernels/row_permutation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 
 #include "core/error.hpp"
 #include "kernel_test_support.hpp"
-#include "kernels/row_permutation.hpp"
 
 namespace hetscal::kernels::test {
 namespace {
@@ -68,7 +69,8 @@ TEST(RowPermutation, InterchangesAsSwapsOneByOne) {
   }
   // Backward undoes forward: applying both leaves every row in place.
   const std::vector<std::int64_t> forward = interchange_permutation(7, pivots, SwapOrder::Forward),
-                                  backward = interchange_permutation(7, pivots, SwapOrder::Backward);
+                                  backward =
+                                      interchange_permutation(7, pivots, SwapOrder::Backward);
   for (std::size_t r = 0; r < forward.size(); ++r)
     EXPECT_EQ(forward[static_cast<std::size_t>(backward[r])], static_cast<std::int64_t>(r));
 }

@@ -57,8 +57,7 @@ inline double lu_residual(const std::vector<double>& factors, int which, int m, 
   }
   const double a_norm = one_norm(pa, m, n), minus_one = -1.0, one = 1.0;
   dgemm_("N", "N", &m, &n, &k, &minus_one, l.data(), &m, u.data(), &k, &one, pa.data(), &m);
-  return one_norm(pa, m, n) /
-         (a_norm * std::max(m, n) * std::numeric_limits<double>::epsilon());
+  return one_norm(pa, m, n) / (a_norm * std::max(m, n) * std::numeric_limits<double>::epsilon());
 }
 
 }  // namespace detail

@@ -184,9 +184,9 @@ void print_header(const GetrfInput& in) {
 
 void print_row(const Case& c, const Grid& grid, const Row& row) {
   const double gflops = kernels::getrf_flops(c.m, c.n) / row.seconds * 1e-9;
-  std::printf("%5d %5d %4d %2dx%-2d %-13s %-24s %9.4f %8.2f %8.3f %9.4f %9.2e %4s  %s", c.m,
-              c.n, c.nb, grid.nprow, grid.npcol, row.layout.c_str(), row.routine, row.seconds,
-              gflops, row.balance, row.predicted, row.residual, row.pivots,
+  std::printf("%5d %5d %4d %2dx%-2d %-13s %-24s %9.4f %8.2f %8.3f %9.4f %9.2e %4s  %s", c.m, c.n,
+              c.nb, grid.nprow, grid.npcol, row.layout.c_str(), row.routine, row.seconds, gflops,
+              row.balance, row.predicted, row.residual, row.pivots,
               row.passed ? "PASSED" : "FAILED");
   if (row.info != 0) std::printf(" (INFO = %d)", row.info);
   std::printf("\n");
@@ -196,7 +196,9 @@ void print_row(const Case& c, const Grid& grid, const Row& row) {
 void run_grid(const Grid& grid, const GetrfInput& in, Tally& tally) {
   run_problems<Row>(
       grid, in, in.n.size(), tally,
-      [&](std::size_t t, int nb) { return Case{in.m[t], in.n[t], nb, in.layout[t]}; },
+      [&](std::size_t t, int nb) {
+        return Case{in.m[t], in.n[t], nb, in.layout[t]};
+      },
       [&](const Case& c, std::vector<Row>& rows) { return run_case(c, grid, in, rows); },
       [&](const Case& c, const Row& row) { print_row(c, grid, row); },
       [](const Case& c) {

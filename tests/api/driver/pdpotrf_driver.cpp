@@ -168,7 +168,9 @@ void print_row(const Case& c, const Grid& grid, const Row& row) {
 void run_grid(const Grid& grid, const PotrfInput& in, Tally& tally) {
   run_problems<Row>(
       grid, in, in.n.size(), tally,
-      [&](std::size_t t, int nb) { return Case{in.n[t], nb, in.uplo[t], in.layout[t]}; },
+      [&](std::size_t t, int nb) {
+        return Case{in.n[t], nb, in.uplo[t], in.layout[t]};
+      },
       [&](const Case& c, std::vector<Row>& rows) { return run_case(c, grid, in, rows); },
       [&](const Case& c, const Row& row) { print_row(c, grid, row); },
       [](const Case& c) {
