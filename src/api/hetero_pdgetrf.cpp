@@ -27,11 +27,12 @@ struct Call {
   layout::MatrixArgument arg;
 };
 
-/// kernels::lu on `a`: the pivots (min(M, N), 0-based) and INFO.
-std::int64_t factor(kernels::DistributedMatrix<double> a, const Call& call, MPI_Comm comm,
-                    std::vector<std::int64_t>& pivots) {
+/// kernels::lu on `a` with the panel options `layout` was planned with: the pivots
+/// (min(M, N), 0-based) and INFO.
+std::int64_t factor(kernels::DistributedMatrix<double> a, const ContextLayout& layout,
+                    const Call& call, MPI_Comm comm, std::vector<std::int64_t>& pivots) {
   pivots.assign(static_cast<std::size_t>(std::min(call.m, call.n)), 0);
-  return kernels::lu<double>(a, pivots.data(), comm);
+  return kernels::lu<double>(a, pivots.data(), comm, layout.lu_options);
 }
 
 LapackOutcome in_place(const Call& call) {
@@ -43,7 +44,8 @@ LapackOutcome in_place(const Call& call) {
   if (info != 0 || call.m == 0 || call.n == 0) return LapackOutcome::of_info(info);
   const HeteroMatrix h = hetero_matrix(*context, call.arg.desc);
   std::vector<std::int64_t> pivots;
-  const std::int64_t zero_pivot = factor(view(h, call.a), call, context->grid.comm, pivots);
+  const std::int64_t zero_pivot =
+      factor(view(h, call.a), context->layout, call, context->grid.comm, pivots);
   write_hetscal_pivots(pivots, call.ipiv);
   return LapackOutcome::of_info(static_cast<int>(zero_pivot));
 }
@@ -84,7 +86,7 @@ LapackOutcome moved(const Call& call) {
   allocate_agreed(comm, {&factors});
   factors.move_in(call.a);
   std::vector<std::int64_t> pivots;
-  const std::int64_t zero_pivot = factor(factors.view(), call, comm, pivots);
+  const std::int64_t zero_pivot = factor(factors.view(), *planned, call, comm, pivots);
   factors.move_back(call.a);  // completed even when INFO > 0, as ScaLAPACK's
   runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
                                   pivots.data(), call.ipiv);
