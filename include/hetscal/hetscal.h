@@ -119,12 +119,14 @@ int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, 
  * passes the same values. Arguments as hetscal_gemm_context_create(), and:
  * @param[in] routine a #hetscal_routine.
  * @param[in] layout a #hetscal_layout: the kind of layout wanted, or HETSCAL_LAYOUT_ANY.
- *            GEMM, GETRF, GEQRF: patterns are chosen among 2DBC, G-2DBC and heterogeneous
- *            patterns by predicted time, Cartesian grids by the grid planner. POTRF: the
- *            layout an intercepted PDPOTRF would take (2DBC and heterogeneous grids with
- *            ordered tile rows and columns; G-2DBC, GCR&M and the heterogeneous symmetric
- *            pattern; tile sizes and the fastest processes, a slow one possibly left out),
- *            priced with moves in and out of a block-cyclic matrix on the grid.
+ *            GEMM, GEQRF: patterns are chosen among 2DBC, G-2DBC and heterogeneous
+ *            patterns by predicted time, Cartesian grids by the grid planner. GETRF, POTRF:
+ *            the layout an intercepted PDGETRF / PDPOTRF would take (2DBC and heterogeneous
+ *            grids, with tile columns in the LU order for GETRF and ordered tile rows and
+ *            columns for POTRF; G-2DBC, and the heterogeneous pattern for GETRF, GCR&M and
+ *            the heterogeneous symmetric pattern for POTRF; tile sizes and the fastest
+ *            processes, a slow one possibly left out), priced with moves in and out of a
+ *            block-cyclic matrix on the grid.
  * @param[in] m,n,k the dimensions, >= 1 where the routine uses them; M = N for POTRF.
  * @return HETSCAL_SUCCESS, HETSCAL_ERR_ARGUMENT (unknown routine or layout, a dimension < 1,
  *         M ≠ N for POTRF, ctx NULL), HETSCAL_ERR_CONTEXT, HETSCAL_ERR_SPEEDS,
