@@ -1,9 +1,9 @@
 /// @file lu.cpp
 /// Driver of the distributed LU factorisation: argument checks, the workspace allocated and
 /// agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
-/// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to the
-/// columns right of it; solve and share the U row block; update tile column k+1 and start
-/// panel k+1, whose messages then travel while the rest of the trailing matrix is updated;
+/// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to tile
+/// column k+1, solve and share U_k,k+1 and update the column, then start panel k+1, whose
+/// messages travel while the same is done for the columns right of it;
 /// last, apply step k's interchanges to the columns left of it, off the critical path. The
 /// panel (lu_panel.hpp), the interchanges (lu_interchanges.hpp) and the update
 /// (lu_update.hpp) are apart. Scalar types are instantiated here only.
@@ -87,11 +87,15 @@ class RightLooking {
       if (info == 0 && panel_info > 0) info = tiles_.rows().offset(k) + panel_info;
       const std::int64_t* step_pivots = panel_.pivots(k);
       std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
-      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, columns, detail::kLuRightSwapTag,
-                          comm);
-      update_.solve_row_block(tiles_, panel_, a_, k, comm);
-      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);  // the lookahead's column
+      // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, k + 2, detail::kLuRightSwapTag, comm);
+      update_.plan_row_block(tiles_, k);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 1, k + 2, comm);
+      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, detail::kLuRightSwapTag,
+                          comm);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
       interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, detail::kLuLeftSwapTag, comm);
     }

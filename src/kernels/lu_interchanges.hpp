@@ -36,8 +36,8 @@ class RowInterchanges {
   void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's interchanges (`pivots`: its pivot_count(k) global pivot rows) to tile
-  /// columns [first, last), which must not hold k. Collective over the ranks owning the
-  /// rows moved; every rank calls it alike.
+  /// columns [first, last) (clipped to A's), which must not hold k. Collective over the ranks
+  /// owning the rows moved; every rank calls it alike.
   void apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
              const std::int64_t* pivots, std::int64_t first, std::int64_t last, int tag,
              MPI_Comm comm);
@@ -93,8 +93,10 @@ void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<
   for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
   for (std::int64_t j = 0; j < tiles.cols().count(); ++j)
     if (!tiles.my_rows_in_column(j).empty()) my_width += tiles.cols().size(j);
-  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each.
-  const std::size_t elements = static_cast<std::size_t>(2 * widest * my_width);
+  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each. A
+  // local array holding every row of A (a 1×Q grid) always swaps in place.
+  const bool all_rows_here = array_ && array_->array().local_rows() == tiles.rows().extent();
+  const std::size_t elements = all_rows_here ? 0 : static_cast<std::size_t>(2 * widest * my_width);
   send_.resize(elements);
   receive_.resize(elements);
   rows_.reserve(static_cast<std::size_t>(2 * widest));
@@ -206,6 +208,7 @@ template <typename T>
 void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                                const std::int64_t* pivots, std::int64_t first, std::int64_t last,
                                int tag, MPI_Comm comm) {
+  last = std::min(last, tiles.cols().count());
   if (first >= last) return;
   if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
   compose(tiles, k, pivots);

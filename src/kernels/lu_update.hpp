@@ -3,8 +3,9 @@
 /// Internal to kernels::lu: step k's U row block and trailing update.
 /// - The owners of tiles (k, j), j > k, solve them with the unit lower L_kk (U_kj :=
 ///   L_kk⁻¹·A_kj; one TRSM on a Cartesian local array) and send each U_kj to the ranks with
-///   trailing tiles in column j, one message per destination; every rank keeps the U tiles
-///   it needs stacked side by side in increasing column order.
+///   trailing tiles in column j, one message per destination and call (the driver calls for
+///   column k+1 alone, then for the rest); every rank keeps the U tiles it needs stacked side
+///   by side in increasing column order.
 /// - The trailing update A_ij −= L_ik·U_kj: on a Cartesian grid's local array one GEMM per
 ///   range of columns, on the L tiles stacked by the panel (lu_panel.hpp) and the U tiles
 ///   stacked here, which follow the local array's rows and columns; tile by tile otherwise.
@@ -34,9 +35,16 @@ class LuUpdate {
   /// Sizes the buffers for the largest step (without communicating).
   void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
-  /// Step k's U row block: solved by its owners, then shared. @pre finish(k) of `panel`.
+  /// Starts step k's U row block: where its tiles go in this rank's buffers.
+  /// @pre the previous step's U tiles have left (this waits for them).
+  void plan_row_block(const LuTiles& tiles, std::int64_t k);
+
+  /// The U row block's tiles (k, j), j in [first, last), first > k: solved by their owners,
+  /// then shared (collective over their owners and the ranks that need them). The driver
+  /// solves column k+1 alone first, for the lookahead. @pre finish(k) of `panel`,
+  /// plan_row_block(k).
   void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                       std::int64_t k, MPI_Comm comm);
+                       std::int64_t k, std::int64_t first, std::int64_t last, MPI_Comm comm);
 
   /// A_ij −= L_ik·U_kj on this rank's tiles i > k, j in [first, last), first > k.
   /// @pre solve_row_block(k).
@@ -51,18 +59,20 @@ class LuUpdate {
   std::int64_t plan_columns(const LuTiles& tiles, std::int64_t k, int rank,
                             std::vector<std::int64_t>* start) const;
   void solve_own(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                 std::int64_t k) const;
-  void post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
-  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
+                 std::int64_t k, std::int64_t first, std::int64_t last) const;
+  void post_receives(const LuTiles& tiles, std::int64_t k, std::int64_t first, std::int64_t last,
+                     MPI_Comm comm);
+  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                std::int64_t first, std::int64_t last, MPI_Comm comm);
   void update_array(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                     std::int64_t k, std::int64_t first, std::int64_t last) const;
   void update_tiles(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
                     std::int64_t k, std::int64_t first, std::int64_t last) const;
-  /// This rank's tiles (k, j), j > k.
-  std::vector<std::int64_t>::const_iterator first_own_column(const LuTiles& tiles,
-                                                             std::int64_t k) const {
+  /// This rank's tile columns j of tile row k with j >= first.
+  static std::vector<std::int64_t>::const_iterator own_from(const LuTiles& tiles, std::int64_t k,
+                                                            std::int64_t first) {
     const std::vector<std::int64_t>& mine = tiles.my_cols_in_row(k);
-    return std::upper_bound(mine.begin(), mine.end(), k);
+    return std::lower_bound(mine.begin(), mine.end(), first);
   }
 
   std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
@@ -93,7 +103,7 @@ void LuUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) 
     const std::int64_t rows = tiles.rows().size(k);
     stacked = std::max(stacked, plan_columns(tiles, k, tiles.my_rank(), nullptr) * rows);
     std::int64_t own = 0;
-    for (auto j = first_own_column(tiles, k); j != tiles.my_cols_in_row(k).end(); ++j)
+    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j)
       own += tiles.cols().size(*j);
     outgoing = std::max(outgoing, own * rows);
   }
@@ -106,23 +116,37 @@ void LuUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) 
 }
 
 template <typename T>
-void LuUpdate<T>::solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
-                                  const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm) {
+void LuUpdate<T>::plan_row_block(const LuTiles& tiles, std::int64_t k) {
+  wait_all(sends_);  // the previous step's tiles have left outgoing_
   plan_columns(tiles, k, tiles.my_rank(), &u_start_);
-  post_receives(tiles, k, comm);
-  solve_own(tiles, panel, a, k);
-  send_own(tiles, a, k, comm);
+  std::int64_t packed = 0;  // this rank's tiles (k, j > k), side by side in outgoing_
+  for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
+    outgoing_start_[static_cast<std::size_t>(*j)] = packed;
+    packed += tiles.cols().size(*j);
+  }
+}
+
+template <typename T>
+void LuUpdate<T>::solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
+                                  const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                                  std::int64_t last, MPI_Comm comm) {
+  last = std::min(last, tiles.cols().count());
+  if (first >= last) return;
+  post_receives(tiles, k, first, last, comm);
+  solve_own(tiles, panel, a, k, first, last);
+  send_own(tiles, a, k, first, last, comm);
   wait_all(receives_);
 }
 
 template <typename T>
-void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm comm) {
+void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, std::int64_t first,
+                                std::int64_t last, MPI_Comm comm) {
   const std::int64_t rows = tiles.rows().size(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == tiles.my_rank()) continue;
     lengths_.clear();
     offsets_.clear();
-    for (std::int64_t j = k + 1; j < tiles.cols().count(); ++j) {
+    for (std::int64_t j = first; j < last; ++j) {
       const std::int64_t at = u_start_[static_cast<std::size_t>(j)];
       if (at < 0 || tiles.owner(k, j) != rank) continue;
       lengths_.push_back(mpi::mpi_count(tiles.cols().size(j) * rows, "lu: U tile"));
@@ -137,22 +161,23 @@ void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, MPI_Comm c
 
 template <typename T>
 void LuUpdate<T>::solve_own(const LuTiles& tiles, const LuPanel<T>& panel,
-                            const DistributedMatrix<T>& a, std::int64_t k) const {
-  const auto own = first_own_column(tiles, k);
-  if (own == tiles.my_cols_in_row(k).end()) return;
+                            const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                            std::int64_t last) const {
+  const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
+  if (own == end) return;
   const std::int64_t rows = tiles.rows().size(k);
   const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
   if (array_) {
-    // The tiles (k, j > k) of a local array follow one another: one TRSM for them all.
+    // The tiles (k, j) of a local array follow one another: one TRSM for them all.
     const layout::CartesianLocalLayout& array = array_->array();
     const std::int64_t from = array.local_col_of_tile(*own);
-    const std::int64_t columns = array.col_base() + array.local_cols() - from;
+    const std::int64_t columns = array_->local_col_from(last) - from;
     T* block = a.data + array.local_row_of_tile(k) + from * array.ld();
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, columns, T(1), diagonal,
             panel.l_ld(k), block, array.ld());
     return;
   }
-  for (auto j = own; j != tiles.my_cols_in_row(k).end(); ++j) {
+  for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
             diagonal, panel.l_ld(k), a.data + where.offset, where.ld);
@@ -161,24 +186,20 @@ void LuUpdate<T>::solve_own(const LuTiles& tiles, const LuPanel<T>& panel,
 
 template <typename T>
 void LuUpdate<T>::send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                           MPI_Comm comm) {
-  const auto own = first_own_column(tiles, k);
-  const auto end = tiles.my_cols_in_row(k).end();
+                           std::int64_t first, std::int64_t last, MPI_Comm comm) {
+  const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
   if (own == end) return;
-  wait_all(sends_);  // the previous step's tiles have left outgoing_
   const std::int64_t rows = tiles.rows().size(k);
-  std::int64_t packed = 0;
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     const std::int64_t width = tiles.cols().size(*j);
-    outgoing_start_[static_cast<std::size_t>(*j)] = packed;
+    const std::int64_t packed = outgoing_start_[static_cast<std::size_t>(*j)];
     copy_matrix(a.data + where.offset, where.ld, outgoing_.data() + packed * rows, rows, rows,
                 width);
     const std::int64_t mine = u_start_[static_cast<std::size_t>(*j)];
     if (mine >= 0)
       copy_matrix(a.data + where.offset, where.ld, stacked_.data() + mine * rows, rows, rows,
                   width);
-    packed += width;
   }
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == tiles.my_rank()) continue;
