@@ -23,20 +23,12 @@ std::string label_of(LuLayoutKind kind, std::size_t p, std::size_t q) {
   }
 }
 
-Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors) {
-  std::vector<double> speeds;
-  for (std::size_t x : processors) speeds.push_back(platform.processors[x].speed_flops);
-  return Speeds::from_speeds(std::move(speeds));
-}
-
 /// The candidates of choose_lu_plan, before pricing.
 class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
  public:
   LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), "choose_lu_plan")),
-        platform_(platform), shape_(shape), options_(options) {
-    for (const auto& proc : platform.processors) cycle_times_.push_back(1.0 / proc.speed_flops);
-  }
+        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
 
   void add_caller(const Problem& problem) { add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem)); }
 

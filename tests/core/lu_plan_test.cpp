@@ -163,7 +163,9 @@ TEST(LuPlan, NothingThatExceedsMemoryIsChosen) {
     return !c.prediction.fits_memory() && c.prediction.total_s() < choice.predicted_s;
   }));
   for (const auto& c : choice.priced)
-    if (c.prediction.fits_memory()) EXPECT_GE(c.prediction.total_s(), choice.predicted_s);
+    if (c.prediction.fits_memory()) {
+      EXPECT_GE(c.prediction.total_s(), choice.predicted_s);
+    }
   for (auto& p : platform.processors) p.memory_bytes = 1.0e6;
   EXPECT_THROW(choose_lu_plan(platform, 4000, 4000, caller_grid(2, 2)), Error);
 }
