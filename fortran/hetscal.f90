@@ -5,8 +5,9 @@
 !> BLACS contexts from BLACS_GRIDINIT / BLACS_GRIDMAP; all indices are 1-based. Character
 !> options are passed as one-character strings ('N', 'T', 'L'). Omit SPEEDS in
 !> hetscal_context_create / hetscal_gemm_context_create for the configured speeds
-!> (HETSCAL_SPEEDS) or measured ones. hetero_pdpotrf and hetero_pdpotrs are functions: they
-!> return the hetscal_status and set INFO as ScaLAPACK's PDPOTRF / PDPOTRS do.
+!> (HETSCAL_SPEEDS) or measured ones. hetero_pdgetrf, hetero_pdgetrs, hetero_pdpotrf and
+!> hetero_pdpotrs are functions: they return the hetscal_status and set INFO as ScaLAPACK's
+!> PDGETRF / PDGETRS / PDPOTRF / PDPOTRS do (IPIV as hetscal.h describes it).
 module hetscal
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
   implicit none
@@ -31,8 +32,8 @@ module hetscal
        hetscal_context_tile, hetscal_context_participates, hetscal_context_prediction, &
        hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
-       hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdpotrf, hetero_pdpotrs, &
-       hetscal_info_failed
+       hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
+       hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -167,6 +168,27 @@ module hetscal
       integer(c_int), intent(in) :: desca(*), descb(*), descc(*)
       integer(c_int), intent(out) :: info
     end subroutine
+
+    integer(c_int) function hetero_pdgetrf(m, n, a, ia, ja, desca, ipiv, info) &
+         bind(C, name="hetero_pdgetrf")
+      import :: c_int, c_double
+      integer(c_int), value :: m, n, ia, ja
+      real(c_double), intent(inout) :: a(*)
+      integer(c_int), intent(in) :: desca(*)
+      integer(c_int), intent(inout) :: ipiv(*)
+      integer(c_int), intent(out) :: info
+    end function
+
+    integer(c_int) function hetero_pdgetrs(trans, n, nrhs, a, ia, ja, desca, ipiv, b, ib, jb, &
+         descb, info) bind(C, name="hetero_pdgetrs")
+      import :: c_int, c_double, c_char
+      character(kind=c_char), intent(in) :: trans(*)
+      integer(c_int), value :: n, nrhs, ia, ja, ib, jb
+      real(c_double), intent(in) :: a(*)
+      integer(c_int), intent(in) :: desca(*), ipiv(*), descb(*)
+      real(c_double), intent(inout) :: b(*)
+      integer(c_int), intent(out) :: info
+    end function
 
     integer(c_int) function hetero_pdpotrf(uplo, n, a, ia, ja, desca, info) &
          bind(C, name="hetero_pdpotrf")

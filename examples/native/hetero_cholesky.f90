@@ -7,47 +7,27 @@
 program hetero_cholesky
   use hetscal
   use mpi
-  use, intrinsic :: iso_c_binding, only: c_long_long
+  use native_example, only: example_grid, order_argument, element_map, example_context, &
+       descinit_local, solution_error, example_finish
   implicit none
   integer, parameter :: nrhs = 2
-  integer :: me, procs, ictxt, nprow, r, n, ctx, status, info, ierr, not_pd_info
+  integer :: me, procs, ictxt, n, ctx, status, info, ierr, not_pd_info
   integer :: desca(HETSCAL_DESC_LEN), descb(HETSCAL_DESC_LEN)
-  double precision, allocatable :: speeds(:), a(:), b(:)
-  double precision :: error, worst, residual
-  character(len=16) :: arg
+  double precision, allocatable :: a(:), b(:)
+  double precision :: residual
 
   call MPI_Init(ierr)
-  call blacs_pinfo(me, procs)
-  nprow = 1
-  do r = 1, procs
-    if (r * r <= procs .and. mod(procs, r) == 0) nprow = r
-  end do
-  call blacs_get(-1, 0, ictxt)
-  call blacs_gridinit(ictxt, 'Row', nprow, procs / nprow)
-  n = 200
-  if (command_argument_count() >= 1) then
-    call get_command_argument(1, arg); read (arg, *) n
-  end if
-  speeds = [(dble(r), r = 1, procs)]
-
-  status = hetscal_context_create(ictxt, speeds, HETSCAL_ROUTINE_POTRF, HETSCAL_LAYOUT_PATTERN, &
-       n, n, 0, ctx)
-  if (status /= HETSCAL_SUCCESS) then
-    print *, 'hetscal_context_create failed:', status
-    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
-  end if
-  call descinit_local(desca, n, n, a)
-  call descinit_local(descb, n, nrhs, b)
+  call example_grid(me, procs, ictxt)
+  n = order_argument(200)
+  ctx = example_context(ictxt, procs, HETSCAL_ROUTINE_POTRF, HETSCAL_LAYOUT_PATTERN, n)
+  call descinit_local(ctx, desca, n, n, a)
+  call descinit_local(ctx, descb, n, nrhs, b)
   call fill(a, desca, 0, 0)
   call fill(b, descb, 1, 0)
   status = hetero_pdpotrf('U', n, a, 1, 1, desca, info)
   if (status == HETSCAL_SUCCESS .and. info == 0) &
        status = hetero_pdpotrs('U', n, nrhs, a, 1, 1, desca, b, 1, 1, descb, info)
-  error = 0d0
-  if (status /= HETSCAL_SUCCESS .or. info /= 0) error = huge(1d0)
-  call max_error(b, descb, error)
-  call MPI_Allreduce(error, worst, 1, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
-  residual = worst / (dble(n) * dble(n + nrhs) * epsilon(1d0))
+  residual = solution_error(b, descb, status == HETSCAL_SUCCESS .and. info == 0)
 
   call fill(a, desca, 0, 5)  ! the leading minor of order 5 is not positive definite
   status = hetero_pdpotrf('U', n, a, 1, 1, desca, not_pd_info)
@@ -55,50 +35,10 @@ program hetero_cholesky
     print '("pattern ",i0," processes, N=",i0,": status ",i0,", INFO ",i0,", error ",es10.3, &
          &", INFO for a matrix not positive definite at order 5: ",i0)', procs, n, status, info, &
          residual, not_pd_info
-    if (residual < 10d0 .and. not_pd_info == 5) then
-      print *, 'PASSED'
-    else
-      print *, 'FAILED'
-    end if
   end if
-  status = hetscal_context_free(ctx)
-  call blacs_gridexit(ictxt)
-  call MPI_Finalize(ierr)
+  call example_finish(me, residual < 10d0 .and. not_pd_info == 5, ctx, ictxt)
 
 contains
-
-  subroutine descinit_local(desc, rows, cols, x)
-    integer, intent(out) :: desc(HETSCAL_DESC_LEN)
-    integer, intent(in) :: rows, cols
-    double precision, allocatable, intent(out) :: x(:)
-    integer :: info
-    call hetscal_descinit(desc, rows, cols, ctx, 1, info)  ! a pattern: LLD unused
-    allocate (x(max(1_c_long_long, hetscal_local_elements(desc))))
-  end subroutine
-
-  ! Global row and column (1-based) of each element of the local array of `desc`, 0 for
-  ! padding: the tile queries read once, so that filling and checking are plain loops.
-  subroutine element_map(desc, rows, cols)
-    integer, intent(in) :: desc(HETSCAL_DESC_LEN)
-    integer, allocatable, intent(out) :: rows(:), cols(:)
-    integer :: ti, tj, i, j, ld, tile
-    integer(c_long_long) :: index, k
-    allocate (rows(max(1_c_long_long, hetscal_local_elements(desc))), source=0)
-    allocate (cols(size(rows)), source=0)
-    tile = desc(5)
-    do tj = 1, (desc(4) + tile - 1) / tile
-      do ti = 1, (desc(3) + tile - 1) / tile
-        if (hetscal_local_tile(desc, ti, tj, index, ld) /= 1) cycle
-        do j = (tj - 1) * tile + 1, min(tj * tile, desc(4))
-          do i = (ti - 1) * tile + 1, min(ti * tile, desc(3))
-            k = index + (i - (ti - 1) * tile - 1) + (j - (tj - 1) * tile - 1) * ld
-            rows(k) = i
-            cols(k) = j
-          end do
-        end do
-      end do
-    end do
-  end subroutine
 
   ! A = N*I + ones (a diagonal of -N at order not_pd, when > 0); with which = 1, B = A*X for
   ! X(i,j) = i + j, which is N(N+1)/2 + N*j + N*(i+j).
@@ -123,15 +63,4 @@ contains
     end do
   end subroutine
 
-  subroutine max_error(x, desc, error)
-    double precision, intent(in) :: x(:)
-    integer, intent(in) :: desc(HETSCAL_DESC_LEN)
-    double precision, intent(inout) :: error
-    integer, allocatable :: rows(:), cols(:)
-    integer :: k
-    call element_map(desc, rows, cols)
-    do k = 1, size(rows)
-      if (rows(k) > 0) error = max(error, abs(x(k) - dble(rows(k) + cols(k))))
-    end do
-  end subroutine
 end program hetero_cholesky

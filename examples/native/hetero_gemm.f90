@@ -6,8 +6,9 @@
 program hetero_gemm
   use hetscal
   use mpi
+  use native_example, only: example_grid
   implicit none
-  integer :: me, procs, ictxt, nprow, r, m, n, k, ctx, status, info, ierr, call_number
+  integer :: me, procs, ictxt, r, m, n, k, ctx, status, info, ierr, call_number
   integer :: grid_rows, grid_cols, myrow, mycol
   integer :: desca(HETSCAL_DESC_LEN), descb(HETSCAL_DESC_LEN), descc(HETSCAL_DESC_LEN)
   double precision, allocatable :: speeds(:), a(:, :), b(:, :), c(:, :)
@@ -16,13 +17,7 @@ program hetero_gemm
   character(len=16) :: arg
 
   call MPI_Init(ierr)
-  call blacs_pinfo(me, procs)
-  nprow = 1
-  do r = 1, procs
-    if (r * r <= procs .and. mod(procs, r) == 0) nprow = r
-  end do
-  call blacs_get(-1, 0, ictxt)
-  call blacs_gridinit(ictxt, 'Row', nprow, procs / nprow)
+  call example_grid(me, procs, ictxt)
   m = 300; n = 200; k = 150
   if (command_argument_count() >= 3) then
     call get_command_argument(1, arg); read (arg, *) m

@@ -1,10 +1,28 @@
-! Command-line arguments shared by the Fortran example programs: N, NB, NPROW, NPCOL.
+! Command-line arguments shared by the Fortran example programs: N, NB, NPROW, NPCOL, and
+! the BLACS grid they ask for.
 module example_arguments
   implicit none
   private
-  public :: read_arguments
+  public :: read_arguments, join_grid
 
 contains
+
+  ! BLACS_PINFO, the arguments (read_arguments) and a 'Row' grid of NPROW x NPCOL processes;
+  ! a process left outside the grid leaves BLACS and stops here.
+  subroutine join_grid(program, iam, n, nb, nprow, npcol, ictxt, myrow, mycol)
+    character(len=*), intent(in) :: program
+    integer, intent(out) :: iam, n, nb, nprow, npcol, ictxt, myrow, mycol
+    integer :: nprocs
+    call blacs_pinfo(iam, nprocs)
+    call read_arguments(program, nprocs, n, nb, nprow, npcol)
+    call blacs_get(-1, 0, ictxt)
+    call blacs_gridinit(ictxt, 'Row', nprow, npcol)
+    call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
+    if (myrow < 0) then  ! ranks beyond nprow*npcol take no part
+      call blacs_exit(0)
+      stop
+    end if
+  end subroutine
 
   ! N, NB, NPROW, NPCOL from the command line (defaults 1000, 64 and the squarest
   ! nprow x npcol = nprocs with nprow <= npcol); stops with status 2 and a usage line naming

@@ -9,11 +9,11 @@
 ! C(i,j) = sum_{p,q} a_p(i) S_pq d_q(j) with S_pq = sum_k b_p(k) c_q(k): O(N) to get exactly.
 program pdgemm_example
   use mpi
-  use example_arguments, only: read_arguments
+  use example_arguments, only: join_grid
   implicit none
   integer, parameter :: dp = kind(1.0d0)
   real(dp), parameter :: threshold = 16.0_dp
-  integer :: n, nb, nprow, npcol, iam, nprocs, ictxt, myrow, mycol, info
+  integer :: n, nb, nprow, npcol, iam, ictxt, myrow, mycol, info
   integer :: mloc, nloc, lld, il, jl, i, j, k
   integer :: desca(9), descb(9), descc(9)
   real(dp), allocatable :: a(:,:), b(:,:), c(:,:)
@@ -21,15 +21,7 @@ program pdgemm_example
   integer, external :: numroc, indxl2g
   real(dp), external :: pdlange
 
-  call blacs_pinfo(iam, nprocs)
-  call read_arguments('pdgemm_example', nprocs, n, nb, nprow, npcol)
-  call blacs_get(-1, 0, ictxt)
-  call blacs_gridinit(ictxt, 'Row', nprow, npcol)
-  call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
-  if (myrow < 0) then  ! ranks beyond nprow*npcol take no part
-    call blacs_exit(0)
-    stop
-  end if
+  call join_grid('pdgemm_example', iam, n, nb, nprow, npcol, ictxt, myrow, mycol)
 
   mloc = numroc(n, nb, myrow, 0, nprow)
   nloc = numroc(n, nb, mycol, 0, npcol)

@@ -12,27 +12,18 @@
 ! definite for every N; b(i) = sum_j A(i,j), i.e. the exact solution is x = 1.
 program pdpotrf_example
   use mpi
-  use example_arguments, only: read_arguments
+  use example_arguments, only: join_grid
+  use example_report, only: report, solve_residual
   implicit none
   integer, parameter :: dp = kind(1.0d0)
-  real(dp), parameter :: threshold = 16.0_dp
-  integer :: n, nb, nprow, npcol, iam, nprocs, ictxt, myrow, mycol, info
+  integer :: n, nb, nprow, npcol, iam, ictxt, myrow, mycol, info
   integer :: mloc, nloc, lld, il, jl, i, j, ignored_row, ignored_col
   integer :: desca(9), descb(9)
-  real(dp), allocatable :: a(:,:), a_copy(:,:), b(:), x(:), work(:)
-  real(dp) :: anorm, xnorm, rnorm, residual, t0, seconds, gflops, sines
+  real(dp), allocatable :: a(:,:), a_copy(:,:), b(:), x(:)
+  real(dp) :: residual, t0, seconds, sines
   integer, external :: numroc, indxl2g
-  real(dp), external :: pdlange
 
-  call blacs_pinfo(iam, nprocs)
-  call read_arguments('pdpotrf_example', nprocs, n, nb, nprow, npcol)
-  call blacs_get(-1, 0, ictxt)
-  call blacs_gridinit(ictxt, 'Row', nprow, npcol)
-  call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
-  if (myrow < 0) then  ! ranks beyond nprow*npcol take no part
-    call blacs_exit(0)
-    stop
-  end if
+  call join_grid('pdpotrf_example', iam, n, nb, nprow, npcol, ictxt, myrow, mycol)
 
   mloc = numroc(n, nb, myrow, 0, nprow)
   nloc = numroc(n, nb, mycol, 0, npcol)
@@ -40,7 +31,6 @@ program pdpotrf_example
   call descinit(desca, n, n, nb, nb, 0, 0, ictxt, lld, info)
   call descinit(descb, n, 1, nb, nb, 0, 0, ictxt, lld, info)
   allocate(a(lld, max(1, nloc)), a_copy(lld, max(1, nloc)), b(lld), x(lld))
-  allocate(work(max(1, mloc, nloc)))
   do jl = 1, nloc
     j = indxl2g(jl, nb, mycol, 0, npcol)
     do il = 1, mloc
@@ -71,33 +61,13 @@ program pdpotrf_example
   if (info == 0) call pdpotrs('L', n, 1, a, 1, 1, desca, x, 1, 1, descb, info)
 
   residual = huge(1.0_dp)
-  if (info == 0) then
-    ! r = A*x - b with the original A; scaled as ScaLAPACK's xdllt scales it.
-    call pdgemv('N', n, n, 1.0_dp, a_copy, 1, 1, desca, x, 1, 1, descb, 1, -1.0_dp, b, 1, 1, &
-                descb, 1)
-    anorm = pdlange('1', n, n, a_copy, 1, 1, desca, work)
-    xnorm = pdlange('I', n, 1, x, 1, 1, descb, work)
-    rnorm = pdlange('I', n, 1, b, 1, 1, descb, work)
-    residual = rnorm / (anorm * xnorm * n * epsilon(1.0_dp))
-  end if
-  gflops = real(n, dp)**3 / 3.0_dp / seconds / 1.0e9_dp
-
-  if (iam == 0) then
-    write(*, '(a,i0,a,i0,a,i0,a,i0)') 'pdpotrf_example (Fortran): N=', n, ' NB=', nb, &
-        ' grid ', nprow, 'x', npcol
-    write(*, '(a,i12)') 'info      ', info
-    write(*, '(a,f12.4)') 'time_s    ', seconds
-    write(*, '(a,f12.3)') 'gflops    ', gflops
-    if (info == 0 .and. residual <= threshold) then
-      write(*, '(a,es12.3,a)') 'residual  ', residual, ' PASSED'
-    else
-      write(*, '(a,es12.3,a)') 'residual  ', residual, ' FAILED'
-    end if
-  end if
-  deallocate(a, a_copy, b, x, work)
+  if (info == 0) residual = solve_residual(n, a_copy, desca, x, b, descb)
+  call report('pdpotrf_example', iam, n, nb, nprow, npcol, info, seconds, &
+              real(n, dp)**3 / 3.0_dp, residual)
+  deallocate(a, a_copy, b, x)
   call blacs_gridexit(ictxt)
   call blacs_exit(0)
-  if (info /= 0 .or. .not. (residual <= threshold)) error stop 1
+  if (info /= 0 .or. .not. (residual <= 16.0_dp)) error stop 1
 
 contains
 

@@ -19,9 +19,10 @@
  *    every layout, patterns included, hetscal_local_elements(), hetscal_tile_owner() and
  *    hetscal_local_tile() say which tile of the global matrix is where in the local array.
  *    hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK block-cyclic matrix.
- * 3. hetero_pdgemm(), hetero_pdpotrf() and hetero_pdpotrs() compute, with ScaLAPACK's
- *    arguments, either on matrices already in the heterogeneous layout (no data movement) or
- *    on ScaLAPACK block-cyclic ones (moved in and out around the computation).
+ * 3. hetero_pdgemm(), hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdpotrf() and
+ *    hetero_pdpotrs() compute, with ScaLAPACK's arguments, either on matrices already in the
+ *    heterogeneous layout (no data movement) or on ScaLAPACK block-cyclic ones (moved in and
+ *    out around the computation).
  *
  * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
  * taking a context is collective over the processes of its BLACS grid. Argument errors follow
@@ -118,12 +119,14 @@ int hetscal_gemm_context_create(int blacs_context, const double* speeds, int m, 
  * passes the same values. Arguments as hetscal_gemm_context_create(), and:
  * @param[in] routine a #hetscal_routine.
  * @param[in] layout a #hetscal_layout: the kind of layout wanted, or HETSCAL_LAYOUT_ANY.
- *            GEMM, GETRF, GEQRF: patterns are chosen among 2DBC, G-2DBC and heterogeneous
- *            patterns by predicted time, Cartesian grids by the grid planner. POTRF: the
- *            layout an intercepted PDPOTRF would take (2DBC and heterogeneous grids with
- *            ordered tile rows and columns; G-2DBC, GCR&M and the heterogeneous symmetric
- *            pattern; tile sizes and the fastest processes, a slow one possibly left out),
- *            priced with moves in and out of a block-cyclic matrix on the grid.
+ *            GEMM, GEQRF: patterns are chosen among 2DBC, G-2DBC and heterogeneous
+ *            patterns by predicted time, Cartesian grids by the grid planner. GETRF, POTRF:
+ *            the layout an intercepted PDGETRF / PDPOTRF would take (2DBC and heterogeneous
+ *            grids, with tile columns in the LU order for GETRF and ordered tile rows and
+ *            columns for POTRF; G-2DBC, and the heterogeneous pattern for GETRF, GCR&M and
+ *            the heterogeneous symmetric pattern for POTRF; tile sizes and the fastest
+ *            processes, a slow one possibly left out), priced with moves in and out of a
+ *            block-cyclic matrix on the grid.
  * @param[in] m,n,k the dimensions, >= 1 where the routine uses them; M = N for POTRF.
  * @return HETSCAL_SUCCESS, HETSCAL_ERR_ARGUMENT (unknown routine or layout, a dimension < 1,
  *         M ≠ N for POTRF, ctx NULL), HETSCAL_ERR_CONTEXT, HETSCAL_ERR_SPEEDS,
@@ -266,9 +269,10 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    const int* descc, int* info);
 
 /**
- * INFO of hetero_pdpotrf() and hetero_pdpotrs() when hetscal could not compute for a reason
- * other than an argument (their return value says which): below every argument code, so
- * that a caller testing only INFO != 0 sees the failure.
+ * INFO of hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdpotrf() and hetero_pdpotrs() when
+ * hetscal could not compute for a reason other than an argument (their return value says
+ * which): negative, so that a caller testing only INFO != 0 sees the failure, and unlike
+ * every argument code of these routines (position 10 is never a descriptor).
  */
 #define HETSCAL_INFO_FAILED(status) (-1000 - (status))
 
@@ -313,6 +317,63 @@ int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int
  */
 int hetero_pdpotrs(const char* uplo, int n, int nrhs, const double* a, int ia, int ja,
                    const int* desca, double* b, int ib, int jb, const int* descb, int* info);
+
+/**
+ * LU factorisation with partial pivoting of the M×N sub(A) = A(IA:IA+M-1, JA:JA+N-1), with
+ * PDGETRF's arguments: sub(A) = P·L·U, L unit lower triangular (trapezoidal when M > N) below
+ * the diagonal and U upper triangular (trapezoidal when M < N) on and above it, overwriting
+ * sub(A); the pivots chosen as LAPACK's and ScaLAPACK's (largest magnitude in the column, the
+ * first on ties). Collective over A's grid. Either
+ * - DESCA is a hetscal descriptor (the factors stay in the context's layout, Cartesian or
+ *   pattern; IA = JA = 1, M_A = M, N_A = N; a GETRF context plans the LU's layout): IPIV is
+ *   in hetscal's format, min(M,N) entries on every process alike, IPIV(i) the global row
+ *   (1-based) of sub(A) that row i was interchanged with at step i (LAPACK's DGETRF format:
+ *   apply them in order i = 1, 2, … to reproduce P); or
+ * - DESCA is a ScaLAPACK descriptor with sub(A) as PDGETRF accepts it (DTYPE 1, IA-1 and
+ *   JA-1 on block boundaries, MB_A = NB_A): sub(A) is moved into the LU layout planned
+ *   with the speeds of the latest hetscal context of A's BLACS grid (as a GETRF context of
+ *   HETSCAL_LAYOUT_ANY, moves from sub(A)'s layout priced) and back; IPIV is exactly
+ *   PDGETRF's (global row indices of A, IA-1 included, in the local entries of the process
+ *   rows holding sub(A)'s first min(M,N) rows, replicated in every process column; IPIV needs
+ *   LOCr(M_A)+MB_A entries), so ScaLAPACK's PDGETRS, PDGETRI … take the result; as PDGETRF,
+ *   an A of one row (M_A = 1) only sets IPIV(1) = 1. Nothing outside sub(A) is written.
+ * @param[out] info as ScaLAPACK's, the same on every process: 0; -(position) or
+ *             -(100·position + field) for the first bad argument (m 1, n 2, ia 4, ja 5,
+ *             desca 6; IA or JA off a block boundary -4 or -5, DTYPE 2 -601, MB_A ≠ NB_A
+ *             -606; for a hetscal descriptor: another size than M×N is field 3 or 4), with A
+ *             and IPIV untouched;
+ *             i > 0 when U(i,i) is exactly zero, the first such i (the factorisation is
+ *             completed, as ScaLAPACK's, and U is singular); HETSCAL_INFO_FAILED(status) when
+ *             hetscal could not compute.
+ * @return HETSCAL_SUCCESS (INFO >= 0), HETSCAL_ERR_ARGUMENT (INFO < 0),
+ *         HETSCAL_ERR_UNSUPPORTED (a replicated ScaLAPACK A: RSRC or CSRC = -1),
+ *         HETSCAL_ERR_CONTEXT (a ScaLAPACK A whose BLACS grid has no hetscal context),
+ *         HETSCAL_ERR_NO_PLAN, HETSCAL_ERR_INTERNAL (A may then be partly written); the same
+ *         on every process.
+ */
+int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, int* ipiv,
+                   int* info);
+
+/**
+ * Solves op(sub(A))·X = sub(B) with the LU factors and pivots hetero_pdgetrf() left, with
+ * PDGETRS's arguments; X overwrites sub(B) (N×NRHS). TRANS "N": A·X = B; "T" or "C":
+ * Aᵀ·X = B. Collective over A's grid. sub(A) is either on a hetscal descriptor (the factors
+ * in place, IPIV in hetscal's format, hetero_pdgetrf()'s or DGETRF's: N entries on every
+ * process alike; IA = JA = 1, M_A = N_A = N) — sub(B) then on a hetscal descriptor of the
+ * same context (IB = JB = 1, M_B = N, N_B = NRHS) or on a ScaLAPACK descriptor of the
+ * context's BLACS grid (moved in and back) — or both are on ScaLAPACK descriptors of one
+ * BLACS grid (moved into the layout hetero_pdgetrf() plans), IPIV then in ScaLAPACK's format
+ * (what PDGETRF or hetero_pdgetrf() wrote there). sub(A) and IPIV are not written.
+ * @param[out] info 0; -(position) or -(100·position + field) as PDGETRS numbers them (trans
+ *             1, n 2, nrhs 3, ia 5, ja 6, desca 7, ipiv 8: an entry naming a row outside
+ *             sub(A), ib 10, jb 11, descb 12; a ScaLAPACK DESCB with a hetscal DESCA is
+ *             accepted, the reverse is -(1200 + 1)), nothing written;
+ *             HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return as hetero_pdgetrf().
+ */
+int hetero_pdgetrs(const char* trans, int n, int nrhs, const double* a, int ia, int ja,
+                   const int* desca, const int* ipiv, double* b, int ib, int jb, const int* descb,
+                   int* info);
 
 #ifdef __cplusplus
 }

@@ -52,16 +52,31 @@ struct Context {
   /// @throws InvalidArgument when no layout fits N; hetscal::Error when none fits in memory.
   std::shared_ptr<const ContextLayout> plan_cholesky(std::int64_t order,
                                                      const core::CallerLayout& caller) const {
+    return plan_factorization(core::Routine::Cholesky, order, order, caller);
+  }
+
+  /// The layout hetero_pdgetrf/hetero_pdgetrs compute an M×N LU on when their operands are
+  /// ScaLAPACK's (cached): the layout a GETRF context of layout Any on that caller takes.
+  /// @throws as plan_cholesky.
+  std::shared_ptr<const ContextLayout> plan_lu(std::int64_t rows, std::int64_t cols,
+                                               const core::CallerLayout& caller) const {
+    return plan_factorization(core::Routine::LU, rows, cols, caller);
+  }
+
+  /// The layout a context of `routine` and layout Any on `caller` takes, for an M×N matrix
+  /// (cached per routine, shape and caller layout).
+  std::shared_ptr<const ContextLayout> plan_factorization(core::Routine routine, std::int64_t rows,
+                                                          std::int64_t cols,
+                                                          const core::CallerLayout& caller) const {
     return plans.find_or_make<ContextLayout>(
-        {{core::Routine::Cholesky, runtime::ScalarType::Double},
-         {order, order, 0},
+        {{routine, runtime::ScalarType::Double},
+         {rows, cols, 0},
          0,
          0,
          runtime::caller_layout_key(caller)},
         [&] {
-          return plan_context_layout(
-              {core::Routine::Cholesky, LayoutKind::Any, order, order, order, caller}, speeds,
-              machine.platform());
+          return plan_context_layout({routine, LayoutKind::Any, rows, cols, cols, caller}, speeds,
+                                     machine.platform());
         });
   }
 

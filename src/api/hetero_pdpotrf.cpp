@@ -7,7 +7,6 @@
 #include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/cholesky.hpp"
-#include "mpi/fault_injection.hpp"
 #include "runtime/abi_options.hpp"
 
 namespace hetscal::api {
@@ -32,12 +31,8 @@ LapackOutcome in_place(const Uplo& uplo, int n, double* a, const layout::MatrixA
 
 LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgument& arg) {
   const int blacs_context = arg.desc[field::kCtxt - 1];
-  const mpi::ContextInfo* grid = nullptr;
-  try {
-    grid = &mpi::context_info(blacs_context);
-  } catch (const std::exception&) {
-    return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
-  }
+  const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
+  if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
   mpi::CallerMatrix caller;
   const int described =
       describe_scalapack_operand(*grid, blacs_context, arg, caller);  // collective
@@ -47,18 +42,11 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
   if (n == 0) return LapackOutcome::of_info(0);
-  std::shared_ptr<const ContextLayout> planned;
-  try {  // deterministic: every process plans the same layout or fails alike
-    planned = context->plan_cholesky(n, runtime::caller_layout(context->grid, arg.desc, arg.ia, arg.ja));
-  } catch (const Error&) {
-    return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  }
+  const auto planned = planned_layout(*context, core::Routine::Cholesky, n, n, arg);
+  if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   MovedOperand factor(context->grid.comm, std::move(caller),
                       hetero_matrix(*planned, context->grid.my_rank, n, n), triangle_of(*uplo));
-  mpi::run_agreed(context->grid.comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
-    mpi::fault_point(mpi::Stage::Allocate);
-    factor.allocate();
-  });
+  allocate_agreed(context->grid.comm, {&factor});
   factor.move_in(a);
   const auto order = kernels::cholesky<double>(*uplo, factor.view(), context->grid.comm);
   factor.move_back(a);  // the partial factor too when INFO > 0, as ScaLAPACK leaves it

@@ -1,8 +1,8 @@
 #pragma once
 /// @file lapack_outcome.hpp
-/// How the native API's LAPACK-style routines (hetero_pdpotrf, hetero_pdpotrs) report: a
-/// hetscal_status as the return value and ScaLAPACK's INFO, with hetscal's own failures
-/// below every argument code (HETSCAL_INFO_FAILED).
+/// How the native API's LAPACK-style routines (hetero_pdgetrf/pdgetrs, hetero_pdpotrf/pdpotrs)
+/// report: a hetscal_status as the return value and ScaLAPACK's INFO, with hetscal's own
+/// failures apart from every argument code (HETSCAL_INFO_FAILED).
 #include <exception>
 
 #include "hetscal/hetscal.h"

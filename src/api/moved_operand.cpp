@@ -2,7 +2,11 @@
 
 #include <utility>
 
+#include "core/error.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/fault_injection.hpp"
 #include "mpi/redistribute.hpp"
+#include "runtime/pricing.hpp"
 
 namespace hetscal::api {
 
@@ -50,6 +54,24 @@ void MovedOperand::move_back(double* caller_data) {
         caller_data[k] = returned_[static_cast<std::size_t>(k)];
       }
     }
+  }
+}
+
+void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand*> operands) {
+  mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
+    mpi::fault_point(mpi::Stage::Allocate);
+    for (MovedOperand* operand : operands) operand->allocate();
+  });
+}
+
+std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
+                                                    std::int64_t rows, std::int64_t cols,
+                                                    const layout::MatrixArgument& a) {
+  try {  // deterministic: every process plans the same layout or fails alike
+    return context.plan_factorization(routine, rows, cols,
+                                      runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
+  } catch (const Error&) {
+    return nullptr;
   }
 }
 

@@ -4,6 +4,8 @@
 /// native API call: a copy in the layout, the data moved in and the result moved back.
 #include <mpi.h>
 
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -50,5 +52,17 @@ class MovedOperand {
   std::vector<double> returned_;  ///< triangles: sub(X) as the caller's array holds it
   std::optional<mpi::RedistributionPlan> in_, out_;
 };
+
+/// Allocates the copies of every operand in one agreed stage (mpi::Stage::Allocate, where
+/// the fault tests make a rank fail), before the first move.
+/// @throws mpi::StageFailed on every rank when any rank's allocation failed.
+void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand*> operands);
+
+/// The layout `routine` computes an M×N sub(A) held on ScaLAPACK descriptor `a` in
+/// (Context::plan_factorization, deterministic on every process); nullptr when no layout
+/// fits (the call's HETSCAL_ERR_NO_PLAN).
+std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
+                                                    std::int64_t rows, std::int64_t cols,
+                                                    const layout::MatrixArgument& a);
 
 }  // namespace hetscal::api

@@ -1,5 +1,7 @@
 #include "api/scalapack_operand.hpp"
 
+#include <exception>
+
 #include "hetscal/hetscal.h"
 
 namespace hetscal::api {
@@ -27,6 +29,14 @@ int describe_scalapack_operand(const mpi::ContextInfo& grid, int blacs_context,
     return nine_entry_numbering(e.info());
   } catch (const InvalidArgument&) {  // accepted by PBLAS, but RSRC or CSRC = -1
     return HETSCAL_ERR_UNSUPPORTED;
+  }
+}
+
+const mpi::ContextInfo* scalapack_grid(int blacs_context) {
+  try {
+    return &mpi::context_info(blacs_context);
+  } catch (const std::exception&) {
+    return nullptr;
   }
 }
 

@@ -14,4 +14,9 @@ namespace hetscal::api {
 int describe_scalapack_operand(const mpi::ContextInfo& grid, int blacs_context,
                                const layout::MatrixArgument& a, mpi::CallerMatrix& matrix);
 
+/// The grid of BLACS context `blacs_context` (collective on first use, as mpi::context_info),
+/// or nullptr when this process is not in a live grid of that handle: the routine then
+/// reports its DESCA's CTXT field.
+const mpi::ContextInfo* scalapack_grid(int blacs_context);
+
 }  // namespace hetscal::api

@@ -89,16 +89,18 @@ inline bool bit_identical(const std::vector<double>& x, const std::vector<double
   return true;
 }
 
-/// A Cholesky context on `grid` (speeds rising_speeds()), freed with the object.
-struct CholeskyContext {
+/// A context of `routine` on `grid` for an M×N matrix (speeds rising_speeds()), freed with
+/// the object.
+struct FactorContext {
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
-  CholeskyContext(const BlacsGrid& grid, int layout, int n) {
+  FactorContext(const BlacsGrid& grid, int routine, int layout, int m, int n) {
     const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF, layout, n,
-                                     n, 0, &ctx),
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), routine, layout, m, n, 0, &ctx),
               HETSCAL_SUCCESS);
   }
-  ~CholeskyContext() { hetscal_context_free(&ctx); }
+  ~FactorContext() { hetscal_context_free(&ctx); }
+  FactorContext(const FactorContext&) = delete;
+  FactorContext& operator=(const FactorContext&) = delete;
   /// A descriptor of an m×n matrix of the context.
   std::vector<int> desc(int m, int n) const {
     std::vector<int> d(HETSCAL_DESC_LEN);
@@ -107,6 +109,12 @@ struct CholeskyContext {
     EXPECT_EQ(info, 0);
     return d;
   }
+};
+
+/// A Cholesky context of order N.
+struct CholeskyContext : FactorContext {
+  CholeskyContext(const BlacsGrid& grid, int layout, int n)
+      : FactorContext(grid, HETSCAL_ROUTINE_POTRF, layout, n, n) {}
 };
 
 /// hetero_pdpotrf in place on the N×N matrix `a` in context `c`'s layout: SUCCESS, INFO 0,

@@ -16,11 +16,6 @@
 #include "driver_matrices.hpp"
 #include "kernels/local_blas.hpp"
 
-extern "C" void dgemm_(const char* transa, const char* transb, const int* m, const int* n,
-                       const int* k, const double* alpha, const double* a, const int* lda,
-                       const double* b, const int* ldb, const double* beta, double* c,
-                       const int* ldc);
-
 namespace hetscal::driver {
 
 /// Element (i, j) (0-based) of the driver's N×N matrix: symmetric, off-diagonal entries in
@@ -42,17 +37,6 @@ inline bool in_triangle(char uplo, std::int64_t i, std::int64_t j) {
   return uplo == 'L' ? i >= j : i <= j;
 }
 
-// Maximum column sum of |x| (N×N, leading dimension N); infinity when x holds a NaN.
-inline double one_norm(const std::vector<double>& x, int n) {
-  double most = 0.0;
-  for (std::int64_t j = 0; j < n; ++j) {
-    double sum = 0.0;
-    for (std::int64_t i = 0; i < n; ++i) sum += std::abs(x[static_cast<std::size_t>(j * n + i)]);
-    most = std::isnan(sum) ? std::numeric_limits<double>::infinity() : std::max(most, sum);
-  }
-  return most;
-}
-
 // The check on the whole factor (N×N, leading dimension N): the opposite triangle compared
 // with A and cleared, then A − F·Fᵀ ('L') or A − Fᵀ·F ('U') by dgemm.
 inline FactorCheck check_whole(std::vector<double> factor, int n, char uplo) {
@@ -68,11 +52,11 @@ inline FactorCheck check_whole(std::vector<double> factor, int n, char uplo) {
       factor[ij] = 0.0;
     }
   }
-  const double a_norm = one_norm(a, n), minus_one = -1.0, one = 1.0;
+  const double a_norm = one_norm(a, n, n), minus_one = -1.0, one = 1.0;
   std::vector<double>& difference = a;  // A − F·Fᵀ overwrites A: N² doubles fewer
   dgemm_(uplo == 'L' ? "N" : "T", uplo == 'L' ? "T" : "N", &n, &n, &n, &minus_one, factor.data(),
          &n, factor.data(), &n, &one, difference.data(), &n);
-  out.residual = one_norm(difference, n) / (a_norm * n * std::numeric_limits<double>::epsilon());
+  out.residual = one_norm(difference, n, n) / (a_norm * n * std::numeric_limits<double>::epsilon());
   return out;
 }
 

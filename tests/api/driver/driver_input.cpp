@@ -99,32 +99,43 @@ void read_settings(Lines& lines, DriverSettings& settings) {
     throw std::runtime_error("threshold must be >= 0, not " + std::to_string(settings.threshold));
 }
 
-}  // namespace
-
-GemmInput read_gemm_input(const std::string& path) {
+// A driver input: the title, the problems (read by `problems`) and the common settings.
+template <typename Input, typename Problems>
+Input read_input(const std::string& path, Problems problems) {
   Lines lines(path);
-  GemmInput in;
+  Input in;
   read_title(lines, path, in);
-  const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
-  in.m = lines.numbers<int>(problems, "values of M");
-  in.n = lines.numbers<int>(problems, "values of N");
-  in.k = lines.numbers<int>(problems, "values of K");
-  in.trans_a = options(lines, problems, "NTC", "values of TRANSA");
-  in.trans_b = options(lines, problems, "NTC", "values of TRANSB");
+  problems(lines, static_cast<std::size_t>(lines.count("number of problems")), in);
   read_settings(lines, in);
   return in;
 }
 
+}  // namespace
+
+GemmInput read_gemm_input(const std::string& path) {
+  return read_input<GemmInput>(path, [](Lines& lines, std::size_t problems, GemmInput& in) {
+    in.m = lines.numbers<int>(problems, "values of M");
+    in.n = lines.numbers<int>(problems, "values of N");
+    in.k = lines.numbers<int>(problems, "values of K");
+    in.trans_a = options(lines, problems, "NTC", "values of TRANSA");
+    in.trans_b = options(lines, problems, "NTC", "values of TRANSB");
+  });
+}
+
 PotrfInput read_potrf_input(const std::string& path) {
-  Lines lines(path);
-  PotrfInput in;
-  read_title(lines, path, in);
-  const auto problems = static_cast<std::size_t>(lines.count("number of problems"));
-  in.n = lines.positive<int>(problems, "values of N");
-  in.uplo = options(lines, problems, "LU", "values of UPLO");
-  in.layout = options(lines, problems, "ACP", "values of LAYOUT");
-  read_settings(lines, in);
-  return in;
+  return read_input<PotrfInput>(path, [](Lines& lines, std::size_t problems, PotrfInput& in) {
+    in.n = lines.positive<int>(problems, "values of N");
+    in.uplo = options(lines, problems, "LU", "values of UPLO");
+    in.layout = options(lines, problems, "ACP", "values of LAYOUT");
+  });
+}
+
+GetrfInput read_getrf_input(const std::string& path) {
+  return read_input<GetrfInput>(path, [](Lines& lines, std::size_t problems, GetrfInput& in) {
+    in.m = lines.positive<int>(problems, "values of M");
+    in.n = lines.positive<int>(problems, "values of N");
+    in.layout = options(lines, problems, "ACP", "values of LAYOUT");
+  });
 }
 
 }  // namespace hetscal::driver

@@ -31,6 +31,12 @@ struct PotrfInput : DriverSettings {
   std::vector<char> layout;  ///< in-place context: 'A' (any), 'C' (Cartesian), 'P' (pattern)
 };
 
+/// PDGETRF-HETSCAL.dat: LU problems.
+struct GetrfInput : DriverSettings {
+  std::vector<int> m, n;     ///< size of A, one per problem
+  std::vector<char> layout;  ///< in-place context: 'A' (any), 'C' (Cartesian), 'P' (pattern)
+};
+
 /// Reads a PDGEMM driver input.
 /// @throws std::runtime_error naming the line that is missing or malformed.
 GemmInput read_gemm_input(const std::string& path);
@@ -38,5 +44,9 @@ GemmInput read_gemm_input(const std::string& path);
 /// Reads a PDPOTRF driver input.
 /// @throws std::runtime_error naming the line that is missing or malformed.
 PotrfInput read_potrf_input(const std::string& path);
+
+/// Reads a PDGETRF driver input.
+/// @throws std::runtime_error naming the line that is missing or malformed.
+GetrfInput read_getrf_input(const std::string& path);
 
 }  // namespace hetscal::driver

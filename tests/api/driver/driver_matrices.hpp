@@ -18,6 +18,9 @@ extern "C" {
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
                const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc);  // the reference checks' BLAS
 }
 
 namespace hetscal::driver {
@@ -38,6 +41,19 @@ inline double generated(int which, std::int64_t i, std::int64_t j) {
 /// `procs` processes, first block on process 0) on the process at `position`.
 inline std::int64_t global_index(int local, int nb, int procs, int position) {
   return (static_cast<std::int64_t>(local / nb) * procs + position) * nb + local % nb;
+}
+
+/// Maximum column sum of |x| (rows×cols, leading dimension rows); infinity when x holds a
+/// NaN.
+inline double one_norm(const std::vector<double>& x, int rows, int cols) {
+  double most = 0.0;
+  for (std::int64_t j = 0; j < cols; ++j) {
+    double sum = 0.0;
+    for (std::int64_t i = 0; i < rows; ++i)
+      sum += std::abs(x[static_cast<std::size_t>(j * rows + i)]);
+    most = std::isnan(sum) ? std::numeric_limits<double>::infinity() : std::max(most, sum);
+  }
+  return most;
 }
 
 /// A P×Q BLACS grid ("Row" order) of the first P·Q processes; the others are not members.

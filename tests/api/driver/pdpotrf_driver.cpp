@@ -23,13 +23,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "cholesky_check.hpp"
 #include "driver_input.hpp"
 #include "driver_matrices.hpp"
+#include "driver_plan.hpp"
 #include "driver_runs.hpp"
 #include "hetscal/hetscal.h"
 #include "kernels/flop_counter.hpp"
@@ -53,47 +53,6 @@ struct Row {
   FactorCheck check;
   bool passed = false;
 };
-
-int layout_kind(char layout) {
-  return layout == 'C'   ? HETSCAL_LAYOUT_CARTESIAN
-         : layout == 'P' ? HETSCAL_LAYOUT_PATTERN
-                         : HETSCAL_LAYOUT_ANY;
-}
-
-// A Cholesky context of the grid (freed, collectively, with the object), its layout
-// described as "cart 2x1/64" or "patt 3x3/32" (kind, grid or pattern size, tile) and its
-// predictions.
-class Plan {
- public:
-  Plan(const Grid& grid, const std::vector<double>& speeds, int n, char layout) {
-    if (hetscal_context_create(grid.context, speeds.data(), HETSCAL_ROUTINE_POTRF,
-                               layout_kind(layout), n, n, 0, &ctx) != HETSCAL_SUCCESS)
-      return;
-    int rows = 0, cols = 0;
-    hetscal_context_grid(ctx, &rows, &cols, nullptr, nullptr);
-    description = (hetscal_context_layout(ctx) == HETSCAL_LAYOUT_CARTESIAN ? "cart " : "patt ") +
-                  std::to_string(rows) + "x" + std::to_string(cols) + "/" +
-                  std::to_string(hetscal_context_tile(ctx));
-    double speedup = 0.0;
-    hetscal_context_prediction(ctx, &predicted, nullptr, &speedup);
-    scalapack_predicted = predicted * speedup;
-  }
-  ~Plan() {
-    if (ctx != HETSCAL_CONTEXT_NULL) hetscal_context_free(&ctx);
-  }
-  Plan(const Plan&) = delete;
-  Plan& operator=(const Plan&) = delete;
-
-  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
-  std::string description;
-  double predicted = 0.0;            ///< model seconds of the planned layout
-  double scalapack_predicted = 0.0;  ///< model seconds of an even block-cyclic split
-};
-
-template <typename Run, typename Restore>
-double median_time(const PotrfInput& in, const Grid& grid, Run run, Restore restore) {
-  return bench::median(timed_runs(in.repetitions, grid.comm, run, restore));
-}
 
 // Checks the factor now in `a` (the whole matrix, as the routine of `row` left it).
 void judge(Row& row, const Operand& a, char uplo, double threshold) {
@@ -173,16 +132,12 @@ Row run_in_place(const Case& c, CaseMatrix& m, const Plan& plan, const PotrfInpu
 // One case on the grid. @return false when hetscal could not plan it (rows then empty).
 bool run_case(const Case& c, const Grid& grid, const PotrfInput& in, std::vector<Row>& rows) {
   const std::vector<double> speeds(in.speeds.begin(), in.speeds.begin() + grid.size());
-  // The moved call plans the kind "any" itself; its prediction is the `any` context's.
-  const Plan any(grid, speeds, c.n, 'A');
-  const std::unique_ptr<const Plan> kind =
-      c.layout == 'A' ? nullptr : std::make_unique<const Plan>(grid, speeds, c.n, c.layout);
-  const Plan& in_place = kind ? *kind : any;
-  if (any.ctx == HETSCAL_CONTEXT_NULL || in_place.ctx == HETSCAL_CONTEXT_NULL) return false;
+  const CasePlans plans(grid, speeds, HETSCAL_ROUTINE_POTRF, c.n, c.n, c.layout);
+  if (!plans.planned()) return false;
   CaseMatrix m(grid, c);
-  rows.push_back(run_scalapack(c, m, any, in, speeds));
-  rows.push_back(run_moved(c, m, any, in, speeds));
-  rows.push_back(run_in_place(c, m, in_place, in, speeds));
+  rows.push_back(run_scalapack(c, m, plans.any, in, speeds));
+  rows.push_back(run_moved(c, m, plans.any, in, speeds));
+  rows.push_back(run_in_place(c, m, plans.in_place(), in, speeds));
   return true;
 }
 
@@ -211,21 +166,16 @@ void print_row(const Case& c, const Grid& grid, const Row& row) {
 
 // Every case of the input on one grid.
 void run_grid(const Grid& grid, const PotrfInput& in, Tally& tally) {
-  for (std::size_t t = 0; t < in.n.size(); ++t) {
-    for (const int nb : in.block) {
-      const Case c{in.n[t], nb, in.uplo[t], in.layout[t]};
-      std::vector<Row> rows;
-      if (!run_case(c, grid, in, rows)) {
-        if (grid.rank == 0) std::printf("%5d %4c %4d: no hetscal plan, skipped\n", c.n, c.uplo, nb);
-        ++tally.skipped;
-        continue;
-      }
-      for (const Row& row : rows) {
-        tally.count(row.passed);
-        if (grid.rank == 0) print_row(c, grid, row);
-      }
-    }
-  }
+  run_problems<Row>(
+      grid, in, in.n.size(), tally,
+      [&](std::size_t t, int nb) {
+        return Case{in.n[t], nb, in.uplo[t], in.layout[t]};
+      },
+      [&](const Case& c, std::vector<Row>& rows) { return run_case(c, grid, in, rows); },
+      [&](const Case& c, const Row& row) { print_row(c, grid, row); },
+      [](const Case& c) {
+        return std::to_string(c.n) + " " + c.uplo + " " + std::to_string(c.nb);
+      });
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+// Native API: hetero_pdgetrf, PDGETRF's arguments, computed by hetscal's LU kernel in place
+// on a hetscal descriptor (pivots in hetscal's format), or on a ScaLAPACK sub(A) moved in
+// and back (IPIV in ScaLAPACK's format, through the shim's runtime::write_scalapack_pivots).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "api/hetero_matrix.hpp"
+#include "api/lapack_outcome.hpp"
+#include "api/moved_operand.hpp"
+#include "api/pivot_formats.hpp"
+#include "api/scalapack_operand.hpp"
+#include "kernels/lu.hpp"
+#include "layout/block_cyclic.hpp"
+#include "runtime/scalapack_pivots.hpp"
+
+namespace hetscal::api {
+namespace {
+
+// Positions of the arguments (1-based), as PDGETRF's INFO names them.
+enum Position { kM = 1, kN = 2, kIa = 4, kJa = 5, kDescA = 6 };
+
+struct Call {
+  int m = 0, n = 0;
+  double* a = nullptr;
+  int* ipiv = nullptr;
+  layout::MatrixArgument arg;
+};
+
+/// kernels::lu on `a` with the panel options `layout` was planned with: the pivots
+/// (min(M, N), 0-based) and INFO.
+std::int64_t factor(kernels::DistributedMatrix<double> a, const ContextLayout& layout,
+                    const Call& call, MPI_Comm comm, std::vector<std::int64_t>& pivots) {
+  pivots.assign(static_cast<std::size_t>(std::min(call.m, call.n)), 0);
+  return kernels::lu<double>(a, pivots.data(), comm, layout.lu_options);
+}
+
+LapackOutcome in_place(const Call& call) {
+  const Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
+  if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // local
+  int info = call.m < 0 ? -kM : call.n < 0 ? -kN : 0;
+  if (info == 0) info = check_in_place_operand(call.arg, *context);
+  info = agreed_info(context->grid.comm, info);
+  if (info != 0 || call.m == 0 || call.n == 0) return LapackOutcome::of_info(info);
+  const HeteroMatrix h = hetero_matrix(*context, call.arg.desc);
+  std::vector<std::int64_t> pivots;
+  const std::int64_t zero_pivot =
+      factor(view(h, call.a), context->layout, call, context->grid.comm, pivots);
+  write_hetscal_pivots(pivots, call.ipiv);
+  return LapackOutcome::of_info(static_cast<int>(zero_pivot));
+}
+
+/// PDGETRF's own refusals once sub(A) passed the common checks: a 9-entry descriptor (else
+/// DESCA's DTYPE field), sub(A) starting on a block boundary (else IA's or JA's code) and
+/// square blocks (else DESCA's NB field).
+int pdgetrf_alignment_info(const mpi::ContextInfo& grid, const layout::MatrixArgument& arg) {
+  const layout::Descriptor d = layout::Descriptor::parse(arg.desc);
+  if (d.type != layout::DescriptorType::BlockCyclic2D) return field_info(kDescA, field::kDtype);
+  if (layout::block_remainder(d.row_axis(grid.nprow), arg.ia - 1) != d.mb) return -kIa;
+  if (layout::block_remainder(d.col_axis(grid.npcol), arg.ja - 1) != d.nb) return -kJa;
+  return d.mb != d.nb ? field_info(kDescA, field::kNb) : 0;
+}
+
+LapackOutcome moved(const Call& call) {
+  const int blacs_context = call.arg.desc[field::kCtxt - 1];
+  const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
+  if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
+  mpi::CallerMatrix caller;
+  const int described = describe_scalapack_operand(*grid, blacs_context, call.arg, caller);
+  if (described > 0) return LapackOutcome::failed(described);
+  const int info = described != 0 ? described : pdgetrf_alignment_info(*grid, call.arg);
+  if (info != 0) return LapackOutcome::of_info(info);  // the same on every process
+  const Context* context = latest_context_of(blacs_context);
+  if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
+  if (call.arg.desc[field::kM - 1] == 1) {  // PDGETRF's quick return for a one-row A
+    call.ipiv[0] = 1;
+    return LapackOutcome::of_info(0);
+  }
+  if (call.m == 0 || call.n == 0) return LapackOutcome::of_info(0);
+  const auto planned = planned_layout(*context, core::Routine::LU, call.m, call.n, call.arg);
+  if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
+  const MPI_Comm comm = context->grid.comm;
+  MovedOperand factors(comm, std::move(caller),
+                       hetero_matrix(*planned, context->grid.my_rank, call.m, call.n),
+                       Written::Whole);
+  allocate_agreed(comm, {&factors});
+  factors.move_in(call.a);
+  std::vector<std::int64_t> pivots;
+  const std::int64_t zero_pivot = factor(factors.view(), *planned, call, comm, pivots);
+  factors.move_back(call.a);  // completed even when INFO > 0, as ScaLAPACK's
+  runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
+                                  pivots.data(), call.ipiv);
+  return LapackOutcome::of_info(static_cast<int>(zero_pivot));
+}
+
+}  // namespace
+}  // namespace hetscal::api
+
+extern "C" int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, int* ipiv,
+                              int* info) {
+  using namespace hetscal::api;
+  return report(info, [&] {
+    const Call call{m, n, a, ipiv, {m, kM, n, kN, ia, ja, desca, kDescA}};
+    return desca[0] == HETSCAL_DTYPE ? in_place(call) : moved(call);
+  });
+}
