@@ -24,26 +24,18 @@
 #include "core/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
 #include "layout/candidate_distribution.hpp"
-#include "simulated_cholesky.hpp"
+#include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
 #include "svg_time_plot.hpp"
 
 namespace {
 using namespace hetscal;
 
-/// The planner's platform for the simulated hosts: Table 3's speeds on a shared 100 Mb/s
-/// Ethernet, no tile-size penalty.
-core::Platform simulated_platform() {
-  core::NineWorkstationsOptions options;
-  options.half_tile = 0.0;
-  return core::nine_workstations_platform(options);
-}
-
 struct Row {
   std::int64_t n = 0;
   const core::CholeskyCandidate* plan = nullptr;
   const core::CholeskyCandidate* cyclic = nullptr;
-  bench::SimulatedCholesky plan_run, cyclic_run;
+  bench::SimulatedRun plan_run, cyclic_run;
   double w_speedup = 0.0;  ///< S_W
 
   std::string describe(const core::CholeskyCandidate& c) const {
@@ -98,7 +90,7 @@ int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_cholesky";
   const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
       argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
-  const core::Platform platform = simulated_platform();
+  const core::Platform platform = bench::nine_workstations_model();
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (ranks != static_cast<int>(platform.size())) {
@@ -125,7 +117,7 @@ int run(int argc, char** argv, int rank) {
     row.plan = &choice.priced[choice.chosen];
     row.cyclic = &bench::fastest_priced(
         choice, core::CholeskyLayoutKind::BlockCyclic,
-        [&](const std::vector<std::size_t>& used) { return used == choice.processors; });
+        [&](const core::Candidate& c) { return c.processors() == choice.processors; });
     row.w_speedup = bench::work_per_time(row.plan->prediction.candidate, platform) /
                     bench::work_per_time(row.cyclic->prediction.candidate, platform);
     row.cyclic_run = bench::simulate_cholesky(
