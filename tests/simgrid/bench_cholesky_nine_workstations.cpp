@@ -91,16 +91,9 @@ int run(int argc, char** argv, int rank) {
   const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
       argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
   const core::Platform platform = bench::nine_workstations_model();
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (ranks != static_cast<int>(platform.size())) {
-    if (rank == 0)
-      std::printf("bench_cholesky_nine_workstations needs %zu ranks\n", platform.size());
-    return 2;
-  }
-  std::vector<double> speeds;
-  for (const auto& p : platform.processors) speeds.push_back(p.speed_flops);
-  kernels::set_compute_mode(kernels::ComputeMode::Skip);
+  const std::vector<double> speeds = bench::start_on_hosts_of(platform, "bench_cholesky_nine_workstations", rank);
+  if (speeds.empty()) return 2;
+  const int ranks = static_cast<int>(speeds.size());
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_header(csv);
@@ -126,19 +119,11 @@ int run(int argc, char** argv, int rank) {
     row.plan_run = bench::simulate_cholesky(
         *layout::distribution_of(row.plan->prediction.candidate, n, ranks), MPI_COMM_WORLD, speeds);
     rows.push_back(row);
-    if (rank != 0) continue;
-    row.print();
-    if (csv != nullptr) row.write(csv);
-    std::fflush(stdout);
+    bench::report_row(row, rank, csv);
   }
-  if (rank == 0) {
-    const bool written =
-        csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", rows);
-    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
-                prefix.c_str());
-    if (!written) return 1;
-  }
-  return 0;
+  if (rank != 0) return 0;
+  return bench::finish_outputs(csv, prefix,
+                               [&](const std::string& svg) { return write_plot(svg, rows); });
 }
 
 }  // namespace

@@ -166,11 +166,9 @@ inline int run_cluster_experiment(const ClusterExperiment& e, const std::string&
     cases.push_back(c);
   }
   if (rank != 0) return 0;
-  const bool written = csv != nullptr && std::fclose(csv) == 0 &&
-                       write_cluster_plot(e, prefix + ".svg", cases, cluster.name, n);
-  std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
-              prefix.c_str());
-  return written ? 0 : 1;
+  return finish_outputs(csv, prefix, [&](const std::string& svg) {
+    return write_cluster_plot(e, svg, cases, cluster.name, n);
+  });
 }
 
 }  // namespace hetscal::bench

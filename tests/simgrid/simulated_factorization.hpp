@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -31,6 +32,23 @@ inline core::Platform nine_workstations_model() {
   core::NineWorkstationsOptions options;
   options.half_tile = 0.0;
   return core::nine_workstations_platform(options);
+}
+
+/// Starts a benchmark on one simulated host per processor of `platform`: flops injected from
+/// now on (ComputeMode::Skip). @return the processors' speeds, rank k's at k; empty when the
+/// world has another size (rank 0 says so, naming `program`).
+inline std::vector<double> start_on_hosts_of(const core::Platform& platform, const char* program,
+                                             int rank) {
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks != static_cast<int>(platform.size())) {
+    if (rank == 0) std::printf("%s needs %zu ranks\n", program, platform.size());
+    return {};
+  }
+  std::vector<double> speeds;
+  for (const auto& p : platform.processors) speeds.push_back(p.speed_flops);
+  kernels::set_compute_mode(kernels::ComputeMode::Skip);
+  return speeds;
 }
 
 /// W of seed 000 for any candidate: the matrix elements done per second in steady state when
