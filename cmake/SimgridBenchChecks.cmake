@@ -7,6 +7,17 @@ set(platforms ${SOURCE_DIR}/tests/simgrid/platforms)
 set(ENV{OPENBLAS_NUM_THREADS} 1)
 set(smpi_options --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global --log=root.thres:warning)
 
+# run_bench(<prefix> <ranks> <platform> <program> [args...]): runs the simulated benchmark
+# <program> with <ranks> ranks on tests/simgrid/platforms/<platform>.{xml,hosts}, writing
+# <prefix>.csv and <prefix>.svg (old ones removed first); fails unless the SVG was written.
+# Inputs of the including script: -DWORK_DIR= -DSMPIRUN=
+function(run_bench prefix ranks platform program)
+  file(REMOVE ${prefix}.csv ${prefix}.svg)
+  run(${SMPIRUN} -np ${ranks} -platform ${platforms}/${platform}.xml -hostfile ${platforms}/${platform}.hosts
+      ${smpi_options} ${WORK_DIR}/tests/simgrid/${program} ${prefix} ${ARGN})
+  require("${prefix}.svg was not written" EXISTS ${prefix}.svg)
+endfunction()
+
 # The CSV's data rows as CMake lists (one field per element); fails unless there are `count`.
 function(read_rows csv count out)
   if(NOT EXISTS ${csv})
