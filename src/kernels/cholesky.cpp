@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/cholesky_panel.hpp"
 #include "kernels/cholesky_plan.hpp"
@@ -21,7 +22,6 @@
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/view_checks.hpp"
-#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -48,41 +48,6 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
   mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.rows()), "cholesky: panel");
   return rank;
 }
-
-/// check_arguments agreed by every rank: a refusal that depends on one rank's own storage
-/// would otherwise leave the other ranks waiting in the first collective.
-/// @throws InvalidArgument on every rank, with the message of the lowest refusing rank.
-template <typename T>
-int agreed_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
-  int rank = 0;
-  std::string refusal;
-  try {
-    rank = check_arguments(a, comm);
-  } catch (const InvalidArgument& e) {
-    refusal = e.what();
-  }
-  try {
-    mpi::agree_on_stage(comm, "cholesky's argument check", refusal);
-  } catch (const mpi::StageFailed& e) {
-    throw InvalidArgument(e.what());
-  }
-  return rank;
-}
-
-/// A duplicate of the caller's communicator, freed with the factorisation.
-class DuplicatedComm {
- public:
-  explicit DuplicatedComm(MPI_Comm comm) {
-    mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
-  }
-  ~DuplicatedComm() { MPI_Comm_free(&comm_); }
-  DuplicatedComm(const DuplicatedComm&) = delete;
-  DuplicatedComm& operator=(const DuplicatedComm&) = delete;
-  MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
 
 /// The factorisation on one rank: its tiles, the two step panels used in turn, and the
 /// grouped update when A is a Cartesian grid's local array. Constructing it allocates the
@@ -163,11 +128,12 @@ class RightLooking {
 
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
-  const int my_rank = agreed_arguments(a, comm);
+  const int my_rank = detail::agreed_arguments(comm, "cholesky's argument check",
+                                                [&] { return check_arguments(a, comm); });
   std::unique_ptr<RightLooking<T>> factorization;
   detail::allocate_agreed(
       comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
-  const DuplicatedComm messages(comm);
+  const detail::DuplicatedComm messages(comm);
   return factorization->run(messages.get());
 }
 

@@ -2,6 +2,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 
@@ -17,6 +18,12 @@ void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* 
              std::size_t uplo_len);
 void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
              std::size_t uplo_len);
+void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void cgetrf_(const int* m, const int* n, std::complex<float>* a, const int* lda, int* ipiv,
+             int* info);
+void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv,
+             int* info);
 }
 
 namespace hetscal::kernels {
@@ -65,6 +72,7 @@ struct Cblas<float> {
   static constexpr auto trsm = cblas_strsm;
   static constexpr auto syrk = cblas_ssyrk;
   static constexpr auto potrf = spotrf_;
+  static constexpr auto getrf = sgetrf_;
 };
 
 template <>
@@ -73,6 +81,7 @@ struct Cblas<double> {
   static constexpr auto trsm = cblas_dtrsm;
   static constexpr auto syrk = cblas_dsyrk;
   static constexpr auto potrf = dpotrf_;
+  static constexpr auto getrf = dgetrf_;
 };
 
 template <>
@@ -82,6 +91,7 @@ struct Cblas<std::complex<float>> {
   static constexpr auto syrk = cblas_csyrk;
   static constexpr auto herk = cblas_cherk;
   static constexpr auto potrf = cpotrf_;
+  static constexpr auto getrf = cgetrf_;
 };
 
 template <>
@@ -91,6 +101,7 @@ struct Cblas<std::complex<double>> {
   static constexpr auto syrk = cblas_zsyrk;
   static constexpr auto herk = cblas_zherk;
   static constexpr auto potrf = zpotrf_;
+  static constexpr auto getrf = zgetrf_;
 };
 
 double product(std::int64_t x, std::int64_t y, std::int64_t z) {
@@ -115,6 +126,14 @@ OperationCount syrk_operations(std::int64_t n, std::int64_t k) {
 OperationCount potrf_operations(std::int64_t n) {
   // n(n+1)(n+2)/6 = n³/6 + n²/2 + n/3 and (n-1)n(n+1)/6 = n³/6 − n/6: exact integers.
   return {product(n, n + 1, n + 2) / 6.0, product(n - 1, n, n + 1) / 6.0};
+}
+
+OperationCount getrf_operations(std::int64_t m, std::int64_t n) {
+  const double rows = static_cast<double>(std::max(m, n)),
+               cols = static_cast<double>(std::min(m, n));
+  const double shared = rows * cols * cols / 2.0 - cols * cols * cols / 6.0;
+  return {shared + rows * cols / 2.0 - cols * cols / 2.0 + 2.0 * cols / 3.0,
+          shared - rows * cols / 2.0 + cols / 6.0};
 }
 
 template <typename T>
@@ -175,6 +194,16 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
   return info;
 }
 
+template <typename T>
+int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv) {
+  if (m == 0 || n == 0) return 0;
+  if (!account(getrf_flops<T>(m, n))) return 0;
+  const int rows = as_int(m), cols = as_int(n), ld = as_int(lda);
+  int info = 0;
+  Cblas<T>::getrf(&rows, &cols, a, &ld, ipiv, &info);
+  return info;
+}
+
 // The one place where scalar types are instantiated.
 #define HETSCAL_INSTANTIATE_LOCAL_BLAS(T)                                                    \
   template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \
@@ -185,7 +214,8 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
                         T*, std::int64_t);                                                   \
   template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,        \
                         std::int64_t, real_of_t<T>, T*, std::int64_t);              \
-  template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);
+  template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
+  template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);
 HETSCAL_INSTANTIATE_LOCAL_BLAS(float)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(double)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<float>)

@@ -51,6 +51,16 @@ void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha
 template <typename T>
 int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
 
+/// LU factorisation with partial pivoting of the m×n A (LAPACK's xGETRF): A = P·L·U, L unit
+/// lower trapezoidal, U upper trapezoidal, both over A. Counts getrf_flops<T>(m, n), also
+/// when a pivot is exactly zero (the factorisation is completed all the same).
+/// @param ipiv min(m, n) entries: LAPACK's 1-based IPIV (row i was interchanged with
+///        row ipiv[i-1]).
+/// @return LAPACK's INFO: 0, or i > 0 when U(i,i) (1-based) is the first exactly zero pivot.
+///         0 without computing in ComputeMode::Skip.
+template <typename T>
+int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv);
+
 /// Operation counts of the calls above (LAPACK Working Note 41, real multiplications and
 /// additions apart): GEMM m·n·k of each; TRSM n·m(m+1)/2 multiplications and n·m(m-1)/2
 /// additions (Side::Left; m and n swapped for Side::Right); SYRK and HERK k·n(n+1)/2 of each;
@@ -61,6 +71,9 @@ OperationCount gemm_operations(std::int64_t m, std::int64_t n, std::int64_t k);
 OperationCount trsm_operations(Side side, std::int64_t m, std::int64_t n);
 OperationCount syrk_operations(std::int64_t n, std::int64_t k);
 OperationCount potrf_operations(std::int64_t n);
+/// GETRF, for m >= n (m and n swapped otherwise): mn²/2 − n³/6 + mn/2 − n²/2 + 2n/3
+/// multiplications and mn²/2 − n³/6 − mn/2 + n/6 additions (LAWN 41).
+OperationCount getrf_operations(std::int64_t m, std::int64_t n);
 
 /// Flops counted for those calls on scalar type T (flops_of: complex counts 4 times real).
 template <typename T = double>
@@ -79,6 +92,10 @@ double syrk_flops(std::int64_t n, std::int64_t k) {
 template <typename T = double>
 double potrf_flops(std::int64_t n) {
   return flops_of<T>(potrf_operations(n));
+}
+template <typename T = double>
+double getrf_flops(std::int64_t m, std::int64_t n) {
+  return flops_of<T>(getrf_operations(m, n));
 }
 
 }  // namespace hetscal::kernels

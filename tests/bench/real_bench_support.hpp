@@ -1,6 +1,6 @@
 #pragma once
 /// @file real_bench_support.hpp
-/// Shared by the real-run benchmarks (bench_gemm_real, bench_cholesky_real): comma lists on
+/// Shared by the real-run benchmarks (bench_gemm_real, bench_cholesky_real, bench_lu_real): comma lists on
 /// the command line, a timed run agreed by every rank, and medians of repetitions.
 #include <mpi.h>
 

@@ -13,7 +13,6 @@
 // for --speeds. Every kept variant's last factor is checked on sampled entries of L·Lᵀ.
 #include <mpi.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,45 +29,12 @@
 #include "kernels/local_blas.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
+#include "factorization_bench.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
 namespace {
 using namespace hetscal;
-
-struct Options {
-  std::vector<std::int64_t> n{4000, 8000};
-  std::vector<std::int64_t> nb{32, 64, 128, 256};
-  int reps = 3;
-  std::vector<double> speeds;
-};
-
-/// The command line, or nullopt after --help or an error (printed by rank 0; `exit_code` is
-/// then CLI11's: 0 for --help).
-std::optional<Options> parse_options(int argc, char** argv, int rank, int ranks, int& exit_code) {
-  Options o;
-  CLI::App app("hetscal's Cholesky kernel against ScaLAPACK's pdpotrf_ (real runs)");
-  app.add_option("--n", o.n, "matrix orders, comma separated")->delimiter(',');
-  app.add_option("--nb", o.nb, "block sizes swept, comma separated")
-      ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  app.add_option("--reps", o.reps, "interleaved repetitions of each kept variant")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--speeds", o.speeds,
-                 "relative speed of each rank, for the planner and the balance")
-      ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  try {
-    app.parse(argc, argv);
-    if (o.speeds.empty()) o.speeds.assign(static_cast<std::size_t>(ranks), 1.0);
-    if (o.speeds.size() != static_cast<std::size_t>(ranks))
-      throw CLI::ValidationError("--speeds", "needs one value per rank");
-  } catch (const CLI::ParseError& e) {
-    exit_code = rank == 0 ? app.exit(e) : e.get_exit_code();
-    return std::nullopt;
-  }
-  return o;
-}
 
 /// Symmetric and diagonally dominant (off-diagonal values in [-0.5, 0.5), diagonal N), hence
 /// positive definite.
@@ -78,36 +44,12 @@ double a_value(std::int64_t i, std::int64_t j, std::int64_t n) {
   return static_cast<double>((low * 7 + high * 13) % 17) / 17.0 - 0.5;
 }
 
-/// One matrix on one layout, with its ScaLAPACK descriptor when it is a caller's layout.
-struct Matrix {
-  std::int64_t n;
-  std::unique_ptr<layout::Distribution> distribution;
-  std::unique_ptr<layout::LocalLayout> storage;
-  std::vector<int> descriptor;
-  std::vector<double> data;
-
+/// A on one layout (bench::LaidOutMatrix), with the check of its factor.
+struct Matrix : bench::LaidOutMatrix {
   Matrix(std::int64_t order, std::unique_ptr<layout::Distribution> d,
          std::unique_ptr<layout::LocalLayout> s)
-      : n(order),
-        distribution(std::move(d)),
-        storage(std::move(s)),
-        data(static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements()))) {
-    for_each_owned([&](std::int64_t i, std::int64_t j, double& x) { x = a_value(i, j, n); });
-  }
-  template <typename F>
-  void for_each_owned(F visit) {
-    const layout::Distribution& d = *distribution;
-    for (const layout::GlobalTile& t : storage->owned_tiles()) {
-      const layout::TileLocation where = storage->tile_location(t);
-      for (std::int64_t jj = 0; jj < d.cols().size(t.col); ++jj)
-        for (std::int64_t ii = 0; ii < d.rows().size(t.row); ++ii)
-          visit(d.rows().offset(t.row) + ii, d.cols().offset(t.col) + jj,
-                data[static_cast<std::size_t>(where.offset + ii + jj * where.ld)]);
-    }
-  }
-  kernels::DistributedMatrix<double> view() {
-    return {distribution.get(), storage.get(), data.data()};
-  }
+      : LaidOutMatrix(order, std::move(d), std::move(s),
+                      [order](std::int64_t i, std::int64_t j) { return a_value(i, j, order); }) {}
 
   /// Whether L·Lᵀ matches A on the entries between sampled rows (every 97th and the last),
   /// on every rank: those rows of L are gathered, then each product is summed here.
@@ -139,68 +81,8 @@ struct Matrix {
   }
 };
 
-/// A kept variant: how to make its matrix, how to factorise it, and its measurements.
-struct Variant {
-  Variant() = default;
-  Variant(std::string variant, std::string grid_shape, std::int64_t block,
-          std::function<std::unique_ptr<Matrix>()> maker, std::function<int(Matrix&)> factorise,
-          bool hetscal_kernel)
-      : name(std::move(variant)),
-        grid(std::move(grid_shape)),
-        nb(block),
-        make(std::move(maker)),
-        factor(std::move(factorise)),
-        counts_flops(hetscal_kernel) {}
-
-  std::string name, grid;
-  std::int64_t nb = 0;
-  std::function<std::unique_ptr<Matrix>()> make;
-  std::function<int(Matrix&)> factor;
-  bool counts_flops = false;   ///< hetscal's kernel: its flops per rank are counted
-  double sweep_seconds = 0.0;  ///< its one run in the block-size sweep
-  std::vector<double> seconds;
-  std::vector<double> flops_per_rank;
-  bool correct = false;
-
-  /// One timed factorisation of a freshly made matrix; `last`: also checked and counted.
-  double measure(bool last) {
-    std::unique_ptr<Matrix> a = make();
-    kernels::reset_flops();
-    int info = -1;
-    const double t = bench::timed([&] { info = factor(*a); });
-    if (last) {
-      double mine = kernels::local_flops();
-      int ranks = 1;
-      MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-      flops_per_rank.assign(static_cast<std::size_t>(ranks), 0.0);
-      MPI_Allgather(&mine, 1, MPI_DOUBLE, flops_per_rank.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
-      correct = info == 0 && a->check();
-    }
-    return t;
-  }
-};
-
-/// The BLACS contexts of the two block-cyclic grids, 1×P and P×1.
-struct Grid {
-  int context = 0, nprow = 1, npcol = 1;
-  std::string name() const { return std::to_string(nprow) + "x" + std::to_string(npcol); }
-};
-
-/// The caller's block-cyclic layout of A on `grid` (LLD = LOCr), as a ScaLAPACK program holds it.
-std::unique_ptr<Matrix> block_cyclic(const Grid& grid, std::int64_t n, std::int64_t nb, int rank) {
-  const int order = static_cast<int>(n), block = static_cast<int>(nb), zero = 0;
-  const int myrow = grid.nprow == 1 ? 0 : rank;
-  const int local_rows = numroc_(&order, &block, &myrow, &zero, &grid.nprow);
-  const auto desc =
-      layout::Descriptor::block_cyclic(grid.context, n, n, nb, nb, 0, 0, std::max(1, local_rows));
-  auto d = std::make_unique<layout::BlockCyclicDistribution>(
-      desc, layout::ProcessGrid::row_major(grid.nprow, grid.npcol));
-  auto storage =
-      std::make_unique<layout::CartesianLocalLayout>(layout::caller_local_layout(*d, rank));
-  auto a = std::make_unique<Matrix>(n, std::move(d), std::move(storage));
-  a->descriptor = desc.to_array();
-  return a;
-}
+using Variant = bench::Variant<Matrix>;
+using bench::Grid;
 
 int scalapack_factor(Matrix& a) {
   const int n = static_cast<int>(a.n), one = 1;
@@ -214,31 +96,7 @@ int hetscal_factor(Matrix& a) {
       kernels::cholesky<double>(kernels::Uplo::Lower, a.view(), MPI_COMM_WORLD));
 }
 
-/// Runs each block size once and keeps the fastest as a variant.
-Variant sweep(const std::string& name, const Grid& grid, std::int64_t n,
-              const std::vector<std::int64_t>& sizes, const std::function<int(Matrix&)>& factor,
-              bool hetscal_kernel, int rank) {
-  Variant best;
-  double best_time = 1e300;
-  for (const std::int64_t nb : sizes) {
-    Variant v(
-        name, grid.name(), nb, [=] { return block_cyclic(grid, n, nb, rank); }, factor,
-        hetscal_kernel);
-    const double t = v.measure(false);
-    if (rank == 0)
-      std::printf("sweep %-18s nb=%-4lld %9.3f s\n", name.c_str(), static_cast<long long>(nb), t);
-    if (t < best_time) best_time = t, best = v;
-  }
-  best.sweep_seconds = best_time;
-  return best;
-}
-
-const Variant& find(const std::vector<Variant>& variants, const std::string& name) {
-  return *std::find_if(variants.begin(), variants.end(),
-                       [&](const Variant& v) { return v.name == name; });
-}
-
-void report(const std::vector<Variant>& variants, const Options& o, std::int64_t n,
+void report(const std::vector<Variant>& variants, const bench::FactorizationOptions& o, std::int64_t n,
             double planned_speedup) {
   const double flops = kernels::potrf_flops<double>(n);
   bool ok = true;
@@ -251,30 +109,22 @@ void report(const std::vector<Variant>& variants, const Options& o, std::int64_t
                 static_cast<long long>(v.nb), bench::median(v.seconds),
                 flops / bench::median(v.seconds) / 1e9);
   const auto ratio = [&](const char* base, const char* candidate) {
-    return bench::median(find(variants, base).seconds) /
-           bench::median(find(variants, candidate).seconds);
+    return bench::median_of(variants, base) / bench::median_of(variants, candidate);
   };
   std::printf("ratio hetscal_1xP/scalapack_1xP   %.3f  (target >= 1.5 on 2 ranks)\n",
               ratio("scalapack_1xP", "hetscal_1xP"));
   std::printf("ratio hetscal_Px1/scalapack_Px1   %.3f  (target >= 1.15 on 2 ranks)\n",
               ratio("scalapack_Px1", "hetscal_Px1"));
-  const bool first_is_faster = bench::median(find(variants, "scalapack_1xP").seconds) <=
-                               bench::median(find(variants, "scalapack_Px1").seconds);
-  const bool cyclic_1xp = bench::median(find(variants, "hetscal_1xP").seconds) <=
-                          bench::median(find(variants, "hetscal_Px1").seconds);
+  const bool first_is_faster =
+      bench::median_of(variants, "scalapack_1xP") <= bench::median_of(variants, "scalapack_Px1");
+  const bool cyclic_1xp =
+      bench::median_of(variants, "hetscal_1xP") <= bench::median_of(variants, "hetscal_Px1");
   std::printf("ratio hetscal_planned/best_scalapack %.3f\n",
               ratio(first_is_faster ? "scalapack_1xP" : "scalapack_Px1", "hetscal_planned"));
   std::printf("ratio hetscal_planned/best_cyclic    %.3f  (ideal by the GEMM planner %.3f)\n",
               ratio(cyclic_1xp ? "hetscal_1xP" : "hetscal_Px1", "hetscal_planned"),
               planned_speedup);
-  for (const Variant& v : variants) {
-    if (!v.counts_flops) continue;
-    std::printf("flops %-16s", v.name.c_str());
-    for (const double f : v.flops_per_rank) std::printf(" %.4g", f);
-    std::printf("  balance %.4f for speeds", kernels::flop_balance(v.flops_per_rank, o.speeds));
-    for (const double s : o.speeds) std::printf(" %.4g", s);
-    std::printf("\n");
-  }
+  bench::print_flop_balance(variants, o.speeds);
 }
 
 }  // namespace
@@ -285,49 +135,29 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   int exit_code = 0;
-  const std::optional<Options> parsed = parse_options(argc, argv, rank, ranks, exit_code);
+  const std::optional<bench::FactorizationOptions> parsed = bench::parse_factorization_options(
+      "hetscal's Cholesky kernel against ScaLAPACK's pdpotrf_ (real runs)", argc, argv, rank, ranks,
+      exit_code);
   if (!parsed) {
     MPI_Finalize();
     return exit_code;
   }
-  const Options& o = *parsed;
-  Grid row{0, 1, ranks}, column{0, ranks, 1};
-  for (Grid* g : {&row, &column}) {
-    Cblacs_get(-1, 0, &g->context);
-    Cblacs_gridinit(&g->context, "Row", g->nprow, g->npcol);
-  }
-  std::vector<double> cycle_times;
-  for (const double s : o.speeds) cycle_times.push_back(1.0 / s);
-
+  const bench::FactorizationOptions& o = *parsed;
   int all_correct = 1;
-  for (const std::int64_t n : o.n) {
-    std::vector<Variant> variants;
-    variants.push_back(sweep("scalapack_1xP", row, n, o.nb, scalapack_factor, false, rank));
-    variants.push_back(sweep("scalapack_Px1", column, n, o.nb, scalapack_factor, false, rank));
-    variants.push_back(sweep("hetscal_1xP", row, n, o.nb, hetscal_factor, true, rank));
-    variants.push_back(sweep("hetscal_Px1", column, n, o.nb, hetscal_factor, true, rank));
-    const bool row_faster = variants[2].sweep_seconds <= variants[3].sweep_seconds;
-    const std::int64_t cyclic_nb = variants[row_faster ? 2 : 3].nb;
-    const std::int64_t planned_nb = bench::balanced_tile_size(cycle_times, n, cyclic_nb);
-    const bench::PlannedGrid plan = bench::plan_grid(cycle_times, 0, 0, n, planned_nb);
-    variants.push_back(Variant(
-        "hetscal_planned",
-        std::to_string(plan.choice.arrangement.rows) + "x" +
-            std::to_string(plan.choice.arrangement.cols),
-        planned_nb,
-        [&plan, n, planned_nb, rank] {
-          std::unique_ptr<layout::Distribution> d =
-              bench::planned_distribution(plan, n, planned_nb);
-          std::unique_ptr<layout::LocalLayout> s = layout::make_local_layout(*d, rank);
-          return std::make_unique<Matrix>(n, std::move(d), std::move(s));
-        },
-        hetscal_factor, true));
-    for (int r = 0; r < o.reps; ++r)
-      for (Variant& v : variants) v.seconds.push_back(v.measure(r + 1 == o.reps));
-    for (const Variant& v : variants) all_correct = all_correct && v.correct;
-    if (rank == 0) report(variants, o, n, plan.predicted_speedup());
+  {  // the BLACS grids live until here, before MPI_Finalize
+    const bench::BlacsGrids grids(ranks);
+    for (const std::int64_t n : o.n) {
+      std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
+          grids, n, o.nb, scalapack_factor, hetscal_factor, rank);
+      const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
+      variants.emplace_back(
+          "hetscal_planned", bench::shape_of(plan.grid), plan.nb,
+          [&plan, n, rank] { return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank); },
+          hetscal_factor, true);
+      all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
+      if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
+    }
   }
-  for (Grid* g : {&row, &column}) Cblacs_gridexit(g->context);
   MPI_Finalize();
   return all_correct ? 0 : 1;
 }

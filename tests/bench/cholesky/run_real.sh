@@ -10,26 +10,8 @@
 # Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
 #        (default: build, "4000 8000", 3, "32,64,128,256")
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-build=${1:-$repo/build}
-sizes=${2:-"4000 8000"}
-reps=${3:-3}
-block_sizes=${4:-"32,64,128,256"}
-export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi=(mpirun -np 2 -x OPENBLAS_NUM_THREADS)
-bench=$build/tests/bench/cholesky/bench_cholesky_real
-example=$build/examples/pdgemm_example
-slowdown=$build/src/tools/libhetscal-slowdown.so
-log=$build/bench-cholesky-real.log
-: >"$log"
-field() { awk -v key="$1" -v col="$2" '$1 == key { print $col; exit }'; }
-ratio() { awk -v key="$1" '$0 ~ "^ratio " key { print $3; exit }'; }
-
-if [[ -z ${HETSCAL_SLOWDOWN_RATE:-} ]]; then
-  rate_gflops=$(mpirun -np 1 "$example" 3000 256 1 1 | field gflops 2)
-  export HETSCAL_SLOWDOWN_RATE=$(awk -v g="$rate_gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
-fi
-echo "slowdown rate: HETSCAL_SLOWDOWN_RATE=$HETSCAL_SLOWDOWN_RATE flop/s" | tee -a "$log"
+bench_name=cholesky
+source "$(dirname "${BASH_SOURCE[0]}")/../factorization_run_common.sh"
 
 declare -A row
 for n in $sizes; do

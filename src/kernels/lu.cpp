@@ -1,0 +1,129 @@
+/// @file lu.cpp
+/// Driver of the distributed LU factorisation: argument checks, the workspace allocated and
+/// agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
+/// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to the
+/// columns right of it; solve and share the U row block; update tile column k+1 and start
+/// panel k+1, whose messages then travel while the rest of the trailing matrix is updated;
+/// last, apply step k's interchanges to the columns left of it, off the critical path. The
+/// panel (lu_panel.hpp), the interchanges (lu_interchanges.hpp) and the update
+/// (lu_update.hpp) are apart. Scalar types are instantiated here only.
+#include "kernels/lu.hpp"
+
+#include <complex>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "kernels/agreed_call.hpp"
+#include "kernels/allocate_agreed.hpp"
+#include "kernels/lu_interchanges.hpp"
+#include "kernels/lu_panel.hpp"
+#include "kernels/lu_tiles.hpp"
+#include "kernels/lu_update.hpp"
+#include "kernels/summa_support.hpp"
+#include "kernels/view_checks.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::kernels {
+namespace {
+
+/// Throws unless the tiles are square where the steps meet: tile k has as many rows as
+/// columns for every step k but the last (whose tile may end one dimension of A).
+void check_square_tiles(const layout::Distribution& d) {
+  const std::int64_t steps = std::min(d.rows().count(), d.cols().count());
+  for (std::int64_t k = 0; k + 1 < steps; ++k) {
+    if (d.rows().size(k) == d.cols().size(k)) continue;
+    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) +
+                          " has " + std::to_string(d.rows().size(k)) + " rows, tile column " +
+                          std::to_string(k) + " " + std::to_string(d.cols().size(k)) +
+                          " columns (row and column splits must have the same first tile and "
+                          "block)");
+  }
+}
+
+/// Checks every argument on this rank; returns its rank in `comm`. @throws InvalidArgument
+template <typename T>
+int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOptions& options) {
+  int size = 0, rank = 0;
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_view(a, "lu: A", size, rank);
+  check_square_tiles(*a.distribution);
+  if (!options.rank_speeds.empty() && options.rank_speeds.size() != static_cast<std::size_t>(size))
+    throw InvalidArgument("lu: options.rank_speeds has " +
+                          std::to_string(options.rank_speeds.size()) + " speeds for " +
+                          std::to_string(size) + " ranks");
+  // A step's panel holds at most one tile column of A.
+  const layout::Distribution& d = *a.distribution;
+  mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.cols()), "lu: panel");
+  return rank;
+}
+
+/// The factorisation on one rank. Constructing it allocates the whole workspace and
+/// communicates nothing.
+template <typename T>
+class RightLooking {
+ public:
+  RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
+      : a_(a), tiles_(*a.distribution, my_rank, options) {
+    panel_.allocate(tiles_);
+    interchanges_.allocate(tiles_);
+    update_.allocate(tiles_, a_);
+  }
+
+  /// Runs every step over `comm` (collective); writes the pivots; returns INFO.
+  std::int64_t run(std::int64_t* pivots, MPI_Comm comm) {
+    const std::int64_t steps = tiles_.steps(), columns = tiles_.cols().count();
+    std::int64_t info = 0;
+    if (steps > 0) panel_.start(tiles_, a_, 0, comm);
+    for (std::int64_t k = 0; k < steps; ++k) {
+      const int panel_info = panel_.finish(tiles_, a_, k);
+      if (info == 0 && panel_info > 0) info = tiles_.rows().offset(k) + panel_info;
+      const std::int64_t* step_pivots = panel_.pivots(k);
+      std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, columns, detail::kLuRightSwapTag,
+                          comm);
+      update_.solve_row_block(tiles_, panel_, a_, k, comm);
+      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);  // the lookahead's column
+      if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
+      update_.update(tiles_, panel_, a_, k, k + 2, columns);
+      interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, detail::kLuLeftSwapTag, comm);
+    }
+    panel_.wait_sends();
+    update_.wait_sends();
+    return info;
+  }
+
+ private:
+  DistributedMatrix<T> a_;
+  detail::LuTiles tiles_;
+  detail::LuPanel<T> panel_;
+  detail::RowInterchanges<T> interchanges_;
+  detail::LuUpdate<T> update_;
+};
+
+}  // namespace
+
+template <typename T>
+std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
+                const LuOptions& options) {
+  const int my_rank = detail::agreed_arguments(
+      comm, "lu's argument check", [&] { return check_arguments(a, comm, options); });
+  std::unique_ptr<RightLooking<T>> factorization;
+  detail::allocate_agreed(
+      comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
+  const detail::DuplicatedComm messages(comm);
+  return factorization->run(pivots, messages.get());
+}
+
+// The one place where scalar types are instantiated.
+#define HETSCAL_INSTANTIATE_LU(T) \
+  template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, const LuOptions&);
+HETSCAL_INSTANTIATE_LU(float)
+HETSCAL_INSTANTIATE_LU(double)
+HETSCAL_INSTANTIATE_LU(std::complex<float>)
+HETSCAL_INSTANTIATE_LU(std::complex<double>)
+#undef HETSCAL_INSTANTIATE_LU
+
+}  // namespace hetscal::kernels

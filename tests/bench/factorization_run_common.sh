@@ -1,0 +1,28 @@
+# Sourced by the factorisation benchmarks' run_real.sh (cholesky, lu): their common arguments
+# and environment, the helpers that read the benchmark's output, and the slowdown rate.
+# Expects `bench_name` (the benchmark's folder and executable suffix: "cholesky", "lu").
+# Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
+#            (default: build, "4000 8000", 3, "32,64,128,256")
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$repo/build}
+sizes=${2:-"4000 8000"}
+reps=${3:-3}
+block_sizes=${4:-"32,64,128,256"}
+export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi=(mpirun -np 2 -x OPENBLAS_NUM_THREADS)
+bench=$build/tests/bench/$bench_name/bench_${bench_name}_real
+example=$build/examples/pdgemm_example
+slowdown=$build/src/tools/libhetscal-slowdown.so
+log=$build/bench-$bench_name-real.log
+: >"$log"
+# field KEY COLUMN: column COLUMN of the first line whose first word is KEY.
+field() { awk -v key="$1" -v col="$2" '$1 == key { print $col; exit }'; }
+# ratio NAME: the value of the line "ratio NAME ...".
+ratio() { awk -v key="$1" '$0 ~ "^ratio " key { print $3; exit }'; }
+
+# The sleep rate of libhetscal-slowdown.so: one core's DGEMM rate, unless given.
+if [[ -z ${HETSCAL_SLOWDOWN_RATE:-} ]]; then
+  rate_gflops=$(mpirun -np 1 "$example" 3000 256 1 1 | field gflops 2)
+  export HETSCAL_SLOWDOWN_RATE=$(awk -v g="$rate_gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
+fi
+echo "slowdown rate: HETSCAL_SLOWDOWN_RATE=$HETSCAL_SLOWDOWN_RATE flop/s" | tee -a "$log"

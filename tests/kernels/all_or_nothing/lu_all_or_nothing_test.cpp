@@ -1,0 +1,62 @@
+// All or nothing inside kernels::lu: when one rank cannot allocate its workspace, every rank
+// must throw mpi::StageFailed naming the same rank, before any rank communicates, with A and
+// the pivots untouched, on the Cartesian path (local arrays, a rank outside the grid
+// included) and on the tiled path (patterns). A hang instead shows as the ctest TIMEOUT.
+//
+// HETSCAL_TEST_FAULT=compute@<rank> is read once per process; the other tests of this
+// executable set the same value, and every test sets it before its first kernel.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernel_test_support.hpp"
+#include "kernels/lu.hpp"
+#include "mpi/agreement.hpp"
+
+namespace hetscal::kernels::test {
+namespace {
+
+constexpr int kFirstFailingRank = 1;
+constexpr unsigned kSeed = 5;
+
+void inject_faults() {
+  const std::string faults = "compute@" + std::to_string(kFirstFailingRank) + ",compute@" +
+                             std::to_string(world_size() - 1);
+  ASSERT_EQ(setenv("HETSCAL_TEST_FAULT", faults.c_str(), 1), 0);
+}
+
+TEST(LuAllOrNothing, FailsEverywhereWithATouchedNowhere) {
+  inject_faults();
+  for (const Family family :
+       {Family::BlockCyclic, Family::PartialGrid, Family::G2dbc, Family::HeteroPattern}) {
+    for (const LuPanelRank panel_rank : {LuPanelRank::DiagonalOwner, LuPanelRank::Fastest}) {
+      TestMatrix<double> a(family, 20, 17, {3, 2}, {3, 2});
+      a.fill(kSeed);
+      std::vector<std::int64_t> pivots(17, -1);
+      LuOptions options;
+      options.panel_rank = panel_rank;
+      int failed_rank = -1;
+      std::string message;
+      try {
+        lu<double>(a.out(), pivots.data(), MPI_COMM_WORLD, options);
+      } catch (const mpi::StageFailed& e) {
+        failed_rank = e.failed_rank();
+        message = e.what();
+      }
+      EXPECT_TRUE(on_all_ranks(failed_rank == kFirstFailingRank))
+          << "rank " << world_rank() << " saw " << failed_rank;
+      EXPECT_NE(message.find("compute failed on rank 1"), std::string::npos) << message;
+      EXPECT_NE(message.find("injected fault"), std::string::npos) << message;
+      bool same = a.damaged_padding() == 0 && pivots == std::vector<std::int64_t>(17, -1);
+      a.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) {
+        same = same && x == test_value<double>(i, j, kSeed);
+      });
+      EXPECT_TRUE(on_all_ranks(same));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hetscal::kernels::test
