@@ -1,6 +1,6 @@
 #pragma once
 /// @file cholesky_ordering.hpp
-/// The order of a heterogeneous Cartesian grid's tile rows and columns for Cholesky: the 1D
+/// The order of a heterogeneous Cartesian grid's tile rows and columns for Cholesky and LU: the 1D
 /// ordering of Boudet, Petitet, Rastello & Robert 1999 (seed 000, §2.3.2) applied to each
 /// dimension. Their greedy hands chunks out one at a time to the processor that would finish
 /// its next chunk first; read backwards, every suffix of the sequence is as balanced as the
@@ -22,8 +22,14 @@ namespace hetscal::core {
 /// @throws InvalidArgument if shares is empty or a share is not finite and > 0, or tiles = 0.
 std::vector<std::size_t> suffix_balanced_order(const std::vector<double>& shares, std::size_t tiles);
 
-/// The same Cartesian candidate with its tile rows and columns in suffix_balanced_order over
-/// the ⌈n/tile⌉ tiles of an n×n matrix; the label gains " ordered".
+/// The same Cartesian candidate with its tile rows in suffix_balanced_order over the
+/// ⌈M/tile⌉ tile rows of an M×N matrix and its tile columns over the ⌈N/tile⌉ tile columns:
+/// seed 000's LU order (§2.3.2, §3.2), each trailing matrix balanced as it shrinks.
+/// @throws InvalidArgument if the candidate is not Cartesian, its shares do not match its
+///   grid or its tile is 0, or as suffix_balanced_order.
+Candidate with_suffix_balanced_order(Candidate candidate, MatrixShape shape);
+
+/// with_suffix_balanced_order over the n×n matrix; the label gains " ordered".
 /// @throws InvalidArgument if the candidate is not Cartesian or its shares do not match its
 ///   grid, or as suffix_balanced_order.
 Candidate with_cholesky_order(Candidate candidate, std::size_t n);

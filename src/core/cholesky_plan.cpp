@@ -1,8 +1,6 @@
 #include "core/cholesky_plan.hpp"
 
 #include <algorithm>
-#include <numeric>
-#include <sstream>
 
 #include "core/cholesky_ordering.hpp"
 #include "core/error.hpp"
@@ -17,65 +15,39 @@ namespace {
 
 /// "<kind> p" or "<kind> pxq", short enough for core::format_predictions' 18 columns.
 std::string label_of(CholeskyLayoutKind kind, std::size_t p, std::size_t q) {
-  std::ostringstream s;
   switch (kind) {
-    case CholeskyLayoutKind::HeterogeneousGrid: s << "hetero"; break;
-    case CholeskyLayoutKind::HeteroSymmetric: s << "hetero sym"; break;
-    default: s << cholesky_layout_name(kind);
+    case CholeskyLayoutKind::HeterogeneousGrid: return plan_label("hetero", p, q);
+    case CholeskyLayoutKind::HeteroSymmetric: return plan_label("hetero sym", p, q);
+    default: return plan_label(cholesky_layout_name(kind), p, q);
   }
-  s << ' ' << p;
-  if (q != 0) s << 'x' << q;
-  return s.str();
 }
 
-std::vector<std::size_t> usable_tiles(const std::vector<std::size_t>& listed, std::size_t n) {
-  if (listed.empty()) throw InvalidArgument("choose_cholesky_plan: no tile size");
-  std::vector<std::size_t> tiles;
-  for (std::size_t nb : listed) {
-    if (nb == 0) throw InvalidArgument("choose_cholesky_plan: tile size 0");
-    if (nb <= n) tiles.push_back(nb);
-  }
-  if (tiles.empty()) tiles.push_back(*std::min_element(listed.begin(), listed.end()));
-  return tiles;
-}
-
-/// The candidates of one process count k (the fastest k processors), before pricing.
-class CandidateBuilder {
+/// The candidates of choose_cholesky_plan, before pricing.
+class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
  public:
   CandidateBuilder(const Platform& platform, std::size_t n, const CholeskyPlanOptions& options)
-      : platform_(platform), n_(n), options_(options), tiles_(usable_tiles(options.tile_sizes, n)) {
+      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan")),
+        platform_(platform), n_(n), options_(options) {
     for (const auto& proc : platform.processors) cycle_times_.push_back(1.0 / proc.speed_flops);
   }
 
-  bool wants(CholeskyLayoutKind kind) const {
-    return std::find(options_.kinds.begin(), options_.kinds.end(), kind) != options_.kinds.end();
-  }
-
   void add_caller(const Problem& problem) {
-    add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem), 0.0);
+    add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem));
   }
 
   /// 2DBC and the planner's heterogeneous grid on every shape p×q = k.
   void add_grids(const std::vector<std::size_t>& fastest) {
-    const std::size_t k = fastest.size();
-    for (std::size_t p = 1; p <= k; ++p) {
-      if (k % p != 0) continue;
-      const std::size_t q = k / p;
+    for (const GridShape shape : grid_shapes(fastest.size())) {
+      const std::size_t p = shape.rows, q = shape.cols;
       if (wants(CholeskyLayoutKind::BlockCyclic)) {
         const double T = cholesky_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
-        for (std::size_t nb : tiles_) {
-          Candidate c = cartesian_candidate(label_of(CholeskyLayoutKind::BlockCyclic, p, q), nb, p, q,
-                                            fastest, std::vector<double>(p, 1.0), std::vector<double>(q, 1.0));
-          c.row_order.resize(p);
-          c.col_order.resize(q);
-          std::iota(c.row_order.begin(), c.row_order.end(), std::size_t{0});
-          std::iota(c.col_order.begin(), c.col_order.end(), std::size_t{0});
-          add(CholeskyLayoutKind::BlockCyclic, std::move(c), T);
-        }
+        for (std::size_t nb : tiles())
+          add(CholeskyLayoutKind::BlockCyclic,
+              block_cyclic_grid(label_of(CholeskyLayoutKind::BlockCyclic, p, q), nb, shape, fastest), T);
       }
-      if (wants(CholeskyLayoutKind::HeterogeneousGrid) && k > 1) {
+      if (wants(CholeskyLayoutKind::HeterogeneousGrid) && fastest.size() > 1) {
         const GridChoice plan = plan_grid_shape(cycle_times_, p, q);
-        for (std::size_t nb : tiles_)
+        for (std::size_t nb : tiles())
           add(CholeskyLayoutKind::HeterogeneousGrid,
               with_cholesky_order(cartesian_candidate(label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q), nb, p,
                                                       q, plan.arrangement.processor, plan.shares.r, plan.shares.c),
@@ -94,35 +66,23 @@ class CandidateBuilder {
     if (wants(CholeskyLayoutKind::Gcrm)) add_pattern(CholeskyLayoutKind::Gcrm, best_gcrm(k, options_.gcrm).pattern, fastest);
     std::vector<double> speeds;
     for (std::size_t x : fastest) speeds.push_back(platform_.processors[x].speed_flops);
-    const bool differ = *std::max_element(speeds.begin(), speeds.end()) > *std::min_element(speeds.begin(), speeds.end());
-    if (wants(CholeskyLayoutKind::HeteroSymmetric) && differ)
+    if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest))
       add_pattern(CholeskyLayoutKind::HeteroSymmetric,
                   best_hetero_symmetric(Speeds::from_speeds(speeds), options_.hetero_symmetric).pattern, fastest);
   }
 
-  std::vector<CholeskyCandidate>& built() { return built_; }
 
  private:
   void add_pattern(CholeskyLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
     const double T = cholesky_cost(pattern);
-    for (std::size_t nb : tiles_)
+    for (std::size_t nb : tiles())
       add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);
-  }
-
-  void add(CholeskyLayoutKind kind, Candidate candidate, double colrow_cost) {
-    CholeskyCandidate c;
-    c.kind = kind;
-    c.prediction.candidate = std::move(candidate);
-    c.colrow_cost = colrow_cost;
-    built_.push_back(std::move(c));
   }
 
   const Platform& platform_;
   std::size_t n_;
   const CholeskyPlanOptions& options_;
-  std::vector<std::size_t> tiles_;
   std::vector<double> cycle_times_;
-  std::vector<CholeskyCandidate> built_;
 };
 
 }  // namespace
@@ -139,17 +99,6 @@ const char* cholesky_layout_name(CholeskyLayoutKind kind) {
   return "?";
 }
 
-std::vector<std::size_t> pattern_process_counts(const Platform& platform, std::size_t max_processors) {
-  const std::size_t most = max_processors == 0 ? platform.size() : std::min(max_processors, platform.size());
-  const auto order = fastest_first(platform);
-  std::vector<std::size_t> counts;
-  for (std::size_t k = 1; k < most; ++k)
-    if (2.0 * platform.processors[order[k]].speed_flops < platform.processors[order[k - 1]].speed_flops)
-      counts.push_back(k);
-  counts.push_back(most);
-  return counts;
-}
-
 CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n, const CallerLayout& caller,
                                     const CholeskyPlanOptions& options) {
   require_valid(platform);
@@ -162,37 +111,13 @@ CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n, co
 
   CandidateBuilder builder(platform, problem.n, options);
   if (builder.wants(CholeskyLayoutKind::CallerLayout)) builder.add_caller(problem);
-  const auto order = fastest_first(platform);
-  const std::size_t most = options.max_processors == 0 ? platform.size() : std::min(options.max_processors, platform.size());
   const auto pattern_counts = pattern_process_counts(platform, options.max_processors);
-  for (std::size_t k = 1; k <= most; ++k) {
-    const std::vector<std::size_t> fastest(order.begin(), order.begin() + static_cast<long>(k));
+  for (const std::vector<std::size_t>& fastest : fastest_subsets(platform, options.max_processors)) {
     builder.add_grids(fastest);
-    if (std::find(pattern_counts.begin(), pattern_counts.end(), k) != pattern_counts.end())
+    if (std::find(pattern_counts.begin(), pattern_counts.end(), fastest.size()) != pattern_counts.end())
       builder.add_patterns(fastest);
   }
-
-  CholeskyChoice choice;
-  choice.priced = std::move(builder.built());
-  std::vector<Prediction> predictions;
-  for (auto& c : choice.priced) {
-    c.prediction = predict(platform, problem, c.prediction.candidate);
-    predictions.push_back(c.prediction);
-  }
-  const Prediction best = choose(predictions);  // the first of the fastest that fit
-  for (std::size_t i = 0; i < predictions.size(); ++i)
-    if (predictions[i].fits_memory() && predictions[i].total_s() == best.total_s()) {
-      choice.chosen = i;
-      break;
-    }
-  const CholeskyCandidate& chosen = choice.priced[choice.chosen];
-  choice.kind = chosen.kind;
-  choice.candidate = chosen.prediction.candidate;
-  choice.tile = choice.candidate.tile;
-  choice.processors = choice.candidate.processors();
-  choice.predicted_s = chosen.prediction.total_s();
-  choice.colrow_cost = chosen.colrow_cost;
-  return choice;
+  return price_and_choose(platform, problem, std::move(builder.built()));
 }
 
 }  // namespace hetscal::core

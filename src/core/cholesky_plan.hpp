@@ -13,9 +13,9 @@
 ///   - Gcrm              the best GCR&M pattern found for k (pattern_gcrm.hpp);
 ///   - HeteroSymmetric   the heterogeneous symmetric pattern (pattern_hetero_symmetric.hpp),
 ///                       when the k processors' speeds differ.
-/// Process counts: every k for the grids; for the patterns (whose search costs more) k = P and
-/// every k after which the next processor is less than half as fast, so a very slow rank can
-/// be left out (at most log2 of the speed ratio counts besides P).
+/// Process counts: every k for the grids; for the patterns (whose search costs more) the
+/// pattern_process_counts of factorization_plan.hpp, so a very slow rank can be left out (at
+/// most log2 of the speed ratio counts besides P).
 /// The heterogeneous symmetric pattern, new work, wins only where its predicted time is the
 /// lowest: nothing favours it.
 ///
@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "core/factorization_plan.hpp"
 #include "core/pattern_gcrm.hpp"
 #include "core/pattern_hetero_symmetric.hpp"
 #include "core/platform.hpp"
@@ -59,24 +60,13 @@ struct CholeskyPlanOptions {
   HeteroSymmetricOptions hetero_symmetric{};
 };
 
-/// One priced candidate.
-struct CholeskyCandidate {
-  CholeskyLayoutKind kind = CholeskyLayoutKind::CallerLayout;
-  Prediction prediction;      ///< the candidate (owners, tile, orders) and its predicted time
-  double colrow_cost = 0.0;   ///< patterns and 2DBC: T = average distinct nodes per colrow (cholesky_cost); 0 for the rest
-};
+/// One priced candidate; pattern_cost is T = average distinct nodes per colrow
+/// (cholesky_cost) for the patterns and 2DBC, 0 for the rest.
+using CholeskyCandidate = PricedCandidate<CholeskyLayoutKind>;
 
-/// What choose_cholesky_plan decided, and everything it priced.
-struct CholeskyChoice {
-  CholeskyLayoutKind kind = CholeskyLayoutKind::CallerLayout;
-  Candidate candidate;                  ///< the chosen distribution (see the file comment)
-  std::size_t tile = 0;                 ///< nb
-  std::vector<std::size_t> processors;  ///< platform processors that own tiles, increasing
-  double predicted_s = 0.0;             ///< the model's total (redistribution included)
-  double colrow_cost = 0.0;             ///< T of the chosen pattern or 2DBC; 0 for the rest
-  std::vector<CholeskyCandidate> priced;  ///< every candidate, in generation order
-  std::size_t chosen = 0;                 ///< index of the choice in `priced`
-};
+/// What choose_cholesky_plan decided (candidate: see the file comment), and everything it
+/// priced.
+using CholeskyChoice = PlanChoice<CholeskyLayoutKind>;
 
 /// Chooses the distribution, tile size and processors for the Cholesky factorisation of an
 /// N×N matrix held in `caller`'s layout on `platform`.
@@ -88,9 +78,5 @@ struct CholeskyChoice {
 CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n,
                                     const CallerLayout& caller,
                                     const CholeskyPlanOptions& options = {});
-
-/// The process counts whose patterns are built: P' = min(P, max_processors) and every k < P'
-/// such that the (k+1)-th fastest processor runs at less than half the k-th's speed.
-std::vector<std::size_t> pattern_process_counts(const Platform& platform, std::size_t max_processors);
 
 }  // namespace hetscal::core

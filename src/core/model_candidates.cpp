@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/factorization_plan.hpp"
 #include "core/grid_planner.hpp"
 #include "core/pattern_g2dbc.hpp"
 #include "core/pattern_hetero.hpp"
@@ -23,18 +24,6 @@ std::string shape_label(const char* family, std::size_t p, std::size_t q) {
   std::ostringstream s;
   s << family << ' ' << p << 'x' << q;
   return s.str();
-}
-
-std::vector<std::size_t> usable_tiles(const CandidateOptions& options, std::size_t n) {
-  if (options.tile_sizes.empty()) throw InvalidArgument("generate_candidates: no tile size");
-  std::vector<std::size_t> tiles;
-  for (std::size_t nb : options.tile_sizes) {
-    if (nb == 0) throw InvalidArgument("generate_candidates: tile size 0");
-    if (nb <= n) tiles.push_back(nb);
-  }
-  if (tiles.empty())
-    tiles.push_back(*std::min_element(options.tile_sizes.begin(), options.tile_sizes.end()));
-  return tiles;
 }
 
 bool all_equal(const std::vector<double>& v) {
@@ -113,7 +102,7 @@ Candidate cartesian_candidate(std::string label, std::size_t tile, std::size_t r
 std::vector<Candidate> generate_candidates(const Platform& platform, const Problem& problem,
                                            const CandidateOptions& options) {
   require_valid(platform);
-  const auto tiles = usable_tiles(options, problem.n);
+  const auto tiles = usable_tile_sizes(options.tile_sizes, problem.n, "generate_candidates");
   const std::size_t most = options.max_processors == 0
                                ? platform.size()
                                : std::min(options.max_processors, platform.size());

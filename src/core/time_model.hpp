@@ -83,6 +83,11 @@ struct Problem {
 /// @throws InvalidArgument if N = 0, or Cholesky has M ≠ N.
 void require_valid(const Problem& problem);
 
+/// Where hetscal's LU kernel factorises each step's panel (the gathered panel tiles, LAPACK's
+/// getrf on one rank): the owner of the diagonal tile, or the fastest owner of the panel's
+/// tile column (seed 000's suggestion to let the fastest processors pivot).
+enum class PanelRank { DiagonalOwner, Fastest };
+
 enum class CandidateKind {
   CallerLayout,  ///< compute in place on the caller's block-cyclic layout (no redistribution)
   Cartesian,     ///< a heterogeneous p×q grid with row shares r_i and column shares c_j
@@ -104,6 +109,9 @@ struct Candidate {
   /// empty: tile rows dealt by proportional_sequence over row_share. Both or neither.
   std::vector<std::size_t> row_order;
   std::vector<std::size_t> col_order;  ///< Cartesian, optional: as row_order for tile columns
+  /// LU on hetscal's layouts (not the caller's): the rank that factorises each panel
+  /// (lu_steps.hpp); ignored by the other routines.
+  PanelRank panel_rank = PanelRank::DiagonalOwner;
 
   /// The distinct processors used, increasing.
   std::vector<std::size_t> processors() const;

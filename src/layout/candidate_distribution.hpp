@@ -22,4 +22,10 @@ namespace hetscal::layout {
 std::unique_ptr<Distribution> distribution_of(const core::Candidate& candidate, std::int64_t n,
                                               int num_ranks);
 
+/// The M×N distribution with square tiles of candidate.tile (an LU's rectangular matrix): the
+/// candidate's classes over ⌈M/tile⌉ tile rows and ⌈N/tile⌉ tile columns.
+/// @throws InvalidArgument as above, or when M or N < 1.
+std::unique_ptr<Distribution> distribution_of(const core::Candidate& candidate, std::int64_t rows,
+                                              std::int64_t cols, int num_ranks);
+
 }  // namespace hetscal::layout

@@ -1,10 +1,6 @@
 #include "runtime/cholesky_layouts_option.hpp"
 
-#include <algorithm>
-
-#include "core/error.hpp"
-#include "core/value_list.hpp"
-#include "runtime/config.hpp"
+#include "runtime/layouts_option.hpp"
 
 namespace hetscal::runtime {
 
@@ -23,27 +19,7 @@ const char* cholesky_layout_option_name(core::CholeskyLayoutKind kind) {
 }
 
 std::vector<core::CholeskyLayoutKind> parse_cholesky_layouts(const std::string& text) {
-  const std::vector<std::string> entries = core::split_value_list(text);
-  if (entries.empty()) throw InvalidArgument("hetscal: HETSCAL_CHOLESKY_LAYOUTS names no layout");
-  const std::vector<core::CholeskyLayoutKind> all = all_cholesky_layouts();
-  std::vector<bool> named(all.size(), false);
-  for (const std::string& entry : entries) {
-    const std::string name = core::ascii_lowercase(entry);
-    const auto found = std::find_if(all.begin(), all.end(), [&](core::CholeskyLayoutKind kind) {
-      return name == cholesky_layout_option_name(kind);
-    });
-    if (found == all.end()) {
-      std::string known;
-      for (core::CholeskyLayoutKind kind : all) known += std::string(known.empty() ? "" : ", ") + cholesky_layout_option_name(kind);
-      throw InvalidArgument("hetscal: HETSCAL_CHOLESKY_LAYOUTS: '" + message_excerpt(entry) +
-                            "' is not a layout (" + known + ")");
-    }
-    named[static_cast<std::size_t>(found - all.begin())] = true;
-  }
-  std::vector<core::CholeskyLayoutKind> kinds;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (named[i]) kinds.push_back(all[i]);
-  return kinds;
+  return parse_layout_kinds(text, "HETSCAL_CHOLESKY_LAYOUTS", all_cholesky_layouts(), cholesky_layout_option_name);
 }
 
 }  // namespace hetscal::runtime

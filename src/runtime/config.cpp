@@ -141,6 +141,8 @@ std::string Configuration::fingerprint() const {
   out << "valid=" << valid() << ";disabled=" << disabled << ";force=" << force
       << ";min_n=" << min_n << ";routines=" << join(routines) << ";cholesky_layouts=";
   for (core::CholeskyLayoutKind kind : cholesky_layouts) out << cholesky_layout_option_name(kind) << ',';
+  out << ";lu_layouts=";
+  for (core::LuLayoutKind kind : lu_layouts) out << lu_layout_option_name(kind) << ',';
   add_speeds(out, speeds);
   return out.str();
 }
@@ -218,6 +220,7 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   guarded([&] {
     if (auto v = get("HETSCAL_CHOLESKY_LAYOUTS")) config.cholesky_layouts = parse_cholesky_layouts(*v);
   });
+  guarded([&] { if (auto v = get("HETSCAL_LU_LAYOUTS")) config.lu_layouts = parse_lu_layouts(*v); });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);

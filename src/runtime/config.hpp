@@ -22,6 +22,8 @@
 ///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once; 2: every call
 ///   HETSCAL_CHOLESKY_LAYOUTS=gcrm,hetero-symmetric  the layouts PxPOTRF's planner may choose
 ///                            from (default all; cholesky_layouts_option.hpp)
+///   HETSCAL_LU_LAYOUTS=g2dbc,hetero-pattern  the layouts PxGETRF's planner may choose from
+///                            (default all; lu_layouts_option.hpp)
 ///
 /// Everything here is read, bounded and validated before any collective: a malformed or
 /// hostile value becomes a message in Configuration::errors on the rank that read it, never an
@@ -38,6 +40,7 @@
 
 #include "core/bounded_file.hpp"
 #include "runtime/cholesky_layouts_option.hpp"
+#include "runtime/lu_layouts_option.hpp"
 
 namespace hetscal::runtime {
 
@@ -75,6 +78,8 @@ struct Configuration {
   std::set<std::string> routines;
   /// The layouts the Cholesky planner may choose from (HETSCAL_CHOLESKY_LAYOUTS).
   std::vector<core::CholeskyLayoutKind> cholesky_layouts = all_cholesky_layouts();
+  /// The layouts the LU planner may choose from (HETSCAL_LU_LAYOUTS).
+  std::vector<core::LuLayoutKind> lu_layouts = all_lu_layouts();
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;
 
@@ -84,7 +89,7 @@ struct Configuration {
   /// @return whether HETSCAL_ROUTINES lets hetscal take `routine` over.
   bool allows(const std::string& routine) const;
   /// A canonical text of every setting that changes a decision (switches, minimum size,
-  /// routines, Cholesky layouts, speed source and speed values, whether anything is malformed): equal on two
+  /// routines, Cholesky and LU layouts, speed source and speed values, whether anything is malformed): equal on two
   /// ranks iff they would decide alike. The verbosity is left out: it changes no decision.
   std::string fingerprint() const;
 };

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/model_candidates.hpp"
 #include "core/pattern_cost.hpp"
+#include "plan_test_support.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -22,14 +23,6 @@ Platform platform_of(const std::vector<double>& speeds, double bandwidth, Networ
 }
 
 const CallerLayout kOnFirst{1, 1, 64, {0}};
-
-const CholeskyCandidate& fastest_of(const CholeskyChoice& choice, CholeskyLayoutKind kind) {
-  const CholeskyCandidate* best = nullptr;
-  for (const auto& c : choice.priced)
-    if (c.kind == kind && (best == nullptr || c.prediction.total_s() < best->prediction.total_s())) best = &c;
-  if (best == nullptr) throw Error(std::string("no ") + cholesky_layout_name(kind) + " candidate");
-  return *best;
-}
 
 // Table I(b) of seed 002: the planner's GCR&M costs T for P = 23, 31, 35, 39 and the 2DBC
 // patterns it prices on P and on fewer nodes. The paper's search used r <= 6√P and 100
@@ -54,19 +47,19 @@ TEST(CholeskyPlan, TableOneBCostsAndBlockCyclicOnFewerNodes) {
     const CholeskyChoice choice = choose_cholesky_plan(cluster, 20000, kOnFirst, options);
     const CholeskyCandidate& gcrm = fastest_of(choice, CholeskyLayoutKind::Gcrm);
     EXPECT_EQ(gcrm.prediction.candidate.processors().size(), static_cast<std::size_t>(row.P));
-    EXPECT_NEAR(gcrm.colrow_cost, row.paper_T, 0.02 * row.paper_T) << "P = " << row.P;
+    EXPECT_NEAR(gcrm.pattern_cost, row.paper_T, 0.02 * row.paper_T) << "P = " << row.P;
     double best_2dbc_on_p = 1e9, best_2dbc_near = 1e9;
     for (const auto& c : choice.priced) {
       if (c.kind != CholeskyLayoutKind::BlockCyclic) continue;
       const std::size_t k = c.prediction.candidate.processors().size();
       // 2DBC p×q costs p + q − 1 (independent oracle: the grid's shape).
-      EXPECT_DOUBLE_EQ(c.colrow_cost, static_cast<double>(c.prediction.candidate.rows + c.prediction.candidate.cols) - 1.0);
-      if (k == static_cast<std::size_t>(row.P)) best_2dbc_on_p = std::min(best_2dbc_on_p, c.colrow_cost);
-      if (k + 7 >= static_cast<std::size_t>(row.P)) best_2dbc_near = std::min(best_2dbc_near, c.colrow_cost);
+      EXPECT_DOUBLE_EQ(c.pattern_cost, static_cast<double>(c.prediction.candidate.rows + c.prediction.candidate.cols) - 1.0);
+      if (k == static_cast<std::size_t>(row.P)) best_2dbc_on_p = std::min(best_2dbc_on_p, c.pattern_cost);
+      if (k + 7 >= static_cast<std::size_t>(row.P)) best_2dbc_near = std::min(best_2dbc_near, c.pattern_cost);
     }
     std::printf("P %d: GCR&M T %.3f (paper %.3f), best 2DBC on P %.0f, on P-7..P %.0f\n", row.P,
-                gcrm.colrow_cost, row.paper_T, best_2dbc_on_p, best_2dbc_near);
-    EXPECT_LT(gcrm.colrow_cost, best_2dbc_near);
+                gcrm.pattern_cost, row.paper_T, best_2dbc_on_p, best_2dbc_near);
+    EXPECT_LT(gcrm.pattern_cost, best_2dbc_near);
     EXPECT_LE(best_2dbc_near, best_2dbc_on_p);
   }
 }
@@ -133,7 +126,7 @@ TEST(CholeskyPlan, HeteroSymmetricOnlyWhereItWins) {
   EXPECT_EQ(bus.kind, CholeskyLayoutKind::HeteroSymmetric);
   EXPECT_EQ(bus.processors.size(), speeds.size());
   EXPECT_LT(bus.predicted_s, 0.97 * fastest_of(bus, CholeskyLayoutKind::HeterogeneousGrid).prediction.total_s());
-  EXPECT_GT(bus.colrow_cost, 1.0);
+  EXPECT_GT(bus.pattern_cost, 1.0);
   const CholeskyChoice sw = choose_cholesky_plan(platform_of(speeds, 1.0e9, NetworkKind::Switched), 8000, kOnFirst);
   EXPECT_EQ(sw.kind, CholeskyLayoutKind::HeterogeneousGrid);
   EXPECT_LT(sw.predicted_s, fastest_of(sw, CholeskyLayoutKind::HeteroSymmetric).prediction.total_s());

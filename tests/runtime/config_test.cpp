@@ -204,6 +204,25 @@ TEST(RuntimeConfig, CholeskyLayoutsAreAKnownSubsetInAnyCase) {
   EXPECT_FALSE(parse({{"HETSCAL_CHOLESKY_LAYOUTS", " , "}}).valid());
 }
 
+TEST(RuntimeConfig, LuLayoutsAreAKnownSubsetInAnyCase) {
+  using core::LuLayoutKind;
+  EXPECT_EQ(parse({}).lu_layouts, all_lu_layouts());
+  EXPECT_EQ(all_lu_layouts().size(), 5u);
+  const Configuration some = parse({{"HETSCAL_LU_LAYOUTS", "Hetero-Pattern G2DBC,g2dbc"}});
+  ASSERT_TRUE(some.valid());
+  EXPECT_EQ(some.lu_layouts, (std::vector<LuLayoutKind>{LuLayoutKind::G2dbc, LuLayoutKind::HeteroPattern}));
+  EXPECT_NE(some.fingerprint(), parse({{"HETSCAL_LU_LAYOUTS", "g2dbc"}}).fingerprint());
+  EXPECT_EQ(parse({{"HETSCAL_LU_LAYOUTS", "caller,2dbc,hetero-grid,g2dbc,hetero-pattern"}}).fingerprint(),
+            parse({}).fingerprint());
+  const Configuration unknown = parse({{"HETSCAL_LU_LAYOUTS", "2dbc,gcrm"}});
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_NE(unknown.errors[0].find("HETSCAL_LU_LAYOUTS: 'gcrm' is not a layout (caller, 2dbc, hetero-grid, g2dbc, "
+                                   "hetero-pattern)"),
+            std::string::npos) << unknown.errors[0];
+  EXPECT_EQ(unknown.lu_layouts, all_lu_layouts());  // left at the default; the error forwards every call
+  EXPECT_FALSE(parse({{"HETSCAL_LU_LAYOUTS", ""}}).valid());
+}
+
 TEST(RuntimeConfig, CountErrorsNameTheVariableTheListCameFrom) {
   const Configuration from_file = parse({{"HETSCAL_SPEEDS_FILE", "/etc/speeds"}}, {{"/etc/speeds", "1 2"}});
   ASSERT_TRUE(from_file.valid());

@@ -53,7 +53,7 @@ bench::ClusterExperiment cholesky_experiment(const core::CholeskyPlanOptions& op
          {&bench::fastest_priced(choice, core::CholeskyLayoutKind::Gcrm, all),
           &bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, all),
           &bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, fewer)})
-      layouts.push_back({c->prediction, c->colrow_cost});
+      layouts.push_back({c->prediction, c->pattern_cost});
     return layouts;
   };
   e.simulate = bench::simulate_cholesky;

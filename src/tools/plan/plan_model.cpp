@@ -157,7 +157,7 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
     for (const core::CholeskyCandidate& c : choice.priced) report.predictions.push_back(c.prediction);
     report.chosen = choice.chosen;
     report.cholesky_kind = choice.kind;
-    report.colrow_cost = choice.colrow_cost;
+    report.colrow_cost = choice.pattern_cost;
     return report;
   }
   report.predictions = core::predict_candidates(report.platform, report.problem, candidates);
