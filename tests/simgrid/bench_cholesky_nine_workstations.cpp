@@ -91,7 +91,8 @@ int run(int argc, char** argv, int rank) {
   const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
       argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
   const core::Platform platform = bench::nine_workstations_model();
-  const std::vector<double> speeds = bench::start_on_hosts_of(platform, "bench_cholesky_nine_workstations", rank);
+  const std::vector<double> speeds =
+      bench::start_on_hosts_of(platform, "bench_cholesky_nine_workstations", rank);
   if (speeds.empty()) return 2;
   const int ranks = static_cast<int>(speeds.size());
 

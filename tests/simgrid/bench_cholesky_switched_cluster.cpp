@@ -45,18 +45,13 @@ bench::ClusterExperiment cholesky_experiment(const core::CholeskyPlanOptions& op
     const core::CallerLayout caller{
         1, 1, options.tile_sizes.front(), {0}};  // unused: data start in place
     const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, caller, options);
-    const std::size_t nodes = platform.size();
-    const auto all = [&](const core::Candidate& c) { return c.processors().size() == nodes; };
-    const auto fewer = [&](const core::Candidate& c) { return c.processors().size() < nodes; };
-    std::vector<bench::PricedLayout> layouts;
-    for (const core::CholeskyCandidate* c :
-         {&bench::fastest_priced(choice, core::CholeskyLayoutKind::Gcrm, all),
-          &bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, all),
-          &bench::fastest_priced(choice, core::CholeskyLayoutKind::BlockCyclic, fewer)})
-      layouts.push_back({c->prediction, c->pattern_cost});
-    return layouts;
+    return bench::case_layouts(choice, core::CholeskyLayoutKind::Gcrm,
+                               core::CholeskyLayoutKind::BlockCyclic, platform.size());
   };
-  e.simulate = bench::simulate_cholesky;
+  e.simulate = [](const core::Candidate&, const layout::Distribution& d, MPI_Comm comm,
+                  const std::vector<double>& speeds) {
+    return bench::simulate_cholesky(d, comm, speeds);
+  };
   return e;
 }
 

@@ -31,19 +31,36 @@ struct PricedLayout {
 
 /// What differs between the factorisations.
 struct ClusterExperiment {
-  std::string routine;       ///< "LU", "Cholesky": plot titles
-  std::string pattern;       ///< the paper's pattern on all P: "G-2DBC", "GCR&M"
-  std::string csv_pattern;   ///< its CSV column prefix: "g2dbc", "gcrm"
-  std::string paper_table;   ///< where the paper's costs come from: "Table I(a)"
+  std::string routine;      ///< "LU", "Cholesky": plot titles
+  std::string pattern;      ///< the paper's pattern on all P: "G-2DBC", "GCR&M"
+  std::string csv_pattern;  ///< its CSV column prefix: "g2dbc", "gcrm"
+  std::string paper_table;  ///< where the paper's costs come from: "Table I(a)"
   std::map<std::int64_t, double> paper_pattern_cost;  ///< P → T of the paper's pattern
   /// Prices the N×N factorisation on the cluster's P nodes; returns the pattern on all P,
   /// the fastest-modelled 2DBC on all P and the fastest-modelled 2DBC on fewer nodes.
   std::function<std::vector<PricedLayout>(const core::Platform&, std::int64_t n)> plan;
-  /// One flop-injected factorisation on `d` over `comm` (ranks' relative speeds given).
-  std::function<SimulatedRun(const layout::Distribution& d, MPI_Comm comm,
-                             const std::vector<double>& speeds)>
+  /// One flop-injected factorisation on `d`, the distribution of the priced `candidate`, over
+  /// `comm` (ranks' relative speeds given).
+  std::function<SimulatedRun(const core::Candidate& candidate, const layout::Distribution& d,
+                             MPI_Comm comm, const std::vector<double>& speeds)>
       simulate;
 };
+
+/// A case's layouts from a planner's choice (CholeskyChoice, LuChoice) on P nodes: the
+/// fastest-modelled `pattern` on all P, then `block_cyclic` on all P and on fewer nodes.
+/// @throws std::runtime_error when the choice priced none of one of them.
+template <typename Choice, typename Kind>
+std::vector<PricedLayout> case_layouts(const Choice& choice, Kind pattern, Kind block_cyclic,
+                                       std::size_t nodes) {
+  const auto all = [&](const core::Candidate& c) { return c.processors().size() == nodes; };
+  const auto fewer = [&](const core::Candidate& c) { return c.processors().size() < nodes; };
+  std::vector<PricedLayout> layouts;
+  for (const auto* c :
+       {&fastest_priced(choice, pattern, all), &fastest_priced(choice, block_cyclic, all),
+        &fastest_priced(choice, block_cyclic, fewer)})
+    layouts.push_back({c->prediction, c->pattern_cost});
+  return layouts;
+}
 
 /// One layout of one case: what the planner says of it and what the simulation measured.
 struct MeasuredLayout {
@@ -81,7 +98,8 @@ inline void print_cluster_header(const ClusterExperiment& e, std::FILE* csv) {
   std::printf(" %6s %6s %6s\n", "T_pap", "vs_P", "vs_k<P");
   if (csv == nullptr) return;
   std::fprintf(csv, "p");
-  for (const std::string& layout : {e.csv_pattern, std::string("cyclic_p"), std::string("cyclic_fewer")})
+  for (const std::string& layout :
+       {e.csv_pattern, std::string("cyclic_p"), std::string("cyclic_fewer")})
     for (const char* field : {"shape", "T", "s", "model_s", "balance"})
       std::fprintf(csv, ",%s_%s", layout.c_str(), field);
   std::fprintf(csv, ",paper_%s_T\n", e.csv_pattern.c_str());
@@ -105,7 +123,7 @@ inline bool run_cluster_case(const ClusterExperiment& e, const ClusterModel& clu
     layout.pattern_cost = cost[0];
     broadcast_prediction(layout.prediction, comm);
     const auto d = layout::distribution_of(layout.prediction.candidate, n, int(nodes));
-    result.layouts.push_back({layout, e.simulate(*d, comm, speeds)});
+    result.layouts.push_back({layout, e.simulate(layout.prediction.candidate, *d, comm, speeds)});
   }
   MPI_Comm_free(&comm);
   return world_rank == 0;
@@ -116,7 +134,9 @@ inline bool write_cluster_plot(const ClusterExperiment& e, const std::string& pa
                                const std::vector<ClusterCase>& cases, const std::string& platform,
                                std::int64_t n) {
   Panel times{e.routine + " N = " + std::to_string(n) + ", " + platform + " (simulated)",
-              {}, {}, "nodes P"};
+              {},
+              {},
+              "nodes P"};
   Panel costs{"communication cost T (seed 002, " + e.paper_table + ")", {}, {}, "nodes P", "T"};
   const std::vector<std::string> names{e.pattern + " on P", "best 2DBC on P", "best 2DBC on fewer"};
   const std::vector<std::string> colours{"#1f77b4", "#d62728", "#ff7f0e"};

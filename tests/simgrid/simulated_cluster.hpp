@@ -51,8 +51,8 @@ inline const ClusterModel& cluster_named(const std::string& name) {
 inline void require_host_of(const ClusterModel& cluster) {
   if (sg_host_get_speed(sg_host_self()) != cluster.speed_flops)
     throw std::invalid_argument(
-        "this host runs at " + std::to_string(sg_host_get_speed(sg_host_self())) +
-        " flop/s, not " + cluster.name + "'s: pass the platform smpirun was given");
+        "this host runs at " + std::to_string(sg_host_get_speed(sg_host_self())) + " flop/s, not " +
+        cluster.name + "'s: pass the platform smpirun was given");
 }
 
 /// Collective over MPI_COMM_WORLD: a communicator of its first `nodes` ranks, in order;
@@ -78,7 +78,8 @@ void broadcast_vector(std::vector<T>& values, MPI_Comm comm) {
 /// case on every simulated rank would cost P times its real time.
 inline void broadcast_prediction(core::Prediction& prediction, MPI_Comm comm) {
   core::Candidate& c = prediction.candidate;
-  std::vector<std::size_t> sizes{static_cast<std::size_t>(c.kind), c.tile, c.rows, c.cols};
+  std::vector<std::size_t> sizes{static_cast<std::size_t>(c.kind), c.tile, c.rows, c.cols,
+                                 static_cast<std::size_t>(c.panel_rank)};
   const core::TimeBreakdown& t = prediction.time;
   std::vector<double> times{t.compute, t.panel, t.communication, t.redistribution};
   std::vector<char> label(c.label.begin(), c.label.end());
@@ -88,6 +89,7 @@ inline void broadcast_prediction(core::Prediction& prediction, MPI_Comm comm) {
   broadcast_vector(c.row_order, comm), broadcast_vector(c.col_order, comm);
   c.kind = static_cast<core::CandidateKind>(sizes[0]);
   c.tile = sizes[1], c.rows = sizes[2], c.cols = sizes[3];
+  c.panel_rank = static_cast<core::PanelRank>(sizes[4]);
   prediction.time = {times[0], times[1], times[2], times[3]};
   c.label.assign(label.begin(), label.end());
 }

@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -89,8 +89,8 @@ inline const char* layout_name(core::LuLayoutKind kind) { return core::lu_layout
 /// satisfies `wanted` (a predicate on its core::Candidate) with the lowest kernel_seconds.
 /// @throws std::runtime_error when the planner priced no such candidate.
 template <typename Choice, typename Kind, typename Wanted>
-const typename decltype(Choice::priced)::value_type& fastest_priced(const Choice& choice,
-                                                                    Kind kind, Wanted wanted) {
+const typename decltype(Choice::priced)::value_type& fastest_priced(const Choice& choice, Kind kind,
+                                                                    Wanted wanted) {
   const typename decltype(Choice::priced)::value_type* best = nullptr;
   for (const auto& c : choice.priced)
     if (c.kind == kind && wanted(c.prediction.candidate) &&
@@ -114,7 +114,21 @@ inline double cholesky_flops(std::int64_t n) {
 /// additions; m < n counts as the transposed shape), independent of the kernel's tally.
 inline double lu_flops(std::int64_t m, std::int64_t n) {
   const double rows = static_cast<double>(std::max(m, n)), k = static_cast<double>(std::min(m, n));
-  return rows * k * k - 2.0 * k * k * k / 3.0 - k * k / 2.0 + 5.0 * k / 6.0;
+  return rows * k * k - k * k * k / 3.0 - k * k / 2.0 + 5.0 * k / 6.0;
+}
+
+/// What a blocked LU on `d`'s tiles tallies beyond lu_flops: the flop counter charges every
+/// xTRSM LAWN 41's n·m² whatever its diagonal, and step k's unit lower solve of the U row
+/// block (b_k pivots, the c_k columns right of the panel) does n·m² − n·m of them, so the
+/// tally exceeds the factorisation's count by Σ_k b_k·c_k.
+inline double unit_solve_excess(const layout::Distribution& d) {
+  const layout::TileSplit &rows = d.rows(), &cols = d.cols();
+  double excess = 0.0;
+  for (std::int64_t k = 0; k < std::min(rows.count(), cols.count()); ++k) {
+    const std::int64_t pivots = std::min(rows.size(k), cols.size(k));
+    excess += double(pivots) * double(cols.extent() - cols.offset(k) - cols.size(k));
+  }
+  return excess;
 }
 
 struct SimulatedRun {
@@ -130,9 +144,9 @@ struct SimulatedRun {
 /// @throws std::runtime_error when the ranks' flops do not add up to expected_flops or
 ///   INFO != 0: the simulation would then not have priced one whole factorisation.
 template <typename Factorize>
-SimulatedRun simulate_factorization(const char* what, const layout::Distribution& d,
-                                    MPI_Comm comm, const std::vector<double>& speeds,
-                                    double expected_flops, Factorize factorize) {
+SimulatedRun simulate_factorization(const char* what, const layout::Distribution& d, MPI_Comm comm,
+                                    const std::vector<double>& speeds, double expected_flops,
+                                    Factorize factorize) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const std::unique_ptr<layout::LocalLayout> storage = layout::make_local_layout(d, rank);
@@ -145,9 +159,9 @@ SimulatedRun simulate_factorization(const char* what, const layout::Distribution
   double total = 0.0;
   for (double f : flops.flops) total += f;
   if (info != 0 || std::abs(total - expected_flops) > 1e-9 * expected_flops)
-    throw std::runtime_error(std::string("simulated ") + what + ": INFO " +
-                             std::to_string(info) + ", " + std::to_string(total) +
-                             " flops counted, " + std::to_string(expected_flops) + " expected");
+    throw std::runtime_error(std::string("simulated ") + what + ": INFO " + std::to_string(info) +
+                             ", " + std::to_string(total) + " flops counted, " +
+                             std::to_string(expected_flops) + " expected");
   run.balance = flops.balance;
   return run;
 }
@@ -155,20 +169,24 @@ SimulatedRun simulate_factorization(const char* what, const layout::Distribution
 /// simulate_factorization of kernels::cholesky (UPLO = L) on the N×N distribution `d`.
 inline SimulatedRun simulate_cholesky(const layout::Distribution& d, MPI_Comm comm,
                                       const std::vector<double>& speeds) {
-  return simulate_factorization(
-      "Cholesky", d, comm, speeds, cholesky_flops(d.rows().extent()),
-      [&](kernels::DistributedMatrix<double> a) {
-        return kernels::cholesky<double>(kernels::Uplo::Lower, a, comm);
-      });
+  return simulate_factorization("Cholesky", d, comm, speeds, cholesky_flops(d.rows().extent()),
+                                [&](kernels::DistributedMatrix<double> a) {
+                                  return kernels::cholesky<double>(kernels::Uplo::Lower, a, comm);
+                                });
 }
 
-/// simulate_factorization of kernels::lu on the M×N distribution `d` (pivots discarded).
+/// simulate_factorization of kernels::lu on the M×N distribution `d` (pivots discarded),
+/// panels factorised where the planner priced them (`panel_rank`; Fastest reads `speeds`).
 inline SimulatedRun simulate_lu(const layout::Distribution& d, MPI_Comm comm,
-                                const std::vector<double>& speeds,
-                                const kernels::LuOptions& options) {
+                                const std::vector<double>& speeds, core::PanelRank panel_rank) {
   const std::int64_t m = d.rows().extent(), n = d.cols().extent();
-  std::vector<std::int64_t> pivots(static_cast<std::size_t>(std::max<std::int64_t>(1, std::min(m, n))));
-  return simulate_factorization("LU", d, comm, speeds, lu_flops(m, n),
+  kernels::LuOptions options;
+  options.panel_rank = panel_rank == core::PanelRank::Fastest ? kernels::LuPanelRank::Fastest
+                                                              : kernels::LuPanelRank::DiagonalOwner;
+  options.rank_speeds = speeds;
+  std::vector<std::int64_t> pivots(
+      static_cast<std::size_t>(std::max<std::int64_t>(1, std::min(m, n))));
+  return simulate_factorization("LU", d, comm, speeds, lu_flops(m, n) + unit_solve_excess(d),
                                 [&](kernels::DistributedMatrix<double> a) {
                                   return kernels::lu<double>(a, pivots.data(), comm, options);
                                 });
