@@ -1,14 +1,15 @@
 /// @file lu.cpp
 /// Driver of the distributed LU factorisation: argument checks, the workspace allocated and
 /// agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
-/// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to the
-/// columns right of it; solve and share the U row block; update tile column k+1 and start
-/// panel k+1, whose messages then travel while the rest of the trailing matrix is updated;
+/// Step k: wait for panel k (its pivots and factored tiles); apply its interchanges to tile
+/// column k+1, solve and share U_k,k+1 and update the column, then start panel k+1, whose
+/// messages travel while the same is done for the columns right of it;
 /// last, apply step k's interchanges to the columns left of it, off the critical path. The
 /// panel (lu_panel.hpp), the interchanges (lu_interchanges.hpp) and the update
 /// (lu_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/lu.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <memory>
 #include <string>
@@ -29,14 +30,16 @@ namespace hetscal::kernels {
 namespace {
 
 /// Throws unless the tiles are square where the steps meet: tile k has as many rows as
-/// columns for every step k but the last (whose tile may end one dimension of A).
-void check_square_tiles(const layout::Distribution& d) {
-  const std::int64_t steps = std::min(d.rows().count(), d.cols().count());
-  for (std::int64_t k = 0; k + 1 < steps; ++k) {
-    if (d.rows().size(k) == d.cols().size(k)) continue;
-    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) +
-                          " has " + std::to_string(d.rows().size(k)) + " rows, tile column " +
-                          std::to_string(k) + " " + std::to_string(d.cols().size(k)) +
+/// columns for every step k, except that the shorter may be the last tile of its dimension
+/// (M or N ends there, so no U row block or trailing update needs the missing part).
+void check_square_tiles(const layout::TileSplit& rows, const layout::TileSplit& cols) {
+  const std::int64_t steps = std::min(rows.count(), cols.count());
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t m = rows.size(k), n = cols.size(k);
+    if (m == n || (m < n && k + 1 == rows.count()) || (n < m && k + 1 == cols.count())) continue;
+    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) + " has " +
+                          std::to_string(m) + " rows, tile column " + std::to_string(k) + " " +
+                          std::to_string(n) +
                           " columns (row and column splits must have the same first tile and "
                           "block)");
   }
@@ -49,7 +52,7 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOption
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check_view(a, "lu: A", size, rank);
-  check_square_tiles(*a.distribution);
+  check_square_tiles(a.distribution->rows(), a.distribution->cols());
   if (!options.rank_speeds.empty() && options.rank_speeds.size() != static_cast<std::size_t>(size))
     throw InvalidArgument("lu: options.rank_speeds has " +
                           std::to_string(options.rank_speeds.size()) + " speeds for " +
@@ -57,6 +60,8 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOption
   // A step's panel holds at most one tile column of A.
   const layout::Distribution& d = *a.distribution;
   mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.cols()), "lu: panel");
+  // A step's interchanges move at most 2·nb rows.
+  mpi::mpi_count(2 * detail::largest_tile(d.cols()) * d.cols().extent(), "lu: interchanges");
   return rank;
 }
 
@@ -68,7 +73,7 @@ class RightLooking {
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options) {
     panel_.allocate(tiles_);
-    interchanges_.allocate(tiles_);
+    interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
   }
 
@@ -82,11 +87,15 @@ class RightLooking {
       if (info == 0 && panel_info > 0) info = tiles_.rows().offset(k) + panel_info;
       const std::int64_t* step_pivots = panel_.pivots(k);
       std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
-      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, columns, detail::kLuRightSwapTag,
-                          comm);
-      update_.solve_row_block(tiles_, panel_, a_, k, comm);
-      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);  // the lookahead's column
+      // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, k + 2, detail::kLuRightSwapTag, comm);
+      update_.plan_row_block(tiles_, k);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 1, k + 2, comm);
+      update_.update(tiles_, panel_, a_, k, k + 1, k + 2);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, detail::kLuRightSwapTag,
+                          comm);
+      update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
       interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, detail::kLuLeftSwapTag, comm);
     }
@@ -108,8 +117,8 @@ class RightLooking {
 template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options) {
-  const int my_rank = detail::agreed_arguments(
-      comm, "lu's argument check", [&] { return check_arguments(a, comm, options); });
+  const int my_rank = detail::agreed_arguments(comm, "lu's argument check",
+                                               [&] { return check_arguments(a, comm, options); });
   std::unique_ptr<RightLooking<T>> factorization;
   detail::allocate_agreed(
       comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });

@@ -15,14 +15,15 @@ namespace hetscal::kernels {
 /// message per column), and sends the factored tiles and the pivots on.
 enum class LuPanelRank {
   DiagonalOwner,  ///< the owner of the step's diagonal tile (no gather on a 1×Q grid)
-  Fastest,        ///< the fastest rank of the panel's tile column (seed 000's suggestion
-                  ///< to let the fastest processor column do the pivoting)
+  Fastest,        ///< the fastest owner of a panel tile (i, k), i >= k, the lowest rank
+                  ///< among equals (seed 000's suggestion to let the fastest processor
+                  ///< column do the pivoting)
 };
 
 struct LuOptions {
   LuPanelRank panel_rank = LuPanelRank::DiagonalOwner;
   /// Relative speed of every rank (indexed by rank; larger is faster), read by Fastest;
-  /// empty: all equal, so Fastest picks the lowest rank of the tile column.
+  /// empty: all equal, so Fastest picks the lowest rank owning a panel tile.
   std::vector<double> rank_speeds;
 };
 

@@ -4,12 +4,18 @@
 /// panel's, as PxLASWP applies them. The step's nb swaps, applied in order, are first
 /// composed into one permutation of the rows they touch (row r receives the row that ends up
 /// there), so that every row piece moves once, straight from its owner to the owner of its
-/// destination: one message per pair of ranks and call, every piece a rank sends another
-/// packed in an order both compute alike (move by move, tile column by tile column).
+/// destination: one message per pair of ranks and call. A message holds, tile column by tile
+/// column, the pieces of that column one rank sends the other as one column-major block (a
+/// row per piece, in move order), an order both compute alike; packing and unpacking then
+/// read and write A column by column, as xLASWP does.
+/// On a Cartesian grid's local array whose grid row holds every row the step touches (a 1×Q
+/// grid always), the rank has no piece to exchange: it swaps in place, column by column, as
+/// xLASWP does.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
@@ -27,11 +33,11 @@ template <typename T>
 class RowInterchanges {
  public:
   /// Sizes the buffers for the largest call (without communicating).
-  void allocate(const LuTiles& tiles);
+  void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's interchanges (`pivots`: its pivot_count(k) global pivot rows) to tile
-  /// columns [first, last), which must not hold k. Collective over the ranks owning the
-  /// rows moved; every rank calls it alike.
+  /// columns [first, last) (clipped to A's), which must not hold k. Collective over the ranks
+  /// owning the rows moved; every rank calls it alike.
   void apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
              const std::int64_t* pivots, std::int64_t first, std::int64_t last, int tag,
              MPI_Comm comm);
@@ -39,44 +45,71 @@ class RowInterchanges {
  private:
   /// A row that receives another's content.
   struct Move {
-    std::int64_t to = 0, from = 0;
+    std::int64_t to = 0, from = 0;            ///< global rows
+    std::int64_t to_tile = 0, from_tile = 0;  ///< their tile rows
+  };
+  /// One row piece of a tile column on its way between A and a message buffer.
+  struct Piece {
+    T* element;           ///< its first element in A
+    std::int64_t stride;  ///< between its elements in A
+    T* packed;            ///< its first element in the buffer
+    std::int64_t step;    ///< between its elements in the buffer
   };
   void compose(const LuTiles& tiles, std::int64_t k, const std::int64_t* pivots);
-  /// Calls piece(move, j, from_owner, to_owner) for every piece this rank sends or receives,
-  /// in the order both sides pack them.
-  template <typename Piece>
-  void for_each_piece(const LuTiles& tiles, std::int64_t first, std::int64_t last,
-                      Piece&& piece) const;
+  /// Counts the elements this rank sends to and receives from every rank.
+  void count(const LuTiles& tiles, std::int64_t first, std::int64_t last);
+  /// Copies every piece this rank sends (Copy::FromA) or receives (Copy::IntoA) between A and the
+  /// buffers, from cursor_, the position of each partner's next block.
+  void copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t first,
+                   std::int64_t last, Copy copy);
   /// Where row `row`'s piece of tile column j is in A, with the stride between its elements.
   T* row_piece(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t row,
                std::int64_t j, std::int64_t* stride) const;
   void exchange(const LuTiles& tiles, int tag, MPI_Comm comm);
+  /// Swaps in place when this rank's local array holds every row the step touches; returns
+  /// false, having changed nothing, otherwise.
+  bool swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                    const std::int64_t* pivots, std::int64_t first, std::int64_t last);
+
+  std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
+  std::vector<std::int64_t> local_rows_, local_pivots_;
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
   std::vector<T> send_, receive_;
   /// Per rank: elements sent to / received from it, where they start, a packing cursor.
   std::vector<std::int64_t> send_count_, receive_count_, send_offset_, receive_offset_, cursor_;
+  std::vector<std::int64_t> block_count_, slot_;  ///< per rank, within one tile column
+  std::vector<int> partners_;                     ///< per move, within one tile column
+  std::vector<Piece> pieces_;
   std::vector<MPI_Request> requests_;
 };
 
 template <typename T>
-void RowInterchanges<T>::allocate(const LuTiles& tiles) {
+void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
+  if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
+    array_.emplace(*array, tiles);
   std::int64_t widest = 0, my_width = 0;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
   for (std::int64_t j = 0; j < tiles.cols().count(); ++j)
     if (!tiles.my_rows_in_column(j).empty()) my_width += tiles.cols().size(j);
-  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each.
-  const std::size_t elements = static_cast<std::size_t>(2 * widest * my_width);
-  mpi::mpi_count(2 * widest * tiles.cols().extent(), "lu: interchange message");
+  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each. A
+  // local array holding every row of A (a 1×Q grid) always swaps in place.
+  const bool all_rows_here = array_ && array_->array().local_rows() == tiles.rows().extent();
+  const std::size_t elements = all_rows_here ? 0 : static_cast<std::size_t>(2 * widest * my_width);
   send_.resize(elements);
   receive_.resize(elements);
   rows_.reserve(static_cast<std::size_t>(2 * widest));
   source_.reserve(rows_.capacity());
   moves_.reserve(rows_.capacity());
+  local_rows_.reserve(static_cast<std::size_t>(widest));
+  local_pivots_.reserve(static_cast<std::size_t>(widest));
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
-  for (auto* v : {&send_count_, &receive_count_, &send_offset_, &receive_offset_, &cursor_})
+  for (auto* v : {&send_count_, &receive_count_, &send_offset_, &receive_offset_, &cursor_,
+                  &block_count_, &slot_})
     v->resize(ranks);
+  partners_.reserve(rows_.capacity());
+  pieces_.reserve(rows_.capacity());
   requests_.reserve(2 * ranks);
 }
 
@@ -95,23 +128,69 @@ void RowInterchanges<T>::compose(const LuTiles& tiles, std::int64_t k, const std
     return static_cast<std::size_t>(std::lower_bound(rows_.begin(), rows_.end(), row) -
                                     rows_.begin());
   };
-  for (std::int64_t p = 0; p < count; ++p) std::swap(source_[index(origin + p)], source_[index(pivots[p])]);
+  for (std::int64_t p = 0; p < count; ++p)
+    std::swap(source_[index(origin + p)], source_[index(pivots[p])]);
   moves_.clear();
   for (std::size_t r = 0; r < rows_.size(); ++r)
-    if (source_[r] != rows_[r]) moves_.push_back({rows_[r], source_[r]});
+    if (source_[r] != rows_[r])
+      moves_.push_back(
+          {rows_[r], source_[r], tiles.rows().tile_of(rows_[r]), tiles.rows().tile_of(source_[r])});
 }
 
 template <typename T>
-template <typename Piece>
-void RowInterchanges<T>::for_each_piece(const LuTiles& tiles, std::int64_t first,
-                                        std::int64_t last, Piece&& piece) const {
+void RowInterchanges<T>::count(const LuTiles& tiles, std::int64_t first, std::int64_t last) {
   const int me = tiles.my_rank();
-  for (const Move& move : moves_) {
-    const std::int64_t to_row = tiles.rows().tile_of(move.to),
-                       from_row = tiles.rows().tile_of(move.from);
-    for (std::int64_t j = first; j < last; ++j) {
-      const int from_owner = tiles.owner(from_row, j), to_owner = tiles.owner(to_row, j);
-      if (from_owner == me || to_owner == me) piece(move, j, from_owner, to_owner);
+  std::fill(send_count_.begin(), send_count_.end(), 0);
+  std::fill(receive_count_.begin(), receive_count_.end(), 0);
+  for (std::int64_t j = first; j < last; ++j) {
+    for (const Move& move : moves_) {
+      const int from = tiles.owner(move.from_tile, j), to = tiles.owner(move.to_tile, j);
+      if (from == me) send_count_[static_cast<std::size_t>(to)] += tiles.cols().size(j);
+      if (to == me) receive_count_[static_cast<std::size_t>(from)] += tiles.cols().size(j);
+    }
+  }
+}
+
+template <typename T>
+void RowInterchanges<T>::copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a,
+                                     std::int64_t first, std::int64_t last, Copy copy) {
+  const bool pack = copy == Copy::FromA;
+  const int me = tiles.my_rank();
+  const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
+  for (std::int64_t j = first; j < last; ++j) {
+    const std::int64_t width = tiles.cols().size(j);
+    // Who this rank exchanges each move's piece with, and the block of each partner.
+    std::fill(block_count_.begin(), block_count_.end(), 0);
+    partners_.clear();
+    for (const Move& move : moves_) {
+      const int from = tiles.owner(move.from_tile, j), to = tiles.owner(move.to_tile, j);
+      const int partner = pack ? (from == me ? to : -1) : (to == me ? from : -1);
+      partners_.push_back(partner);
+      if (partner >= 0) ++block_count_[at(partner)];
+    }
+    std::fill(slot_.begin(), slot_.end(), 0);
+    pieces_.clear();
+    for (std::size_t m = 0; m < moves_.size(); ++m) {
+      const int partner = partners_[m];
+      if (partner < 0) continue;
+      std::int64_t stride = 0;
+      T* element = row_piece(tiles, a, pack ? moves_[m].from : moves_[m].to, j, &stride);
+      // A rank's own pieces wait in send_, the others' arrive in receive_.
+      T* buffer = pack || partner == me ? send_.data() : receive_.data();
+      pieces_.push_back({element, stride, buffer + cursor_[at(partner)] + slot_[at(partner)]++,
+                         block_count_[at(partner)]});
+    }
+    for (std::size_t r = 0; r < block_count_.size(); ++r) cursor_[r] += block_count_[r] * width;
+    for (std::int64_t c = 0; c < width; ++c) {
+      for (const Piece& piece : pieces_) {
+        T& element = piece.element[c * piece.stride];
+        T& packed = piece.packed[c * piece.step];
+        if (pack) {
+          packed = element;
+        } else {
+          element = packed;
+        }
+      }
     }
   }
 }
@@ -126,20 +205,14 @@ T* RowInterchanges<T>::row_piece(const LuTiles& tiles, const DistributedMatrix<T
 }
 
 template <typename T>
-void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                               std::int64_t k, const std::int64_t* pivots, std::int64_t first,
-                               std::int64_t last, int tag, MPI_Comm comm) {
+void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                               const std::int64_t* pivots, std::int64_t first, std::int64_t last,
+                               int tag, MPI_Comm comm) {
+  last = std::min(last, tiles.cols().count());
   if (first >= last) return;
+  if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
   compose(tiles, k, pivots);
-  const int me = tiles.my_rank();
-  const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
-  // Sizes, then offsets: the pieces for (from) each rank form one contiguous group.
-  std::fill(send_count_.begin(), send_count_.end(), 0);
-  std::fill(receive_count_.begin(), receive_count_.end(), 0);
-  for_each_piece(tiles, first, last, [&](const Move&, std::int64_t j, int from, int to) {
-    if (from == me) send_count_[at(to)] += tiles.cols().size(j);
-    if (to == me) receive_count_[at(from)] += tiles.cols().size(j);
-  });
+  count(tiles, first, last);
   std::int64_t sent = 0, received = 0;
   for (std::size_t r = 0; r < send_count_.size(); ++r) {
     send_offset_[r] = sent;
@@ -149,25 +222,34 @@ void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>&
   }
   // Every piece this rank holds is packed (those it keeps too) before any is overwritten.
   std::copy(send_offset_.begin(), send_offset_.end(), cursor_.begin());
-  for_each_piece(tiles, first, last, [&](const Move& move, std::int64_t j, int from, int to) {
-    if (from != me) return;
-    std::int64_t stride = 0;
-    const T* row = row_piece(tiles, a, move.from, j, &stride);
-    T* packed = send_.data() + cursor_[at(to)];
-    for (std::int64_t c = 0; c < tiles.cols().size(j); ++c) packed[c] = row[c * stride];
-    cursor_[at(to)] += tiles.cols().size(j);
-  });
+  copy_pieces(tiles, a, first, last, Copy::FromA);
   exchange(tiles, tag, comm);
   std::copy(receive_offset_.begin(), receive_offset_.end(), cursor_.begin());
-  cursor_[at(me)] = send_offset_[at(me)];  // the pieces a rank keeps are read from send_
-  for_each_piece(tiles, first, last, [&](const Move& move, std::int64_t j, int from, int to) {
-    if (to != me) return;
-    std::int64_t stride = 0;
-    T* row = row_piece(tiles, a, move.to, j, &stride);
-    const T* packed = (from == me ? send_.data() : receive_.data()) + cursor_[at(from)];
-    for (std::int64_t c = 0; c < tiles.cols().size(j); ++c) row[c * stride] = packed[c];
-    cursor_[at(from)] += tiles.cols().size(j);
-  });
+  const std::size_t me = static_cast<std::size_t>(tiles.my_rank());
+  cursor_[me] = send_offset_[me];  // the pieces a rank keeps are read from send_
+  copy_pieces(tiles, a, first, last, Copy::IntoA);
+}
+
+template <typename T>
+bool RowInterchanges<T>::swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a,
+                                      std::int64_t k, const std::int64_t* pivots,
+                                      std::int64_t first, std::int64_t last) {
+  local_rows_.clear();
+  local_pivots_.clear();
+  const std::int64_t origin = tiles.rows().offset(k);
+  for (std::int64_t p = 0; p < tiles.pivot_count(k); ++p) {
+    local_rows_.push_back(array_->local_row(origin + p));
+    local_pivots_.push_back(array_->local_row(pivots[p]));
+    if (local_rows_.back() < 0 || local_pivots_.back() < 0) return false;
+  }
+  const std::int64_t ld = array_->array().ld();
+  const std::int64_t to = array_->local_col_from(last);
+  for (std::int64_t c = array_->local_col_from(first); c < to; ++c) {
+    T* column = a.data + c * ld;
+    for (std::size_t p = 0; p < local_rows_.size(); ++p)
+      std::swap(column[local_rows_[p]], column[local_pivots_[p]]);
+  }
+  return true;
 }
 
 template <typename T>

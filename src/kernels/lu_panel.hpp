@@ -98,15 +98,15 @@ class LuPanel {
   void gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
   void send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
   /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
-  /// row i starts at row row_of(i) (to_a: block -> A).
+  /// row i starts at row row_of(i), in the direction `copy`.
   template <typename RowOf>
-  void copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                      T* block, std::int64_t ld, RowOf&& row_of, bool to_a) const;
+  void copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, T* block,
+                      std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  std::vector<T> panel_;        ///< the panel rank's panel, (M − offset(k))×width(k)
-  std::vector<int> ipiv_;       ///< xGETRF's pivots
-  std::vector<T> own_tiles_;    ///< this rank's panel tiles on their way to the panel rank
+  std::vector<T> panel_;      ///< the panel rank's panel, (M − offset(k))×width(k)
+  std::vector<int> ipiv_;     ///< xGETRF's pivots
+  std::vector<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;
@@ -140,8 +140,7 @@ void LuPanel<T>::allocate(const LuTiles& tiles) {
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t kb = tiles.width(k);
     widest = std::max(widest, kb);
-    if (tiles.panel_rank(k) == tiles.my_rank())
-      panel = std::max(panel, tiles.panel_rows(k) * kb);
+    if (tiles.panel_rank(k) == tiles.my_rank()) panel = std::max(panel, tiles.panel_rows(k) * kb);
     own = std::max(own, own_panel_rows(tiles, k) * kb);
     std::int64_t& slot_size = stacked[static_cast<std::size_t>(k % 2)];
     slot_size = std::max(slot_size, plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
@@ -180,19 +179,20 @@ void LuPanel<T>::start(const LuTiles& tiles, const DistributedMatrix<T>& a, std:
 }
 
 template <typename T>
-void LuPanel<T>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                std::int64_t k, MPI_Comm comm) {
+void LuPanel<T>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                                MPI_Comm comm) {
   const std::int64_t rows = own_panel_rows(tiles, k);
   if (rows == 0) return;
-  wait_all(gather_send_);  // the previous step's tiles have left the buffer
+  wait_all(gather_send_);   // the previous step's tiles have left the buffer
   std::int64_t packed = 0;  // the tiles follow one another, in tile row order
-  copy_own_tiles(tiles, a, k, own_tiles_.data(), rows,
-                 [&](std::int64_t i) {
-                   const std::int64_t at = packed;
-                   packed += tiles.rows().size(i);
-                   return at;
-                 },
-                 false);
+  copy_own_tiles(
+      tiles, a, k, own_tiles_.data(), rows,
+      [&](std::int64_t i) {
+        const std::int64_t at = packed;
+        packed += tiles.rows().size(i);
+        return at;
+      },
+      Copy::FromA);
   gather_send_.emplace_back(MPI_REQUEST_NULL);
   MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
             tiles.panel_rank(k), kLuGatherTag, comm, &gather_send_.back());
@@ -200,16 +200,15 @@ void LuPanel<T>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>
 
 template <typename T>
 template <typename RowOf>
-void LuPanel<T>::copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of,
-                                bool to_a) const {
+void LuPanel<T>::copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                                T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
   const std::int64_t kb = tiles.width(k);
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
     const layout::TileLocation where = a.storage->tile_location({*i, k});
     T* tile = a.data + where.offset;
     T* rows = block + row_of(*i);
-    if (to_a) {
+    if (copy == Copy::IntoA) {
       copy_matrix(rows, ld, tile, where.ld, tiles.rows().size(*i), kb);
     } else {
       copy_matrix(tile, where.ld, rows, ld, tiles.rows().size(*i), kb);
@@ -232,11 +231,12 @@ void LuPanel<T>::factorise(const LuTiles& tiles, const DistributedMatrix<T>& a, 
   for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
     if (at >= 0)
-      copy_matrix(panel_.data() + tiles.rows().offset(i) - origin, ld, s.l.data() + at,
-                  l_ld(k), tiles.rows().size(i), tiles.width(k));
+      copy_matrix(panel_.data() + tiles.rows().offset(i) - origin, ld, s.l.data() + at, l_ld(k),
+                  tiles.rows().size(i), tiles.width(k));
   }
-  copy_own_tiles(tiles, a, k, panel_.data(), ld,
-                 [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, true);
+  copy_own_tiles(
+      tiles, a, k, panel_.data(), ld,
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
 }
 
 template <typename T>
@@ -250,12 +250,14 @@ void LuPanel<T>::gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std
       if (tiles.owner(i, k) == rank)
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
-    const RowRunsType type(runs_, ld, tiles.width(k), mpi::mpi_type<T>(), lengths_, offsets_);
+    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
     MPI_Irecv(panel_.data(), 1, type.get(), rank, kLuGatherTag, comm, &gather_receives_.back());
   }
-  copy_own_tiles(tiles, a, k, panel_.data(), ld,
-                 [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, false);
+  copy_own_tiles(
+      tiles, a, k, panel_.data(), ld,
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
   wait_all(gather_receives_);
 }
 
@@ -269,8 +271,8 @@ void LuPanel<T>::send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm co
       if (tiles.receives_panel_row(rank, i, k))
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
-    const RowRunsType type(runs_, tiles.panel_rows(k), tiles.width(k), mpi::mpi_type<T>(),
-                           lengths_, offsets_);
+    select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     l_sends_.emplace_back(MPI_REQUEST_NULL);
     MPI_Isend(panel_.data(), 1, type.get(), rank, kLuPanelTag, comm, &l_sends_.back());
   }
@@ -282,8 +284,9 @@ int LuPanel<T>::finish(const LuTiles& tiles, const DistributedMatrix<T>& a, std:
   mpi::check_mpi(MPI_Wait(&s.broadcast, MPI_STATUS_IGNORE), "MPI_Wait");
   mpi::check_mpi(MPI_Wait(&s.receive, MPI_STATUS_IGNORE), "MPI_Wait");
   if (tiles.panel_rank(k) != tiles.my_rank())
-    copy_own_tiles(tiles, a, k, s.l.data(), l_ld(k),
-                   [&](std::int64_t i) { return s.l_start[static_cast<std::size_t>(i)]; }, true);
+    copy_own_tiles(
+        tiles, a, k, s.l.data(), l_ld(k),
+        [&](std::int64_t i) { return s.l_start[static_cast<std::size_t>(i)]; }, Copy::IntoA);
   return static_cast<int>(s.pivots[0]);
 }
 

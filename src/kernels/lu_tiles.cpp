@@ -56,9 +56,8 @@ void append_rows(std::vector<RowRun>& runs, std::int64_t first, std::int64_t cou
   }
 }
 
-RowRunsType::RowRunsType(const std::vector<RowRun>& runs, std::int64_t ld, std::int64_t columns,
-                         MPI_Datatype element, std::vector<int>& lengths,
-                         std::vector<int>& offsets) {
+void select_row_runs(const std::vector<RowRun>& runs, std::int64_t ld, std::int64_t columns,
+                     std::vector<int>& lengths, std::vector<int>& offsets) {
   lengths.clear();
   offsets.clear();
   for (std::int64_t c = 0; c < columns; ++c) {
@@ -67,10 +66,40 @@ RowRunsType::RowRunsType(const std::vector<RowRun>& runs, std::int64_t ld, std::
       offsets.push_back(mpi::mpi_count(run.first + c * ld, "lu: row run offset"));
     }
   }
-  mpi::check_mpi(MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(),
-                                  offsets.data(), element, &type_),
+}
+
+IndexedType::IndexedType(const std::vector<int>& lengths, const std::vector<int>& offsets,
+                         MPI_Datatype element) {
+  mpi::check_mpi(MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(),
+                                  element, &type_),
                  "MPI_Type_indexed");
   mpi::check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
+}
+
+LocalArrayIndex::LocalArrayIndex(const layout::CartesianLocalLayout& array, const LuTiles& tiles)
+    : array_(&array), tiles_(&tiles) {
+  for (std::int64_t t = 0; t < tiles.rows().count(); ++t)
+    if (array.local_row_of_tile(t) >= 0) tile_rows_.push_back(t);
+  for (std::int64_t t = 0; t < tiles.cols().count(); ++t)
+    if (array.local_col_of_tile(t) >= 0) tile_cols_.push_back(t);
+}
+
+std::int64_t LocalArrayIndex::local_row_from(std::int64_t t) const {
+  const auto it = std::lower_bound(tile_rows_.begin(), tile_rows_.end(), t);
+  return it == tile_rows_.end() ? array_->row_base() + array_->local_rows()
+                                : array_->local_row_of_tile(*it);
+}
+
+std::int64_t LocalArrayIndex::local_col_from(std::int64_t t) const {
+  const auto it = std::lower_bound(tile_cols_.begin(), tile_cols_.end(), t);
+  return it == tile_cols_.end() ? array_->col_base() + array_->local_cols()
+                                : array_->local_col_of_tile(*it);
+}
+
+std::int64_t LocalArrayIndex::local_row(std::int64_t row) const {
+  const std::int64_t tile = tiles_->rows().tile_of(row);
+  const std::int64_t first = array_->local_row_of_tile(tile);
+  return first < 0 ? -1 : first + row - tiles_->rows().offset(tile);
 }
 
 }  // namespace hetscal::kernels::detail

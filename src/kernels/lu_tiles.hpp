@@ -15,6 +15,7 @@
 
 #include "kernels/lu.hpp"
 #include "layout/distribution.hpp"
+#include "layout/local_storage.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -80,6 +81,12 @@ class LuTiles {
   std::vector<std::int64_t> row_reach_, column_reach_;
 };
 
+/// Which way a copy between A and a buffer goes.
+enum class Copy {
+  FromA,  ///< A's elements into the buffer (packing what is sent)
+  IntoA,  ///< the buffer's elements into A (unpacking what arrived)
+};
+
 /// Consecutive rows [first, first + count) of a column-major block.
 struct RowRun {
   std::int64_t first = 0, count = 0;
@@ -88,22 +95,46 @@ struct RowRun {
 /// Appends rows [first, first + count) to `runs`, merged with the last run when adjacent.
 void append_rows(std::vector<RowRun>& runs, std::int64_t first, std::int64_t count);
 
-/// An MPI datatype of T elements selecting `runs` in each of `columns` columns of a
-/// column-major block of leading dimension `ld`, column by column: received into a
-/// contiguous buffer, it is the selected rows as one column-major block. Freed with the
-/// object (MPI keeps it alive for the transfers already posted).
-class RowRunsType {
+/// Sets `lengths` and `offsets` to the blocks selecting `runs` in each of `columns` columns
+/// of a column-major block of leading dimension `ld`, column by column: an IndexedType of
+/// them, received into a contiguous buffer, is the selected rows as one column-major block.
+void select_row_runs(const std::vector<RowRun>& runs, std::int64_t ld, std::int64_t columns,
+                     std::vector<int>& lengths, std::vector<int>& offsets);
+
+/// An MPI indexed datatype: blocks of lengths[b] elements at element offsets[b]. Freed with
+/// the object (MPI keeps it alive for the transfers already posted with it).
+class IndexedType {
  public:
-  RowRunsType(const std::vector<RowRun>& runs, std::int64_t ld, std::int64_t columns,
-              MPI_Datatype element, std::vector<int>& lengths_scratch,
-              std::vector<int>& offsets_scratch);
-  ~RowRunsType() { MPI_Type_free(&type_); }
-  RowRunsType(const RowRunsType&) = delete;
-  RowRunsType& operator=(const RowRunsType&) = delete;
+  IndexedType(const std::vector<int>& lengths, const std::vector<int>& offsets,
+              MPI_Datatype element);
+  ~IndexedType() { MPI_Type_free(&type_); }
+  IndexedType(const IndexedType&) = delete;
+  IndexedType& operator=(const IndexedType&) = delete;
   MPI_Datatype get() const { return type_; }
 
  private:
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+/// Where a Cartesian grid's local array holds this rank's tile rows and columns.
+class LocalArrayIndex {
+ public:
+  LocalArrayIndex(const layout::CartesianLocalLayout& array, const LuTiles& tiles);
+
+  const layout::CartesianLocalLayout& array() const { return *array_; }
+  /// This rank's tile rows (columns) of the array, increasing.
+  const std::vector<std::int64_t>& tile_rows() const { return tile_rows_; }
+  const std::vector<std::int64_t>& tile_cols() const { return tile_cols_; }
+  /// Local row (column) of this rank's first tile row (column) >= t; the end when none.
+  std::int64_t local_row_from(std::int64_t t) const;
+  std::int64_t local_col_from(std::int64_t t) const;
+  /// Local row of global row `row`, or -1 when another grid row holds it.
+  std::int64_t local_row(std::int64_t row) const;
+
+ private:
+  const layout::CartesianLocalLayout* array_;
+  const LuTiles* tiles_;
+  std::vector<std::int64_t> tile_rows_, tile_cols_;
 };
 
 }  // namespace hetscal::kernels::detail

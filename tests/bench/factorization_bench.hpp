@@ -37,8 +37,9 @@ struct FactorizationOptions {
 
 /// The command line, or nullopt after --help or an error (printed by rank 0; `exit_code` is
 /// then CLI11's: 0 for --help).
-inline std::optional<FactorizationOptions> parse_factorization_options(
-    const char* title, int argc, char** argv, int rank, int ranks, int& exit_code) {
+inline std::optional<FactorizationOptions> parse_factorization_options(const char* title, int argc,
+                                                                       char** argv, int rank,
+                                                                       int ranks, int& exit_code) {
   FactorizationOptions o;
   CLI::App app(title);
   app.add_option("--n", o.n, "matrix orders, comma separated")->delimiter(',');
@@ -221,16 +222,18 @@ template <typename Matrix>
 std::vector<Variant<Matrix>> cyclic_variants(const BlacsGrids& grids, std::int64_t n,
                                              const std::vector<std::int64_t>& sizes,
                                              const std::function<int(Matrix&)>& scalapack,
-                                             const std::function<int(Matrix&)>& hetscal,
-                                             int rank) {
+                                             const std::function<int(Matrix&)>& hetscal, int rank) {
   const auto cyclic = [n, rank](const Grid& grid, std::int64_t nb) {
     return block_cyclic<Matrix>(grid, n, nb, rank);
   };
   std::vector<Variant<Matrix>> variants;
-  variants.push_back(sweep<Matrix>("scalapack_1xP", grids.row, sizes, cyclic, scalapack, false, rank));
-  variants.push_back(sweep<Matrix>("scalapack_Px1", grids.column, sizes, cyclic, scalapack, false, rank));
+  variants.push_back(
+      sweep<Matrix>("scalapack_1xP", grids.row, sizes, cyclic, scalapack, false, rank));
+  variants.push_back(
+      sweep<Matrix>("scalapack_Px1", grids.column, sizes, cyclic, scalapack, false, rank));
   variants.push_back(sweep<Matrix>("hetscal_1xP", grids.row, sizes, cyclic, hetscal, true, rank));
-  variants.push_back(sweep<Matrix>("hetscal_Px1", grids.column, sizes, cyclic, hetscal, true, rank));
+  variants.push_back(
+      sweep<Matrix>("hetscal_Px1", grids.column, sizes, cyclic, hetscal, true, rank));
   return variants;
 }
 
@@ -281,6 +284,26 @@ void print_flop_balance(const std::vector<Variant<Matrix>>& variants,
     for (const double s : speeds) std::printf(" %.4g", s);
     std::printf("\n");
   }
+}
+
+/// The whole main of a factorisation benchmark: MPI_Init, the command line, then
+/// body(options, grids, rank) with the BLACS grids alive, MPI_Finalize. Returns the exit
+/// code: CLI11's after --help or an error, 1 when body returned false (a wrong result).
+template <typename Body>
+int factorization_bench_main(const char* title, int argc, char** argv, Body body) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int exit_code = 0;
+  const std::optional<FactorizationOptions> options =
+      parse_factorization_options(title, argc, argv, rank, ranks, exit_code);
+  if (options) {
+    const BlacsGrids grids(ranks);
+    exit_code = body(*options, grids, rank) ? 0 : 1;
+  }
+  MPI_Finalize();
+  return exit_code;
 }
 
 }  // namespace hetscal::bench

@@ -30,11 +30,6 @@ using Complex = std::complex<double>;
 
 constexpr unsigned kSeed = 7;
 
-const Family kAllFamilies[] = {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OtherGrid,
-                               Family::OneRow,      Family::Heterogeneous,    Family::PartialGrid,
-                               Family::Pattern,     Family::OtherPattern,     Family::G2dbc,
-                               Family::Gcrm,        Family::HeteroPattern};
-
 /// Square tiles: N elements, tiles of `block` after a first one of `first`.
 struct Shape {
   std::int64_t n, block, first;
@@ -202,13 +197,13 @@ void check_factorisation(Family family, Uplo uplo, Shape shape) {
 const Shape kShapes[] = {{17, 4, 4}, {19, 4, 2}, {13, 3, 5}, {3, 5, 5}, {0, 3, 3}, {44, 3, 2}};
 
 TEST(Cholesky, DoubleOnEveryFamilyShapeAndTriangle) {
-  for (const Family family : kAllFamilies)
+  for (const Family family : kEveryFamily)
     for (const Uplo uplo : {Uplo::Lower, Uplo::Upper})
       for (const Shape& shape : kShapes) check_factorisation<double>(family, uplo, shape);
 }
 
 TEST(Cholesky, OtherScalarTypesOnEveryFamily) {
-  for (const Family family : kAllFamilies) {
+  for (const Family family : kEveryFamily) {
     for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
       check_factorisation<float>(family, uplo, {19, 4, 2});
       check_factorisation<std::complex<float>>(family, uplo, {13, 3, 5});

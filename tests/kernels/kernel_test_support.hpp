@@ -114,6 +114,12 @@ enum class Family {
   HeteroPattern,     ///< hetscal's heterogeneous pattern, speeds 1, 2, ..., P on 5×5 cells
 };
 
+/// Every family, for the tests that run on all of them.
+inline constexpr Family kEveryFamily[] = {
+    Family::BlockCyclic,   Family::BlockCyclicTiles, Family::OtherGrid, Family::OneRow,
+    Family::Heterogeneous, Family::PartialGrid,      Family::Pattern,   Family::OtherPattern,
+    Family::G2dbc,         Family::Gcrm,             Family::HeteroPattern};
+
 inline const char* name(Family family) {
   switch (family) {
     case Family::BlockCyclic: return "block-cyclic";

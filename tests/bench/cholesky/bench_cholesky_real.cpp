@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -130,34 +129,23 @@ void report(const std::vector<Variant>& variants, const bench::FactorizationOpti
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int exit_code = 0;
-  const std::optional<bench::FactorizationOptions> parsed = bench::parse_factorization_options(
-      "hetscal's Cholesky kernel against ScaLAPACK's pdpotrf_ (real runs)", argc, argv, rank, ranks,
-      exit_code);
-  if (!parsed) {
-    MPI_Finalize();
-    return exit_code;
-  }
-  const bench::FactorizationOptions& o = *parsed;
-  int all_correct = 1;
-  {  // the BLACS grids live until here, before MPI_Finalize
-    const bench::BlacsGrids grids(ranks);
-    for (const std::int64_t n : o.n) {
-      std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
-          grids, n, o.nb, scalapack_factor, hetscal_factor, rank);
-      const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
-      variants.emplace_back(
-          "hetscal_planned", bench::shape_of(plan.grid), plan.nb,
-          [&plan, n, rank] { return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank); },
-          hetscal_factor, true);
-      all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
-      if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
-    }
-  }
-  MPI_Finalize();
-  return all_correct ? 0 : 1;
+  return bench::factorization_bench_main(
+      "hetscal's Cholesky kernel against ScaLAPACK's pdpotrf_ (real runs)", argc, argv,
+      [](const bench::FactorizationOptions& o, const bench::BlacsGrids& grids, int rank) {
+        bool all_correct = true;
+        for (const std::int64_t n : o.n) {
+          std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
+              grids, n, o.nb, scalapack_factor, hetscal_factor, rank);
+          const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
+          variants.emplace_back(
+              "hetscal_planned", bench::shape_of(plan.grid), plan.nb,
+              [&plan, n, rank] {
+                return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
+              },
+              hetscal_factor, true);
+          all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
+          if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
+        }
+        return all_correct;
+      });
 }

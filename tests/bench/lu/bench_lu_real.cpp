@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "factorization_bench.hpp"
-#include "kernels/lu.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/lu.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
@@ -81,7 +81,8 @@ struct Matrix : bench::LaidOutMatrix {
       }
       norm = std::max(norm, row);
     }
-    for (std::size_t p = 0; p < size; ++p) std::swap(ax[p], ax[static_cast<std::size_t>(pivots[p])]);
+    for (std::size_t p = 0; p < size; ++p)
+      std::swap(ax[p], ax[static_cast<std::size_t>(pivots[p])]);
     double error = 0.0;
     for (std::size_t i = 0; i < size; ++i) error = std::max(error, std::fabs(lux[i] - ax[i]));
     return error <= norm * 3.0 * static_cast<double>(n) * 2.2e-16 * 16.0;
@@ -115,7 +116,8 @@ int scalapack_factor(Matrix& a) {
 
 std::function<int(Matrix&)> hetscal_factor(kernels::LuOptions options) {
   return [options](Matrix& a) {
-    return static_cast<int>(kernels::lu<double>(a.view(), a.pivots.data(), MPI_COMM_WORLD, options));
+    return static_cast<int>(
+        kernels::lu<double>(a.view(), a.pivots.data(), MPI_COMM_WORLD, options));
   };
 }
 
@@ -153,40 +155,27 @@ void report(const std::vector<Variant>& variants, const bench::FactorizationOpti
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int exit_code = 0;
-  const auto parsed = bench::parse_factorization_options(
-      "hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", argc, argv, rank, ranks,
-      exit_code);
-  if (!parsed) {
-    MPI_Finalize();
-    return exit_code;
-  }
-  const bench::FactorizationOptions& o = *parsed;
-  kernels::LuOptions diagonal, fastest;
-  fastest.panel_rank = kernels::LuPanelRank::Fastest;
-  fastest.rank_speeds = o.speeds;
-  int all_correct = 1;
-  {  // the BLACS grids live until here, before MPI_Finalize
-    const bench::BlacsGrids grids(ranks);
-    for (const std::int64_t n : o.n) {
-      std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
-          grids, n, o.nb, scalapack_factor, hetscal_factor(diagonal), rank);
-      const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
-      const auto planned = [&plan, n, rank] {
-        return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
-      };
-      for (const auto& [name, options] : {std::pair("hetscal_planned_diagonal", diagonal),
-                                          std::pair("hetscal_planned_fastest", fastest)})
-        variants.emplace_back(name, bench::shape_of(plan.grid), plan.nb, planned,
-                              hetscal_factor(options), true);
-      all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
-      if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
-    }
-  }
-  MPI_Finalize();
-  return all_correct ? 0 : 1;
+  return bench::factorization_bench_main(
+      "hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", argc, argv,
+      [](const bench::FactorizationOptions& o, const bench::BlacsGrids& grids, int rank) {
+        kernels::LuOptions diagonal, fastest;
+        fastest.panel_rank = kernels::LuPanelRank::Fastest;
+        fastest.rank_speeds = o.speeds;
+        bool all_correct = true;
+        for (const std::int64_t n : o.n) {
+          std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
+              grids, n, o.nb, scalapack_factor, hetscal_factor(diagonal), rank);
+          const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
+          const auto planned = [&plan, n, rank] {
+            return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
+          };
+          for (const auto& [name, options] : {std::pair("hetscal_planned_diagonal", diagonal),
+                                              std::pair("hetscal_planned_fastest", fastest)})
+            variants.emplace_back(name, bench::shape_of(plan.grid), plan.nb, planned,
+                                  hetscal_factor(options), true);
+          all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
+          if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
+        }
+        return all_correct;
+      });
 }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "compute_faults.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/gemm.hpp"
 #include "mpi/agreement.hpp"
@@ -18,17 +19,6 @@
 
 namespace hetscal::kernels::test {
 namespace {
-
-/// The lowest of the failing ranks 1 and P-1: what StageFailed must name everywhere.
-constexpr int kFirstFailingRank = 1;
-
-/// Makes ranks 1 and P-1 fail their allocation in every gemm of this process. Must run
-/// before the first gemm (fault_point caches the variable): every test calls it first.
-void inject_faults() {
-  const std::string faults = "compute@" + std::to_string(kFirstFailingRank) + ",compute@" +
-                             std::to_string(world_size() - 1);
-  ASSERT_EQ(setenv("HETSCAL_TEST_FAULT", faults.c_str(), 1), 0);
-}
 
 constexpr unsigned kSeedA = 1, kSeedB = 2, kSeedC = 3;
 
@@ -45,18 +35,7 @@ bool unchanged_everywhere(TestMatrix<double>& c) {
 /// Runs `call` (one gemm) and checks that it failed alike everywhere and left C alone.
 template <typename Call>
 void expect_failed_everywhere(TestMatrix<double>& c, Call call) {
-  int failed_rank = -1;
-  std::string message;
-  try {
-    call();
-  } catch (const mpi::StageFailed& e) {
-    failed_rank = e.failed_rank();
-    message = e.what();
-  }
-  EXPECT_TRUE(on_all_ranks(failed_rank == kFirstFailingRank)) << "rank " << world_rank()
-                                                              << " saw failed rank " << failed_rank;
-  EXPECT_NE(message.find("compute failed on rank 1"), std::string::npos) << message;
-  EXPECT_NE(message.find("injected fault"), std::string::npos) << message;
+  test::expect_failed_everywhere(call);
   EXPECT_TRUE(unchanged_everywhere(c));
 }
 

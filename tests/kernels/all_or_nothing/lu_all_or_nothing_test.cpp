@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compute_faults.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/lu.hpp"
 #include "mpi/agreement.hpp"
@@ -18,14 +19,7 @@
 namespace hetscal::kernels::test {
 namespace {
 
-constexpr int kFirstFailingRank = 1;
 constexpr unsigned kSeed = 5;
-
-void inject_faults() {
-  const std::string faults = "compute@" + std::to_string(kFirstFailingRank) + ",compute@" +
-                             std::to_string(world_size() - 1);
-  ASSERT_EQ(setenv("HETSCAL_TEST_FAULT", faults.c_str(), 1), 0);
-}
 
 TEST(LuAllOrNothing, FailsEverywhereWithATouchedNowhere) {
   inject_faults();
@@ -37,18 +31,8 @@ TEST(LuAllOrNothing, FailsEverywhereWithATouchedNowhere) {
       std::vector<std::int64_t> pivots(17, -1);
       LuOptions options;
       options.panel_rank = panel_rank;
-      int failed_rank = -1;
-      std::string message;
-      try {
-        lu<double>(a.out(), pivots.data(), MPI_COMM_WORLD, options);
-      } catch (const mpi::StageFailed& e) {
-        failed_rank = e.failed_rank();
-        message = e.what();
-      }
-      EXPECT_TRUE(on_all_ranks(failed_rank == kFirstFailingRank))
-          << "rank " << world_rank() << " saw " << failed_rank;
-      EXPECT_NE(message.find("compute failed on rank 1"), std::string::npos) << message;
-      EXPECT_NE(message.find("injected fault"), std::string::npos) << message;
+      expect_failed_everywhere(
+          [&] { lu<double>(a.out(), pivots.data(), MPI_COMM_WORLD, options); });
       bool same = a.damaged_padding() == 0 && pivots == std::vector<std::int64_t>(17, -1);
       a.for_each_owned([&](std::int64_t i, std::int64_t j, double& x) {
         same = same && x == test_value<double>(i, j, kSeed);
