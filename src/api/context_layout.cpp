@@ -1,6 +1,6 @@
-// Planning a native API context's layout: Cholesky's by the runtime's Cholesky planner (the
-// shim's PDPOTRF choice); for the other routines the heterogeneous Cartesian grid of the grid
-// planner, or the pattern the core time model predicts fastest.
+// Planning a native API context's layout: Cholesky's and LU's by the runtime's planners (the
+// shim's PDPOTRF and PDGETRF choices); for GEMM and QR the heterogeneous Cartesian grid of the
+// grid planner, or the pattern the core time model predicts fastest.
 #include "api/context_layout.hpp"
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "core/pattern_2dbc.hpp"
 #include "layout/pattern_distribution.hpp"
 #include "runtime/gemm_plan.hpp"
+#include "runtime/getrf_plan.hpp"
 #include "runtime/potrf_plan.hpp"
 #include "runtime/pricing.hpp"
 
@@ -31,7 +32,7 @@ std::vector<std::size_t> tile_sizes(const core::Problem& problem) {
   return kept;
 }
 
-/// Pattern candidates of an LU, QR or GEMM request: the generator's G-2DBC and heterogeneous
+/// Pattern candidates of a QR or GEMM request: the generator's G-2DBC and heterogeneous
 /// patterns, plus the best 2DBC pattern on every process.
 std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
                                                 const core::Platform& platform) {
@@ -82,28 +83,22 @@ ContextLayout cartesian_layout(const LayoutRequest& request, const std::vector<d
   return planned;
 }
 
-/// One process: every pattern is the 1×1 owner table, which the Cholesky planner prices as
-/// the 1×1 2DBC grid (its patterns need two processes); the context keeps a pattern's tile
+/// One process: every pattern is the 1×1 owner table, which the planners price as the 1×1
+/// 2DBC grid (their patterns need two processes); the context keeps a pattern's tile
 /// storage, at the tile size the planner chose for that grid.
-runtime::CholeskyLayout one_process_pattern(const core::Platform& platform,
-                                            const core::Problem& problem) {
-  runtime::CholeskyLayout grid = runtime::choose_cholesky_layout(
-      platform, problem, {core::CholeskyLayoutKind::BlockCyclic});
-  grid.candidate = core::pattern_candidate(
-      "2DBC pattern", grid.candidate.tile,
-      core::best_block_cyclic(1, core::Factorization::Cholesky), {0});
+/// @param grid the planner's layout restricted to 2DBC (CholeskyLayout, LuLayout).
+template <typename Layout>
+Layout one_process_pattern(Layout grid, core::Factorization factorization) {
+  grid.candidate = core::pattern_candidate("2DBC pattern", grid.candidate.tile,
+                                           core::best_block_cyclic(1, factorization), {0});
   grid.a.reset();
   grid.description = "2DBC pattern 1x1 (one process), tile " + std::to_string(grid.tile);
   return grid;
 }
 
-/// The layout the shim's PDPOTRF would choose among the request's kinds.
-ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform& platform) {
-  runtime::CholeskyLayout chosen =
-      request.kind == LayoutKind::Pattern && platform.size() == 1
-          ? one_process_pattern(platform, request.problem())
-          : runtime::choose_cholesky_layout(platform, request.problem(),
-                                            cholesky_kinds(request.kind));
+/// A layout chosen by a runtime planner (CholeskyLayout, LuLayout) as a context's.
+template <typename Layout>
+ContextLayout adopted(Layout chosen, const core::Platform& platform) {
   ContextLayout planned;
   // A Cartesian choice keeps its tile orders: its distribution is the prototype of the
   // context's matrices. A pattern's owner table is its candidate's (layout::distribution_of).
@@ -112,6 +107,29 @@ ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform
   planned.candidate = std::move(chosen.candidate);
   planned.description = std::move(chosen.description);
   planned.num_ranks = static_cast<int>(platform.size());
+  return planned;
+}
+
+/// The layout the shim's PDPOTRF would choose among the request's kinds.
+ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform& platform) {
+  const core::Problem problem = request.problem();
+  if (request.kind == LayoutKind::Pattern && platform.size() == 1)
+    return adopted(one_process_pattern(runtime::choose_cholesky_layout(platform, problem, {core::CholeskyLayoutKind::BlockCyclic}),
+                                       core::Factorization::Cholesky),
+                   platform);
+  return adopted(runtime::choose_cholesky_layout(platform, problem, cholesky_kinds(request.kind)), platform);
+}
+
+/// The layout the shim's PDGETRF would choose among the request's kinds, with its panel rank.
+ContextLayout lu_layout(const LayoutRequest& request, const core::Platform& platform) {
+  const core::Problem problem = request.problem();
+  runtime::LuLayout chosen = request.kind == LayoutKind::Pattern && platform.size() == 1
+                                 ? one_process_pattern(runtime::choose_lu_layout(platform, problem, {core::LuLayoutKind::BlockCyclic}),
+                                                       core::Factorization::LU)
+                                 : runtime::choose_lu_layout(platform, problem, lu_kinds(request.kind));
+  kernels::LuOptions options = chosen.options;
+  ContextLayout planned = adopted(std::move(chosen), platform);
+  planned.lu_options = std::move(options);
   return planned;
 }
 
@@ -168,11 +186,23 @@ std::vector<core::CholeskyLayoutKind> cholesky_kinds(LayoutKind kind) {
   return every;
 }
 
+std::vector<core::LuLayoutKind> lu_kinds(LayoutKind kind) {
+  using core::LuLayoutKind;
+  const std::vector<LuLayoutKind> grids{LuLayoutKind::BlockCyclic, LuLayoutKind::HeterogeneousGrid};
+  const std::vector<LuLayoutKind> patterns{LuLayoutKind::G2dbc, LuLayoutKind::HeteroPattern};
+  if (kind == LayoutKind::Cartesian) return grids;
+  if (kind == LayoutKind::Pattern) return patterns;
+  std::vector<LuLayoutKind> every = grids;
+  every.insert(every.end(), patterns.begin(), patterns.end());
+  return every;
+}
+
 ContextLayout plan_context_layout(const LayoutRequest& request, const std::vector<double>& speeds,
                                   const core::Platform& platform) {
   const core::Problem problem = request.problem();
   core::require_valid(problem);
   if (request.routine == core::Routine::Cholesky) return cholesky_layout(request, platform);
+  if (request.routine == core::Routine::LU) return lu_layout(request, platform);
   const int ranks = static_cast<int>(speeds.size());
   if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds);
   const auto [pattern, pattern_s] =

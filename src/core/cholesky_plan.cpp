@@ -27,9 +27,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
  public:
   CandidateBuilder(const Platform& platform, std::size_t n, const CholeskyPlanOptions& options)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan")),
-        platform_(platform), n_(n), options_(options) {
-    for (const auto& proc : platform.processors) cycle_times_.push_back(1.0 / proc.speed_flops);
-  }
+        platform_(platform), n_(n), options_(options), cycle_times_(cycle_times_of(platform)) {}
 
   void add_caller(const Problem& problem) {
     add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem));
@@ -64,11 +62,9 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     if (wants(CholeskyLayoutKind::G2dbc) && g2dbc_parameters(k).c != 0)
       add_pattern(CholeskyLayoutKind::G2dbc, g2dbc_pattern(k), fastest);
     if (wants(CholeskyLayoutKind::Gcrm)) add_pattern(CholeskyLayoutKind::Gcrm, best_gcrm(k, options_.gcrm).pattern, fastest);
-    std::vector<double> speeds;
-    for (std::size_t x : fastest) speeds.push_back(platform_.processors[x].speed_flops);
     if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest))
       add_pattern(CholeskyLayoutKind::HeteroSymmetric,
-                  best_hetero_symmetric(Speeds::from_speeds(speeds), options_.hetero_symmetric).pattern, fastest);
+                  best_hetero_symmetric(speeds_of(platform_, fastest), options_.hetero_symmetric).pattern, fastest);
   }
 
 

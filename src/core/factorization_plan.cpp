@@ -71,6 +71,18 @@ Candidate block_cyclic_grid(std::string label, std::size_t tile, GridShape shape
   return c;
 }
 
+std::vector<double> cycle_times_of(const Platform& platform) {
+  std::vector<double> t;
+  for (const auto& proc : platform.processors) t.push_back(1.0 / proc.speed_flops);
+  return t;
+}
+
+Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors) {
+  std::vector<double> speeds;
+  for (std::size_t x : processors) speeds.push_back(platform.processors[x].speed_flops);
+  return Speeds::from_speeds(std::move(speeds));
+}
+
 bool speeds_differ(const Platform& platform, const std::vector<std::size_t>& processors) {
   for (std::size_t x : processors)
     if (platform.processors[x].speed_flops != platform.processors[processors.front()].speed_flops)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/platform.hpp"
+#include "core/speeds.hpp"
 #include "core/time_model.hpp"
 
 namespace hetscal::core {
@@ -51,6 +52,13 @@ std::string plan_label(const std::string& name, std::size_t p, std::size_t q);
 /// @pre processors.size() == shape.rows · shape.cols.
 Candidate block_cyclic_grid(std::string label, std::size_t tile, GridShape shape,
                             std::vector<std::size_t> processors);
+
+/// 1/speed of every processor of the platform (the grid planner's cycle-times).
+std::vector<double> cycle_times_of(const Platform& platform);
+
+/// The speeds of `processors` (platform indices), in that order.
+/// @throws InvalidArgument as Speeds::from_speeds (no processor).
+Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors);
 
 /// True when the processors' speeds are not all the same.
 bool speeds_differ(const Platform& platform, const std::vector<std::size_t>& processors);

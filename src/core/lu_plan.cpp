@@ -23,20 +23,12 @@ std::string label_of(LuLayoutKind kind, std::size_t p, std::size_t q) {
   }
 }
 
-Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors) {
-  std::vector<double> speeds;
-  for (std::size_t x : processors) speeds.push_back(platform.processors[x].speed_flops);
-  return Speeds::from_speeds(std::move(speeds));
-}
-
 /// The candidates of choose_lu_plan, before pricing.
 class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
  public:
   LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), "choose_lu_plan")),
-        platform_(platform), shape_(shape), options_(options) {
-    for (const auto& proc : platform.processors) cycle_times_.push_back(1.0 / proc.speed_flops);
-  }
+        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
 
   void add_caller(const Problem& problem) { add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem)); }
 
@@ -76,14 +68,14 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
     add_pattern(LuLayoutKind::HeteroPattern, hetero_pattern(speeds, options_.hetero_pattern), fastest);
   }
 
-  /// Every candidate on processors of different speeds once more, its panels factorised by
-  /// the fastest rank of their tile column (label "…/fast").
+  /// Every candidate once more with its panels factorised by the fastest owner of a panel
+  /// tile (label "…/fast"), where some column of its owner table has owners of different
+  /// speeds (elsewhere that is the diagonal tile's owner again).
   void add_fastest_panel_variants() {
     const std::size_t count = built().size();
     for (std::size_t i = 0; i < count; ++i) {
       const LuCandidate c = built()[i];  // a copy: add() grows the list
-      if (c.kind == LuLayoutKind::CallerLayout) continue;
-      if (!speeds_differ(platform_, c.prediction.candidate.processors())) continue;
+      if (c.kind == LuLayoutKind::CallerLayout || !columns_mix_speeds(c.prediction.candidate)) continue;
       Candidate fastest_panel = c.prediction.candidate;
       fastest_panel.panel_rank = PanelRank::Fastest;
       fastest_panel.label += "/fast";
@@ -93,6 +85,14 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
 
 
  private:
+  bool columns_mix_speeds(const Candidate& c) const {
+    for (std::size_t b = 0; b < c.cols; ++b)
+      for (std::size_t a = 1; a < c.rows; ++a)
+        if (platform_.processors[c.owner[a * c.cols + b]].speed_flops != platform_.processors[c.owner[b]].speed_flops)
+          return true;
+    return false;
+  }
+
   void add_pattern(LuLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
     const double T = lu_cost(pattern);
     for (std::size_t nb : tiles()) add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);

@@ -16,8 +16,9 @@
 ///   - HeteroPattern     hetscal's heterogeneous pattern (pattern_hetero.hpp), when the k
 ///                       processors' speeds differ and its cells stay within max_pattern_cells.
 /// Patterns are built for pattern_process_counts only. Every candidate but the caller's is
-/// priced with the panel factorised by the diagonal tile's owner and, where the k speeds
-/// differ, once more by the fastest rank of the panel's tile column (PanelRank::Fastest).
+/// priced with the panel factorised by the diagonal tile's owner and, where a column of its
+/// owner table holds processors of different speeds, once more by the fastest owner of a
+/// panel tile (PanelRank::Fastest, seed 000's suggestion).
 ///
 /// The choice becomes a layout::Distribution of the M×N matrix with
 /// layout::distribution_of(choice.candidate, M, N, P) (Cartesian kinds: the candidate's tile

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "core/factorization_plan.hpp"
@@ -14,18 +13,6 @@
 namespace hetscal::core {
 namespace {
 
-std::vector<double> cycle_times_of(const Platform& platform) {
-  std::vector<double> t;
-  for (const auto& proc : platform.processors) t.push_back(1.0 / proc.speed_flops);
-  return t;
-}
-
-std::string shape_label(const char* family, std::size_t p, std::size_t q) {
-  std::ostringstream s;
-  s << family << ' ' << p << 'x' << q;
-  return s.str();
-}
-
 bool all_equal(const std::vector<double>& v) {
   return std::all_of(v.begin(), v.end(), [&](double x) { return std::fabs(x - v[0]) <= 1e-12 * v[0]; });
 }
@@ -33,12 +20,6 @@ bool all_equal(const std::vector<double>& v) {
 bool wants(const CandidateOptions& options, CandidateFamily family) {
   return std::find(options.families.begin(), options.families.end(), family) !=
          options.families.end();
-}
-
-Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& processors) {
-  std::vector<double> speeds;
-  for (std::size_t x : processors) speeds.push_back(platform.processors[x].speed_flops);
-  return Speeds::from_speeds(std::move(speeds));
 }
 
 /// G-2DBC and heterogeneous patterns on the processors `fastest` (fastest first).
@@ -124,13 +105,13 @@ std::vector<Candidate> generate_candidates(const Platform& platform, const Probl
         const GridChoice plan = plan_grid_shape(cycle_times, p, q);
         cyclic_already = all_equal(plan.shares.r) && all_equal(plan.shares.c);
         for (std::size_t nb : tiles)
-          out.push_back(cartesian_candidate(shape_label("hetero", p, q), nb, p, q,
+          out.push_back(cartesian_candidate(plan_label("hetero", p, q), nb, p, q,
                                             plan.arrangement.processor, plan.shares.r,
                                             plan.shares.c));
       }
       if (wants(options, CandidateFamily::BlockCyclicGrid) && !cyclic_already) {
         for (std::size_t nb : tiles)
-          out.push_back(cartesian_candidate(shape_label("cyclic", p, q), nb, p, q, fastest,
+          out.push_back(cartesian_candidate(plan_label("cyclic", p, q), nb, p, q, fastest,
                                             std::vector<double>(p, 1.0),
                                             std::vector<double>(q, 1.0)));
       }

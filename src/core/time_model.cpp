@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/lu_steps.hpp"
 #include "core/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -185,7 +186,10 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
 
   Prediction prediction;
   prediction.candidate = candidate;
-  prediction.time = simulate_steps(platform, problem, plan);
+  // LU: ScaLAPACK's PDGETRF where the caller's layout is kept, hetscal's kernel elsewhere.
+  prediction.time = problem.routine == Routine::LU && !in_place
+                        ? simulate_lu(platform, plan, candidate.panel_rank)
+                        : simulate_steps(platform, problem, plan);
   const DataCost data = data_cost(platform, problem, candidate);
   prediction.time.redistribution = data.redistribution_s;
   prediction.moved_bytes = data.moved_bytes;

@@ -15,12 +15,16 @@
 ///                  search / norm collectives (LU, QR) — the critical path ScaLAPACK does
 ///                  not overlap;
 ///   communication  the panel broadcast along every row class and the row-block broadcast
-///                  along every column class (plus LU's row swaps). On a shared bus every
+///                  along every column class (plus LU's row swaps: PDLASWP's one message per
+///                  swapped row and process column, latency-bound). On a shared bus every
 ///                  message is serialised (a broadcast to g processes is g−1 messages, and
 ///                  all groups add up); on a switched network a broadcast is a binomial tree
 ///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
 ///                  broadcasts still one after another;
-/// plus, unless the candidate keeps the caller's layout, the redistribution in and out of
+/// That is ScaLAPACK's algorithm, and how the caller's layout is priced. An LU on any other
+/// candidate runs hetscal's kernel instead, priced message by message as it sends them
+/// (lu_steps.hpp: the panel gathered and factorised on one rank, with lookahead).
+/// Plus, unless the candidate keeps the caller's layout, the redistribution in and out of
 /// each matrix (GEMM: A and B in, C in when read and out; Cholesky: one triangle in and
 /// out, priced as one whole matrix moved once): the elements that change owner, over the
 /// same network model. Steps add up (no overlap).

@@ -22,18 +22,25 @@ struct GroupSizes {
   std::vector<std::size_t> col;
 };
 
-GroupSizes group_sizes(const TileOwnership& layout) {
+/// The distinct owners of each column class.
+std::vector<std::vector<std::size_t>> owners_per_column(const TileOwnership& layout) {
+  std::vector<std::vector<std::size_t>> owners(layout.cols);
+  for (std::size_t b = 0; b < layout.cols; ++b) {
+    std::set<std::size_t> distinct;
+    for (std::size_t a = 0; a < layout.rows; ++a) distinct.insert(layout.at(a, b));
+    owners[b].assign(distinct.begin(), distinct.end());
+  }
+  return owners;
+}
+
+GroupSizes group_sizes(const TileOwnership& layout, const std::vector<std::vector<std::size_t>>& column_owners) {
   GroupSizes g{std::vector<std::size_t>(layout.rows), std::vector<std::size_t>(layout.cols)};
   for (std::size_t a = 0; a < layout.rows; ++a) {
     std::set<std::size_t> owners;
     for (std::size_t b = 0; b < layout.cols; ++b) owners.insert(layout.at(a, b));
     g.row[a] = owners.size();
   }
-  for (std::size_t b = 0; b < layout.cols; ++b) {
-    std::set<std::size_t> owners;
-    for (std::size_t a = 0; a < layout.rows; ++a) owners.insert(layout.at(a, b));
-    g.col[b] = owners.size();
-  }
+  for (std::size_t b = 0; b < layout.cols; ++b) g.col[b] = column_owners[b].size();
   return g;
 }
 
@@ -136,11 +143,16 @@ double slowest_time(const Platform& platform, const std::vector<double>& work_ti
   return worst;
 }
 
-void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes) {
-  const double t = broadcast_time(network_, group, bytes);
+void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes, double times) {
+  const double t = times * broadcast_time(network_, group, bytes);
   bus_total_ += t;
   if (sender >= per_sender_.size()) per_sender_.resize(sender + 1, 0.0);
   per_sender_[sender] += t;
+}
+
+void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, double times) {
+  broadcast(from, 2, bytes, times);
+  receive(to, bytes, times);
 }
 
 void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages) {
@@ -184,7 +196,8 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
   const double row_tile_bytes = nb * nb * kBytesPerElement;
   const auto rows_from = prefix_suffix_counts(layout.row_class, geometry.tile_rows, layout.rows);
   const auto cols_from = prefix_suffix_counts(layout.col_class, geometry.tile_cols, layout.cols);
-  const GroupSizes groups = group_sizes(layout);
+  const auto column_owners = owners_per_column(layout);
+  const GroupSizes groups = group_sizes(layout, column_owners);
   const std::size_t p = platform.size();
 
   TimeBreakdown t;
@@ -222,13 +235,18 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
         for (double round = 0; round < costs.column_broadcast_rounds; round += 1.0)
           along_cols.broadcast(layout.at(owner_row, b), groups.col[b], real(c_trail[b]) * row_tile_bytes);
       if (costs.row_swaps && groups.col[b] > 1) {
-        // nb rows over the whole width of this column class (L to the left as well as the
-        // trailing part), exchanged with the pivot rows' owners; a pivot is elsewhere with
-        // probability (g−1)/g.
-        const double width = real(cols_from[0][b]);
-        const double g = real(groups.col[b]);
-        along_cols.broadcast(layout.at(owner_row, b), 2,
-                             (g - 1.0) / g * width * row_tile_bytes);
+        // PDLASWP swaps the nb pivot rows one at a time (one PDSWAP each) over the whole width
+        // of this column class (L to the left as well as the trailing part): a message each
+        // way between the diagonal row's owner and a pivot row's, for each of the nb pivots
+        // that lies with one of the g − 1 others (each as likely): latency-bound.
+        const std::size_t diagonal_owner = layout.at(owner_row, b);
+        const double row_bytes = real(cols_from[0][b]) * nb * kBytesPerElement;
+        const double swaps_each = nb / real(groups.col[b]);
+        for (std::size_t x : column_owners[b])
+          if (x != diagonal_owner) {
+            along_cols.message(diagonal_owner, x, row_bytes, swaps_each);
+            along_cols.message(x, diagonal_owner, row_bytes, swaps_each);
+          }
       }
     }
     t.communication += along_rows.time() + along_cols.time();

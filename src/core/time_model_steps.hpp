@@ -37,8 +37,11 @@ double broadcast_time(const Network& network, std::size_t group, double bytes);
 class BroadcastPhase {
  public:
   explicit BroadcastPhase(const Network& network) : network_(network) {}
-  /// A broadcast of `bytes` from `sender` to a group of `group` processes, sender included.
-  void broadcast(std::size_t sender, std::size_t group, double bytes);
+  /// `times` broadcasts of `bytes` each from `sender` to a group of `group` processes,
+  /// sender included.
+  void broadcast(std::size_t sender, std::size_t group, double bytes, double times = 1.0);
+  /// `times` point-to-point messages of `bytes` each from `from` to `to` (both sides counted).
+  void message(std::size_t from, std::size_t to, double bytes, double times = 1.0);
   /// `receiver` takes in `messages` messages of `bytes` each (a switched network's receive
   /// side; the shared bus already counts every message once in broadcast()).
   void receive(std::size_t receiver, double bytes, double messages = 1.0);
@@ -63,7 +66,9 @@ MatrixShape step_layout_shape(const Problem& problem);
 
 /// Compute, panel and communication seconds of `problem`'s routine on its M×N (GEMM: M×N×K)
 /// shape laid out by `layout` (redistribution and memory are priced by the caller,
-/// time_model.cpp). Tiles are counted whole. Step j is tile column j; its diagonal (GEMM: B's
+/// time_model.cpp), as ScaLAPACK runs it (LU: PDGETRF, whose PDGETF2 searches and
+/// broadcasts each pivot over the process column and whose PDLASWP swaps row by row; hetscal's
+/// own LU is lu_steps.hpp's). Tiles are counted whole. Step j is tile column j; its diagonal (GEMM: B's
 /// row panel) is the tile row holding that column's first element, so mb×nb tiles and
 /// submatrix offsets are priced too.
 /// @param layout covers step_layout_shape(problem) at least.

@@ -12,6 +12,7 @@
 #include "api/context_layout.hpp"
 #include "api/context_registry.hpp"
 #include "api_cholesky_support.hpp"
+#include "api_planner_support.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/potrf_plan.hpp"
 
@@ -33,36 +34,8 @@ std::vector<CholeskyLayoutKind> kinds_of(api::LayoutKind kind) {
   return every;
 }
 
-// potrf_plan_test's machine: 1e9 flop/s per unit of speed, 10 µs latency, 1 GB/s.
-runtime::MachineFigures machine_of(const std::vector<double>& speeds) {
-  runtime::MachineFigures machine;
-  for (double s : speeds) machine.flops.push_back(1e9 * s);
-  machine.latency_s = 1e-5;
-  machine.bandwidth_bytes_per_s = 1e9;
-  machine.memory_bytes = 1e12;
-  return machine;
-}
-
-// A block-cyclic N×N matrix on a 1×P grid of ranks 0..P-1 (blocks of 32).
-core::CallerLayout one_row_grid(std::size_t ranks) {
-  core::CallerLayout caller;
-  caller.grid_cols = ranks;
-  caller.block = 32;
-  for (std::size_t r = 0; r < ranks; ++r) caller.processor_at.push_back(r);
-  return caller;
-}
-
 api::LayoutRequest cholesky_request(api::LayoutKind kind, int n, const core::CallerLayout& caller) {
   return {core::Routine::Cholesky, kind, n, n, n, caller};
-}
-
-// The same owner for every tile of the N×N matrix, and the same tile size.
-void expect_same_owners(const layout::Distribution& expected, const layout::Distribution& got) {
-  ASSERT_EQ(got.rows().block(), expected.rows().block());
-  ASSERT_EQ(got.rows().count(), expected.rows().count());
-  for (std::int64_t j = 0; j < expected.cols().count(); ++j)
-    for (std::int64_t i = 0; i < expected.rows().count(); ++i)
-      ASSERT_EQ(got.owner({i, j}), expected.owner({i, j})) << "tile " << i << "," << j;
 }
 
 // The context layout is the runtime's choice: candidate, description, owners, kind of storage.

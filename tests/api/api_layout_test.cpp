@@ -160,16 +160,16 @@ TEST(ApiLayout, ScatterAndGatherOnEveryLayout) {
 }
 
 // HETSCAL_LAYOUT_ANY keeps the kind predicted faster: its predicted time is the lesser of
-// the two kinds' (the same model, the same speeds, hence the same candidates). LU: Cholesky
-// contexts choose by the time moves included (api_cholesky_planner_test.cpp), which the
-// predicted time of hetscal_context_prediction leaves out.
+// the two kinds' (the same model, the same speeds, hence the same candidates). QR: Cholesky
+// and LU contexts choose by the time moves included (api_cholesky_planner_test.cpp,
+// api_lu_planner_test.cpp), which the predicted time of hetscal_context_prediction leaves out.
 TEST(ApiLayout, AnyKeepsTheFasterPrediction) {
   BlacsGrid grid;
   for (const int n : {64, 400}) {
     double seconds[3] = {};
     for (const int layout :
          {HETSCAL_LAYOUT_ANY, HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN}) {
-      Context c(grid, {HETSCAL_ROUTINE_GETRF, layout, n, n, 0});
+      Context c(grid, {HETSCAL_ROUTINE_GEQRF, layout, n, n, 0});
       ASSERT_EQ(hetscal_context_prediction(c.ctx, &seconds[layout], nullptr, nullptr),
                 HETSCAL_SUCCESS);
     }

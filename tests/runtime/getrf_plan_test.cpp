@@ -47,10 +47,10 @@ core::Problem lu_on_caller_row(std::size_t m, std::size_t n, std::size_t ranks) 
 }
 
 // The owner of tile (i, j) read from the candidate itself: a pattern's cell (i mod R, j mod C),
-// a grid's cell (row_order[i], col_order[j]) (the planner's orders cover every tile).
+// a grid's cell from its tile orders, repeated (2DBC's are one period long).
 std::size_t priced_owner(const core::Candidate& c, std::size_t i, std::size_t j) {
   if (c.kind == core::CandidateKind::Pattern) return c.owner[i % c.rows * c.cols + j % c.cols];
-  return c.owner[c.row_order.at(i) * c.cols + c.col_order.at(j)];
+  return c.owner[c.row_order.at(i % c.row_order.size()) * c.cols + c.col_order.at(j % c.col_order.size())];
 }
 
 // Elements of the whole matrix each rank owns, counted one by one.
@@ -109,6 +109,18 @@ TEST(LuLayout, ThePanelRankIsHandedToTheKernelAsPriced) {
       EXPECT_EQ(plan.options.panel_rank, kernels::LuPanelRank::DiagonalOwner) << plan.description;
     }
   }
+}
+
+// Two ranks, one three times slower, a tall 8000×1000 matrix (whose panels weigh most) on the
+// heterogeneous pattern (whose tile columns both ranks share): the model factorises the
+// panels on the fast rank, and the kernel is told so.
+TEST(LuLayout, TheFastRankFactorisesThePanelsWhereThatIsPredictedFaster) {
+  const LuLayout plan = choose_lu_layout(processes({3, 1}, 1e-5, 1e9), lu_on_caller_row(8000, 1000, 2),
+                                         {LuLayoutKind::HeteroPattern});
+  ASSERT_EQ(plan.candidate.panel_rank, core::PanelRank::Fastest) << plan.description;
+  EXPECT_EQ(plan.options.panel_rank, kernels::LuPanelRank::Fastest);
+  EXPECT_EQ(plan.options.rank_speeds, (std::vector<double>{3e9, 1e9}));
+  EXPECT_NE(plan.description.find("/fast"), std::string::npos) << plan.description;
 }
 
 TEST(LuLayout, OnlyTheCallersLayoutAllowedIsKept) {

@@ -41,9 +41,15 @@ std::size_t index_of(const std::vector<core::Prediction>& predictions, const cor
   return 0;
 }
 
+// "the diagonal tile's owner" or "the fastest rank of the panel".
+const char* panel_rank_text(core::PanelRank rank) {
+  return rank == core::PanelRank::Fastest ? "the fastest rank of the panel" : "the diagonal tile's owner";
+}
+
 Json prediction_json(const core::Prediction& p) {
   return Json{{"label", p.candidate.label},
               {"tile", p.candidate.tile},
+              {"panel_rank", p.candidate.panel_rank == core::PanelRank::Fastest ? "fastest" : "diagonal owner"},
               {"processors", p.candidate.processors()},
               {"total_s", p.total_s()},
               {"compute_s", p.time.compute},
@@ -94,6 +100,14 @@ void require_priceable(const core::Problem& problem, const std::vector<core::Can
       << " MiB allowed; "
       << (fits > 0 ? "give --order at most " + std::to_string(fits) : std::string("give fewer processors"));
   throw InvalidArgument(msg.str());
+}
+
+// The predictions a factorisation planner priced, its choice and the chosen T.
+template <typename Kind>
+void take_priced(ModelReport& report, const core::PlanChoice<Kind>& choice) {
+  for (const core::PricedCandidate<Kind>& c : choice.priced) report.predictions.push_back(c.prediction);
+  report.chosen = choice.chosen;
+  report.pattern_cost = choice.pattern_cost;
 }
 
 }  // namespace
@@ -151,13 +165,17 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
   const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem);
   // The generic candidates stand in for Cholesky's (the same tile sizes, grids and counts).
   require_priceable(report.problem, candidates, speeds.size());
+  const auto order = static_cast<std::int64_t>(settings.order);
   if (settings.routine == core::Routine::Cholesky) {
-    const core::CholeskyChoice choice = core::choose_cholesky_plan(
-        report.platform, static_cast<std::int64_t>(settings.order), report.problem.caller);
-    for (const core::CholeskyCandidate& c : choice.priced) report.predictions.push_back(c.prediction);
-    report.chosen = choice.chosen;
+    const core::CholeskyChoice choice = core::choose_cholesky_plan(report.platform, order, report.problem.caller);
+    take_priced(report, choice);
     report.cholesky_kind = choice.kind;
-    report.colrow_cost = choice.pattern_cost;
+    return report;
+  }
+  if (settings.routine == core::Routine::LU) {
+    const core::LuChoice choice = core::choose_lu_plan(report.platform, order, order, report.problem.caller);
+    take_priced(report, choice);
+    report.lu_kind = choice.kind;
     return report;
   }
   report.predictions = core::predict_candidates(report.platform, report.problem, candidates);
@@ -193,7 +211,16 @@ std::string model_text(const ModelReport& report) {
   if (report.cholesky_kind) {
     out << "Cholesky distribution: " << core::cholesky_layout_name(*report.cholesky_kind) << " on "
         << chosen.candidate.processors().size() << " processors";
-    if (report.colrow_cost > 0.0) out << ", T = " << format("%.3f", report.colrow_cost) << " nodes per colrow";
+    if (report.pattern_cost > 0.0) out << ", T = " << format("%.3f", report.pattern_cost) << " nodes per colrow";
+    out << '\n';
+  }
+  if (report.lu_kind) {
+    out << "LU distribution: " << core::lu_layout_name(*report.lu_kind) << " on "
+        << chosen.candidate.processors().size() << " processors";
+    if (report.pattern_cost > 0.0)
+      out << ", T = " << format("%.3f", report.pattern_cost) << " nodes per pattern row and column";
+    if (*report.lu_kind != core::LuLayoutKind::CallerLayout)
+      out << ", panels on " << panel_rank_text(chosen.candidate.panel_rank);
     out << '\n';
   }
   return out.str();
@@ -217,7 +244,8 @@ Json model_json(const ModelReport& report) {
               {"chosen", report.chosen},
               {"cholesky_kind", report.cholesky_kind ? Json(core::cholesky_layout_name(*report.cholesky_kind))
                                                      : Json(nullptr)},
-              {"colrow_cost", report.colrow_cost},
+              {"lu_kind", report.lu_kind ? Json(core::lu_layout_name(*report.lu_kind)) : Json(nullptr)},
+              {"pattern_cost", report.pattern_cost},
               {"patterns_left_out_from", report.patterns_left_out_from ? Json(*report.patterns_left_out_from)
                                                                        : Json(nullptr)}};
 }

@@ -4,7 +4,8 @@
 /// block-cyclic layout, heterogeneous grids, block-cyclic grids on the fastest processors,
 /// every tile size) for one call, on a platform built from the given speeds. For Cholesky the
 /// candidates and the choice are core::choose_cholesky_plan's (2DBC, ordered heterogeneous
-/// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns).
+/// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns), for LU core::choose_lu_plan's
+/// (2DBC, heterogeneous grids in LU order, G-2DBC, heterogeneous patterns, each panel rank).
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/cholesky_plan.hpp"
+#include "core/lu_plan.hpp"
 #include "core/platform.hpp"
 #include "core/speeds.hpp"
 #include "core/time_model.hpp"
@@ -46,10 +48,13 @@ struct ModelReport {
   /// The smallest process count k whose heterogeneous pattern was left out, if any (every
   /// larger k is left out too): core::largest_hetero_pattern_count.
   std::optional<std::size_t> patterns_left_out_from;
-  /// Cholesky: the kind of distribution chosen and its T (average nodes per colrow; 0 for a
-  /// heterogeneous grid or the caller's layout).
+  /// Cholesky: the kind of distribution chosen.
   std::optional<core::CholeskyLayoutKind> cholesky_kind;
-  double colrow_cost = 0.0;
+  /// LU: the kind of distribution chosen.
+  std::optional<core::LuLayoutKind> lu_kind;
+  /// Cholesky and LU: T of the chosen pattern or 2DBC (Cholesky: average nodes per colrow;
+  /// LU: x̄ + ȳ); 0 for a heterogeneous grid or the caller's layout.
+  double pattern_cost = 0.0;
 };
 
 /// Builds the platform and the problem and prices every candidate.
