@@ -22,12 +22,9 @@ foreach(row ${rows})
 endforeach()
 
 # Switched cluster, P = 23, N = 1500 in tiles of 50: the G-2DBC pattern has the paper's
-# dimensions (Table I(a): 20×23 on all 23 nodes) and its T is below both 2DBC's (a p×q grid
-# costs p + q: 24 on all 23 nodes, >= 2√k on fewer); its simulated time is within a factor of
-# 2 of the model's, and below both 2DBC's (seed 002's Figure 7a). 2DBC's times are not held
-# to the model: the kernel sends a step's L panel from the panel rank to each owner of its
-# rows in turn, which the model prices as a binomial tree, so long process rows (1×23) take
-# about 2.7 times the modelled time here.
+# dimensions (Table I(a): 20×23 on all 23 nodes); its T is below 2DBC's on all 23 nodes (a
+# p×q grid costs p + q: at least 24) and so is its simulated time (seed 002's Figure 7a); each
+# simulated time, 2DBC on fewer nodes included, is within a factor of 2 of the model's.
 set(prefix ${WORK_DIR}/smoke_switched_cluster_lu)
 run_bench(${prefix} 23 switched_cluster_64 bench_lu_switched_cluster switched_cluster_64 1500 50 23)
 read_rows(${prefix}.csv 1 rows)
@@ -37,11 +34,7 @@ list(GET fields 2 g2dbc_T)
 list(GET fields 3 g2dbc_s)
 list(GET fields 7 cyclic_p_T)
 list(GET fields 8 cyclic_p_s)
-list(GET fields 12 cyclic_fewer_T)
-list(GET fields 13 cyclic_fewer_s)
 require("P = 23: G-2DBC is ${g2dbc_shape}, the paper's is 23:20x23" g2dbc_shape STREQUAL "23:20x23")
-require("P = 23: G-2DBC T ${g2dbc_T} not below 2DBC's ${cyclic_p_T} and ${cyclic_fewer_T}"
-        cyclic_p_T GREATER g2dbc_T AND cyclic_fewer_T GREATER g2dbc_T)
-require_runs_near_model("P = 23" "${fields}" "3,4,G-2DBC")
-require("P = 23: G-2DBC took ${g2dbc_s} s, 2DBC ${cyclic_p_s} s on all nodes and ${cyclic_fewer_s} s on fewer"
-        cyclic_p_s GREATER g2dbc_s AND cyclic_fewer_s GREATER g2dbc_s)
+require("P = 23: G-2DBC T ${g2dbc_T} and ${g2dbc_s} s, 2DBC on all nodes T ${cyclic_p_T} and ${cyclic_p_s} s"
+        cyclic_p_T GREATER g2dbc_T AND cyclic_p_s GREATER g2dbc_s)
+require_runs_near_model("P = 23" "${fields}" "3,4,G-2DBC" "8,9,2DBC on P" "13,14,2DBC on fewer")
