@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <random>
 
 #include "core/error.hpp"
 
@@ -60,6 +61,16 @@ auto blas_scalar(const T& x) {
 bool account(double flops) {
   account_flops(flops);
   return compute_mode() == ComputeMode::Execute;
+}
+
+// ComputeMode::Skip finds no pivots, yet its callers move rows by them (and a simulation must
+// price those moves): the pivots fall where a random matrix's do, row i's uniformly among
+// rows i..m-1 (1-based, as LAPACK's), the same for the same shape.
+void skipped_pivots(std::int64_t m, std::int64_t n, int* ipiv) {
+  std::minstd_rand draw(static_cast<unsigned>(m * 7919 + n));
+  for (std::int64_t i = 0; i < std::min(m, n); ++i)
+    ipiv[i] = static_cast<int>(
+        i + 1 + std::uniform_int_distribution<std::int64_t>(0, m - 1 - i)(draw));
 }
 
 // Per-scalar CBLAS and LAPACK entry points: the only place where the four scalar types differ.
@@ -197,7 +208,10 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
 template <typename T>
 int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv) {
   if (m == 0 || n == 0) return 0;
-  if (!account(getrf_flops<T>(m, n))) return 0;
+  if (!account(getrf_flops<T>(m, n))) {
+    skipped_pivots(m, n, ipiv);
+    return 0;
+  }
   const int rows = as_int(m), cols = as_int(n), ld = as_int(lda);
   int info = 0;
   Cblas<T>::getrf(&rows, &cols, a, &ld, ipiv, &info);

@@ -57,7 +57,9 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
 /// @param ipiv min(m, n) entries: LAPACK's 1-based IPIV (row i was interchanged with
 ///        row ipiv[i-1]).
 /// @return LAPACK's INFO: 0, or i > 0 when U(i,i) (1-based) is the first exactly zero pivot.
-///         0 without computing in ComputeMode::Skip.
+///         0 without computing in ComputeMode::Skip, where ipiv gets pivots spread as a
+///         random matrix's are (row i's uniform among rows i..m), so that simulations price
+///         the row interchanges.
 template <typename T>
 int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv);
 

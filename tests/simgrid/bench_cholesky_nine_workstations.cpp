@@ -24,26 +24,18 @@
 #include "core/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
 #include "layout/candidate_distribution.hpp"
-#include "simulated_cholesky.hpp"
+#include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
 #include "svg_time_plot.hpp"
 
 namespace {
 using namespace hetscal;
 
-/// The planner's platform for the simulated hosts: Table 3's speeds on a shared 100 Mb/s
-/// Ethernet, no tile-size penalty.
-core::Platform simulated_platform() {
-  core::NineWorkstationsOptions options;
-  options.half_tile = 0.0;
-  return core::nine_workstations_platform(options);
-}
-
 struct Row {
   std::int64_t n = 0;
   const core::CholeskyCandidate* plan = nullptr;
   const core::CholeskyCandidate* cyclic = nullptr;
-  bench::SimulatedCholesky plan_run, cyclic_run;
+  bench::SimulatedRun plan_run, cyclic_run;
   double w_speedup = 0.0;  ///< S_W
 
   std::string describe(const core::CholeskyCandidate& c) const {
@@ -98,17 +90,11 @@ int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_cholesky";
   const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
       argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
-  const core::Platform platform = simulated_platform();
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (ranks != static_cast<int>(platform.size())) {
-    if (rank == 0)
-      std::printf("bench_cholesky_nine_workstations needs %zu ranks\n", platform.size());
-    return 2;
-  }
-  std::vector<double> speeds;
-  for (const auto& p : platform.processors) speeds.push_back(p.speed_flops);
-  kernels::set_compute_mode(kernels::ComputeMode::Skip);
+  const core::Platform platform = bench::nine_workstations_model();
+  const std::vector<double> speeds =
+      bench::start_on_hosts_of(platform, "bench_cholesky_nine_workstations", rank);
+  if (speeds.empty()) return 2;
+  const int ranks = static_cast<int>(speeds.size());
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_header(csv);
@@ -125,7 +111,7 @@ int run(int argc, char** argv, int rank) {
     row.plan = &choice.priced[choice.chosen];
     row.cyclic = &bench::fastest_priced(
         choice, core::CholeskyLayoutKind::BlockCyclic,
-        [&](const std::vector<std::size_t>& used) { return used == choice.processors; });
+        [&](const core::Candidate& c) { return c.processors() == choice.processors; });
     row.w_speedup = bench::work_per_time(row.plan->prediction.candidate, platform) /
                     bench::work_per_time(row.cyclic->prediction.candidate, platform);
     row.cyclic_run = bench::simulate_cholesky(
@@ -134,19 +120,11 @@ int run(int argc, char** argv, int rank) {
     row.plan_run = bench::simulate_cholesky(
         *layout::distribution_of(row.plan->prediction.candidate, n, ranks), MPI_COMM_WORLD, speeds);
     rows.push_back(row);
-    if (rank != 0) continue;
-    row.print();
-    if (csv != nullptr) row.write(csv);
-    std::fflush(stdout);
+    bench::report_row(row, rank, csv);
   }
-  if (rank == 0) {
-    const bool written =
-        csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg", rows);
-    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
-                prefix.c_str());
-    if (!written) return 1;
-  }
-  return 0;
+  if (rank != 0) return 0;
+  return bench::finish_outputs(csv, prefix,
+                               [&](const std::string& svg) { return write_plot(svg, rows); });
 }
 
 }  // namespace

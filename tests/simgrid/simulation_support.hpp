@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "layout/local_storage.hpp"
 
@@ -44,6 +45,27 @@ double simulated_seconds(MPI_Comm comm, Call&& call) {
   call();
   MPI_Barrier(comm);
   return MPI_Wtime() - start;
+}
+
+/// Rank 0 prints one result row (row.print()) and writes it to `csv` (row.write(csv)) when
+/// open; the other ranks do nothing.
+template <typename Row>
+void report_row(const Row& row, int rank, std::FILE* csv) {
+  if (rank != 0) return;
+  row.print();
+  if (csv != nullptr) row.write(csv);
+  std::fflush(stdout);
+}
+
+/// Rank 0's end of a benchmark: closes `csv` (PREFIX.csv, null when it could not be opened),
+/// calls write_plot(PREFIX.svg) and says whether both were written.
+/// @return the exit status: 0, or 1 when a file could not be written.
+template <typename WritePlot>
+int finish_outputs(std::FILE* csv, const std::string& prefix, WritePlot&& write_plot) {
+  const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg");
+  std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
+              prefix.c_str());
+  return written ? 0 : 1;
 }
 
 /// main() of a simulated benchmark: MPI_Init, `run(argc, argv, world rank)`, MPI_Finalize.
