@@ -61,6 +61,11 @@ class LuTiles {
   bool receives_u_column(int rank, std::int64_t j, std::int64_t k) const {
     return column_reach(rank, j) > k;
   }
+  /// True when `rank` owns a tile (i, j) with i >= k: a trailing tile of column j at step k
+  /// of the QR, whose update needs the column's reduction.
+  bool owns_tile_from_row(int rank, std::int64_t j, std::int64_t k) const {
+    return column_reach(rank, j) >= k;
+  }
 
  private:
   /// Largest j with owner(i, j) = rank, or -1.
