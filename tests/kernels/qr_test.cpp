@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
+#include "factorization_test_support.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
@@ -48,22 +48,11 @@ using Complex = std::complex<double>;
 
 constexpr unsigned kSeed = 13;
 
-/// M×N elements in square tiles of `block` after a first one of `first`.
-struct Shape {
-  std::int64_t m, n, block, first;
-};
-
 /// What a test matrix holds besides the random formula.
 struct Content {
   double scale = 1;               ///< every element multiplied by it
   std::int64_t zero_column = -1;  ///< a column of zeros
 };
-
-std::string describe(Family family, Shape s, QrPanelRank rank) {
-  return std::string(name(family)) + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
-         " block " + std::to_string(s.block) + " first " + std::to_string(s.first) +
-         (rank == QrPanelRank::Fastest ? " fastest" : " diagonal");
-}
 
 template <typename T>
 T element(std::int64_t i, std::int64_t j, Content c) {
@@ -130,17 +119,10 @@ template <typename T>
 std::vector<double> flops_per_rank(const layout::Distribution& d, const QrOptions& options) {
   const double mult = is_complex_v<T> ? 6.0 : 1.0, add = is_complex_v<T> ? 2.0 : 1.0;
   const layout::TileSplit &rows = d.rows(), &cols = d.cols();
-  const auto speed = [&](int rank) {
-    return options.rank_speeds.empty() ? 1.0 : options.rank_speeds[static_cast<std::size_t>(rank)];
-  };
   std::vector<double> flops(static_cast<std::size_t>(d.num_ranks()), 0.0);
   const auto add_to = [&](int rank, double f) { flops[static_cast<std::size_t>(rank)] += f; };
   for (std::int64_t k = 0; k < std::min(rows.count(), cols.count()); ++k) {
-    int panel = d.owner({k, k});
-    for (std::int64_t i = k; i < rows.count() && options.panel_rank == QrPanelRank::Fastest; ++i) {
-      const int rank = d.owner({i, k});
-      if (speed(rank) > speed(panel) || (speed(rank) == speed(panel) && rank < panel)) panel = rank;
-    }
+    const int panel = expected_panel_rank(d, k, options.panel_rank, options.rank_speeds);
     const std::int64_t panel_rows = rows.extent() - rows.offset(k);
     const std::int64_t r = std::min(panel_rows, cols.size(k));
     add_to(panel, lawn_geqrf<T>(panel_rows, cols.size(k)) + larft_count<T>(panel_rows, r));
@@ -177,15 +159,7 @@ struct Factorisation {
   }
 
   /// The factors as stored over A, gathered on every rank.
-  std::vector<Complex> gathered() {
-    std::vector<Complex> mine(static_cast<std::size_t>(shape.m * shape.n)), all(mine.size());
-    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
-      mine[static_cast<std::size_t>(i + j * shape.m)] = widened(x);
-    });
-    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX,
-                  MPI_SUM, MPI_COMM_WORLD);
-    return all;
-  }
+  std::vector<Complex> gathered() { return test::gathered(a, shape.m, shape.n); }
 
   /// ‖A − Q·R‖_F / (‖A‖_F·max(M,N)·ε) and ‖I − QᴴQ‖_F / (max(M,N)·ε), Q's first min(M,N)
   /// columns formed by LAPACK from the gathered reflectors and τ (in T), A and R divided by
@@ -273,12 +247,10 @@ struct Factorisation {
   std::vector<T> tau;
 };
 
-/// Speeds 1, 2, ..., P: Fastest then picks the highest rank of each panel.
 QrOptions options_for(QrPanelRank rank) {
   QrOptions options;
   options.panel_rank = rank;
-  if (rank == QrPanelRank::Fastest)
-    for (int r = 0; r < world_size(); ++r) options.rank_speeds.push_back(1.0 + r);
+  options.rank_speeds = speeds_for(rank);
   return options;
 }
 
@@ -305,18 +277,12 @@ void check_factorisation(Family family, Shape shape,
   check_against_oracles(f);
   const std::vector<double> expected = flops_per_rank<T>(*f.a.distribution, options);
   const double total = std::accumulate(expected.begin(), expected.end(), 0.0);
-  for (std::size_t r = 0; r < flops.size(); ++r)
-    EXPECT_NEAR(flops[r], expected[r], 1e-12 * total) << "rank " << r;
+  expect_flops_per_rank(flops, expected, total);
 }
-
-// Square, tall and wide; a partial last tile; a first tile shorter and longer than the
-// others; one tile; A smaller than a tile; M or N = 0.
-const Shape kShapes[] = {{37, 37, 5, 5}, {41, 23, 4, 3}, {19, 44, 4, 6}, {29, 29, 6, 2},
-                         {7, 7, 9, 9},   {6, 11, 3, 7},  {0, 9, 3, 3},   {9, 0, 3, 3}};
 
 TEST(Qr, DoubleOnEveryFamilyAndShape) {
   for (const Family family : kEveryFamily)
-    for (const Shape& shape : kShapes) check_factorisation<double>(family, shape);
+    for (const Shape& shape : kFactorizationShapes) check_factorisation<double>(family, shape);
 }
 
 TEST(Qr, FastestPanelRankOnEveryFamily) {
@@ -329,15 +295,10 @@ TEST(Qr, FastestPanelRankOnEveryFamily) {
 // The 2DBC pattern as a pattern (tiles, not a local array): the same owners as the Cartesian
 // grid, through the tiled path.
 TEST(Qr, BlockCyclicPatternAsTiles) {
-  const core::Pattern pattern = core::best_block_cyclic(world_size());
   for (const Shape& shape : {Shape{37, 37, 5, 5}, Shape{41, 23, 4, 3}, Shape{19, 44, 4, 6}}) {
     SCOPED_TRACE("2DBC pattern " + std::to_string(shape.m) + "x" + std::to_string(shape.n));
     Factorisation<double> f(Family::BlockCyclic, shape);
-    f.a.distribution = std::make_unique<layout::PatternDistribution>(
-        layout::lay_over(pattern, f.a.distribution->rows(), f.a.distribution->cols()));
-    f.a.storage = layout::make_local_layout(*f.a.distribution, world_rank());
-    f.a.data.assign(static_cast<std::size_t>(f.a.storage->local_elements()), 0.0);
-    f.a.fill(kSeed);
+    lay_block_cyclic_pattern(f.a, kSeed);
     f.run();
     check_against_oracles(f);
   }
