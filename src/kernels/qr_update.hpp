@@ -81,7 +81,7 @@ class QrUpdate {
   std::vector<T> incoming_;               ///< partials received by a root, by contributor
   std::vector<std::int64_t> w_start_;     ///< per tile column: first column in w_, or -1
   std::vector<int> lengths_, offsets_;
-  std::vector<MPI_Request> receives_, sends_;
+  std::vector<MPI_Request> receives_, partial_sends_, sends_;
 };
 
 template <typename T>
@@ -126,6 +126,7 @@ void QrUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) 
   incoming_.resize(static_cast<std::size_t>(incoming));
   w_start_.assign(static_cast<std::size_t>(columns), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
+  partial_sends_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
   sends_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
 }
 
@@ -151,18 +152,24 @@ void QrUpdate<T>::apply(const LuTiles& tiles, const QrPanel<T>& panel,
   compute_partials(tiles, panel, a, k, first, last);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
-      post_columns(tiles, k, first, last, root, me, root, true, kQrPartialTag, comm, sends_);
+      post_columns(tiles, k, first, last, root, me, root, true, kQrPartialTag, comm,
+                   partial_sends_);
   wait_all(receives_);
   reduce_rooted(tiles, panel, k, first, last);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank)
     if (rank != me)
       post_columns(tiles, k, first, last, me, rank, rank, true, kQrReducedTag, comm, sends_);
-  wait_all(sends_);  // the partials have left w_, which now receives the reduced columns
+  // The partials leave w_ once their roots have posted the receives (first thing in their
+  // call); only then may w_ receive the reduced columns in their place. The reduced columns
+  // this rank sends are waited for last: a wait for them before posting this rank's own
+  // receives could wait on a rank that waits the same way on this one.
+  wait_all(partial_sends_);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
       post_columns(tiles, k, first, last, root, me, root, false, kQrReducedTag, comm, receives_);
   wait_all(receives_);
   apply_reflectors(tiles, panel, a, k, first, last);
+  wait_all(sends_);
 }
 
 template <typename T>

@@ -304,6 +304,15 @@ TEST(Qr, BlockCyclicPatternAsTiles) {
   }
 }
 
+// Tiles large enough that the panel and W messages exceed MPI's eager limits, so that a
+// send completes only once its receive is posted: an order of waits that could deadlock
+// hangs here (the ctest TIMEOUT).
+TEST(Qr, MessagesLargerThanEagerLimits) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::Pattern, Family::G2dbc, Family::HeteroPattern})
+    check_factorisation<double>(family, {150, 130, 24, 24});
+}
+
 TEST(Qr, OtherScalarTypes) {
   for (const Family family :
        {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc, Family::HeteroPattern}) {
