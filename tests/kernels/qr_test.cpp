@@ -308,9 +308,11 @@ TEST(Qr, BlockCyclicPatternAsTiles) {
 // send completes only once its receive is posted: an order of waits that could deadlock
 // hangs here (the ctest TIMEOUT).
 TEST(Qr, MessagesLargerThanEagerLimits) {
-  for (const Family family :
-       {Family::BlockCyclic, Family::Pattern, Family::G2dbc, Family::HeteroPattern})
+  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::Pattern,
+                              Family::G2dbc, Family::HeteroPattern}) {
     check_factorisation<double>(family, {150, 130, 24, 24});
+    check_factorisation<double>(family, {110, 150, 24, 24}, QrPanelRank::Fastest);
+  }
 }
 
 TEST(Qr, OtherScalarTypes) {
