@@ -5,10 +5,10 @@
 /// message per owner; the panel rank lays them out as one column-major (M − offset(k))×kb
 /// block, factorises it with LAPACK (Factor: xGETRF for the LU, so that the pivot search needs
 /// no message per column; xGEQRF and xLARFT for the QR), and sends every rank, in one
-/// message, the factored tile rows it receives (lu_tiles.hpp: its own tiles of the panel and
-/// the tile rows its row block and trailing update need), stacked in increasing tile row
-/// order. What every rank needs of the step besides (the LU's INFO and pivots, the QR's τ
-/// and T) is broadcast to every rank.
+/// message, the factored tile rows it receives (factorization_tiles.hpp: its own tiles of the panel
+/// and the tile rows its row block and trailing update need), stacked in increasing tile row order.
+/// What every rank needs of the step besides (the LU's INFO and pivots, the QR's τ and T) is
+/// broadcast to every rank.
 ///
 /// Every transfer is non-blocking except the panel rank's wait for the panel's tiles. Two
 /// slots serve even and odd steps in turn, so that step k+1's panel travels while step k's
@@ -17,10 +17,10 @@
 /// communicator. All buffers are sized once, by allocate(), before the first message.
 ///
 /// A Factor provides: `using Shared` (the element type of the broadcast);
-/// `static std::int64_t shared_size(const LuTiles&, std::int64_t k)` (elements broadcast at
-/// step k); `void allocate(const LuTiles&)` (its own workspace, for every step this rank
-/// factorises); `void factorise(const LuTiles&, std::int64_t k, T* panel, std::int64_t ld,
-/// Shared* shared)` (factorises the panel in place and fills the broadcast).
+/// `static std::int64_t shared_size(const FactorizationTiles&, std::int64_t k)` (elements broadcast
+/// at step k); `void allocate(const FactorizationTiles&)` (its own workspace, for every step this
+/// rank factorises); `void factorise(const FactorizationTiles&, std::int64_t k, T* panel,
+/// std::int64_t ld, Shared* shared)` (factorises the panel in place and fills the broadcast).
 #include <mpi.h>
 
 #include <algorithm>
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
-#include "kernels/lu_tiles.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -55,17 +55,18 @@ class GatheredPanel {
 
   /// Sizes every buffer for the largest step it serves: the whole workspace, allocated
   /// without communicating.
-  void allocate(const LuTiles& tiles);
+  void allocate(const FactorizationTiles& tiles);
 
   /// Starts step k: the panel's tiles travel to the panel rank, which factorises the panel
   /// and sends the factored tile rows on; every rank posts its receives and joins the
   /// broadcast. @pre column k holds every earlier step's interchanges and
   /// updates; step k-2 was finished.
-  void start(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
+  void start(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+             MPI_Comm comm);
 
   /// Waits for step k's broadcast and factored tile rows, and writes this rank's panel tiles
-  /// back into A. @return xGETRF's INFO on the panel (0, or 1-based within the panel).
-  void finish(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k);
+  /// back into A.
+  void finish(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k);
 
   /// Step k's broadcast: Factor::shared_size(tiles, k) elements. @pre finish(k) returned.
   const Shared* shared(std::int64_t k) const { return slot(k).shared.data(); }
@@ -102,21 +103,22 @@ class GatheredPanel {
   const Slot& slot(std::int64_t k) const { return slots_[static_cast<std::size_t>(k % 2)]; }
 
   /// Where the tile rows `rank` receives at step k stack; returns their number of rows.
-  static std::int64_t plan_rows(const LuTiles& tiles, std::int64_t k, int rank,
+  static std::int64_t plan_rows(const FactorizationTiles& tiles, std::int64_t k, int rank,
                                 std::vector<std::int64_t>* start);
   /// Rows of column k at or below tile row k that this rank owns.
-  static std::int64_t own_panel_rows(const LuTiles& tiles, std::int64_t k);
-  void send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                      MPI_Comm comm);
-  void factorise(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+  static std::int64_t own_panel_rows(const FactorizationTiles& tiles, std::int64_t k);
+  void send_own_tiles(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                      std::int64_t k, MPI_Comm comm);
+  void factorise(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                  MPI_Comm comm);
-  void gather(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, MPI_Comm comm);
-  void send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm comm);
+  void gather(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+              MPI_Comm comm);
+  void send_factored(const FactorizationTiles& tiles, std::int64_t k, MPI_Comm comm);
   /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
   /// row i starts at row row_of(i), in the direction `copy`.
   template <typename RowOf>
-  void copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, T* block,
-                      std::int64_t ld, RowOf&& row_of, Copy copy) const;
+  void copy_own_tiles(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                      std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
   std::vector<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
@@ -128,8 +130,8 @@ class GatheredPanel {
 };
 
 template <typename T, typename Factor>
-std::int64_t GatheredPanel<T, Factor>::plan_rows(const LuTiles& tiles, std::int64_t k, int rank,
-                                                 std::vector<std::int64_t>* start) {
+std::int64_t GatheredPanel<T, Factor>::plan_rows(const FactorizationTiles& tiles, std::int64_t k,
+                                                 int rank, std::vector<std::int64_t>* start) {
   std::int64_t rows = 0;
   for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
     const bool received = tiles.receives_panel_row(rank, i, k);
@@ -140,7 +142,8 @@ std::int64_t GatheredPanel<T, Factor>::plan_rows(const LuTiles& tiles, std::int6
 }
 
 template <typename T, typename Factor>
-std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const LuTiles& tiles, std::int64_t k) {
+std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& tiles,
+                                                      std::int64_t k) {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
   std::int64_t rows = 0;
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i)
@@ -149,7 +152,7 @@ std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const LuTiles& tiles, std:
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::allocate(const LuTiles& tiles) {
+void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
   std::int64_t panel = 0, own = 0;
   std::array<std::int64_t, 2> stacked{0, 0}, shared{0, 0};
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
@@ -177,7 +180,7 @@ void GatheredPanel<T, Factor>::allocate(const LuTiles& tiles) {
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::start(const LuTiles& tiles, const DistributedMatrix<T>& a,
+void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                                      std::int64_t k, MPI_Comm comm) {
   Slot& s = slot(k);
   s.l_rows = plan_rows(tiles, k, tiles.my_rank(), &s.l_start);
@@ -195,8 +198,9 @@ void GatheredPanel<T, Factor>::start(const LuTiles& tiles, const DistributedMatr
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::send_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                              std::int64_t k, MPI_Comm comm) {
+void GatheredPanel<T, Factor>::send_own_tiles(const FactorizationTiles& tiles,
+                                              const DistributedMatrix<T>& a, std::int64_t k,
+                                              MPI_Comm comm) {
   const std::int64_t rows = own_panel_rows(tiles, k);
   if (rows == 0) return;
   wait_all(gather_send_);   // the previous step's tiles have left the buffer
@@ -216,9 +220,10 @@ void GatheredPanel<T, Factor>::send_own_tiles(const LuTiles& tiles, const Distri
 
 template <typename T, typename Factor>
 template <typename RowOf>
-void GatheredPanel<T, Factor>::copy_own_tiles(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                              std::int64_t k, T* block, std::int64_t ld,
-                                              RowOf&& row_of, Copy copy) const {
+void GatheredPanel<T, Factor>::copy_own_tiles(const FactorizationTiles& tiles,
+                                              const DistributedMatrix<T>& a, std::int64_t k,
+                                              T* block, std::int64_t ld, RowOf&& row_of,
+                                              Copy copy) const {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
   const std::int64_t kb = tiles.width(k);
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
@@ -234,8 +239,9 @@ void GatheredPanel<T, Factor>::copy_own_tiles(const LuTiles& tiles, const Distri
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::factorise(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                         std::int64_t k, MPI_Comm comm) {
+void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
+                                         const DistributedMatrix<T>& a, std::int64_t k,
+                                         MPI_Comm comm) {
   wait_all(l_sends_);  // the previous panel has left panel_
   gather(tiles, a, k, comm);
   const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
@@ -255,8 +261,9 @@ void GatheredPanel<T, Factor>::factorise(const LuTiles& tiles, const Distributed
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::gather(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                      std::int64_t k, MPI_Comm comm) {
+void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
+                                      const DistributedMatrix<T>& a, std::int64_t k,
+                                      MPI_Comm comm) {
   const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == tiles.my_rank()) continue;
@@ -277,7 +284,8 @@ void GatheredPanel<T, Factor>::gather(const LuTiles& tiles, const DistributedMat
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::send_factored(const LuTiles& tiles, std::int64_t k, MPI_Comm comm) {
+void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, std::int64_t k,
+                                             MPI_Comm comm) {
   const std::int64_t origin = tiles.rows().offset(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == tiles.my_rank()) continue;
@@ -294,8 +302,8 @@ void GatheredPanel<T, Factor>::send_factored(const LuTiles& tiles, std::int64_t 
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::finish(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                      std::int64_t k) {
+void GatheredPanel<T, Factor>::finish(const FactorizationTiles& tiles,
+                                      const DistributedMatrix<T>& a, std::int64_t k) {
   Slot& s = slot(k);
   mpi::check_mpi(MPI_Wait(&s.broadcast, MPI_STATUS_IGNORE), "MPI_Wait");
   mpi::check_mpi(MPI_Wait(&s.receive, MPI_STATUS_IGNORE), "MPI_Wait");

@@ -16,9 +16,9 @@
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/factorization_checks.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/lu_interchanges.hpp"
 #include "kernels/lu_panel.hpp"
-#include "kernels/lu_tiles.hpp"
 #include "kernels/lu_update.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/mpi_error.hpp"
@@ -43,7 +43,7 @@ template <typename T>
 class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
-      : a_(a), tiles_(*a.distribution, my_rank, options) {
+      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
     panel_.allocate(tiles_);
     interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
@@ -79,7 +79,7 @@ class RightLooking {
 
  private:
   DistributedMatrix<T> a_;
-  detail::LuTiles tiles_;
+  detail::FactorizationTiles tiles_;
   detail::LuPanel<T> panel_;
   detail::RowInterchanges<T> interchanges_;
   detail::LuUpdate<T> update_;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "kernels/factorization_panel.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
-#include "kernels/lu_tiles.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -19,17 +19,18 @@ class LuPanelFactor {
  public:
   using Shared = std::int64_t;
 
-  static std::int64_t shared_size(const LuTiles& tiles, std::int64_t k) {
+  static std::int64_t shared_size(const FactorizationTiles& tiles, std::int64_t k) {
     return tiles.pivot_count(k) + 1;
   }
 
-  void allocate(const LuTiles& tiles) {
+  void allocate(const FactorizationTiles& tiles) {
     std::int64_t widest = 0;
     for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
     ipiv_.resize(static_cast<std::size_t>(widest));
   }
 
-  void factorise(const LuTiles& tiles, std::int64_t k, T* panel, std::int64_t ld, Shared* shared) {
+  void factorise(const FactorizationTiles& tiles, std::int64_t k, T* panel, std::int64_t ld,
+                 Shared* shared) {
     const std::int64_t origin = tiles.rows().offset(k);
     shared[0] = getrf<T>(ld, tiles.width(k), panel, ld, ipiv_.data());
     for (std::int64_t p = 0; p < tiles.pivot_count(k); ++p)

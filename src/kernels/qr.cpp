@@ -15,20 +15,12 @@
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/factorization_checks.hpp"
-#include "kernels/lu_tiles.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/qr_panel.hpp"
 #include "kernels/qr_update.hpp"
 
 namespace hetscal::kernels {
 namespace {
-
-/// The panel bookkeeping is the LU's: the same panel rank choice from the same options.
-LuOptions panel_options(const QrOptions& options) {
-  LuOptions lu_options;
-  lu_options.panel_rank = options.panel_rank;
-  lu_options.rank_speeds = options.rank_speeds;
-  return lu_options;
-}
 
 /// The factorisation on one rank. Constructing it allocates the whole workspace and
 /// communicates nothing.
@@ -36,7 +28,7 @@ template <typename T>
 class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
-      : a_(a), tiles_(*a.distribution, my_rank, panel_options(options)) {
+      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
     panel_.allocate(tiles_);
     update_.allocate(tiles_, a_);
   }
@@ -61,7 +53,7 @@ class RightLooking {
 
  private:
   DistributedMatrix<T> a_;
-  detail::LuTiles tiles_;
+  detail::FactorizationTiles tiles_;
   detail::QrPanel<T> panel_;
   detail::QrUpdate<T> update_;
 };

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "kernels/factorization_panel.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
-#include "kernels/lu_tiles.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -21,16 +21,16 @@ class QrPanelFactor {
   using Shared = T;
 
   /// Reflectors of step k: min(panel rows, width), as xGEQRF makes them.
-  static std::int64_t reflectors(const LuTiles& tiles, std::int64_t k) {
+  static std::int64_t reflectors(const FactorizationTiles& tiles, std::int64_t k) {
     return tiles.pivot_count(k);
   }
-  static std::int64_t shared_size(const LuTiles& tiles, std::int64_t k) {
+  static std::int64_t shared_size(const FactorizationTiles& tiles, std::int64_t k) {
     const std::int64_t r = reflectors(tiles, k);
     return r + r * r;
   }
 
   /// xGEQRF's workspace for every panel this rank factorises.
-  void allocate(const LuTiles& tiles) {
+  void allocate(const FactorizationTiles& tiles) {
     std::int64_t work = 1;
     for (std::int64_t k = 0; k < tiles.steps(); ++k)
       if (tiles.panel_rank(k) == tiles.my_rank())
@@ -38,7 +38,8 @@ class QrPanelFactor {
     work_.resize(static_cast<std::size_t>(work));
   }
 
-  void factorise(const LuTiles& tiles, std::int64_t k, T* panel, std::int64_t ld, Shared* shared) {
+  void factorise(const FactorizationTiles& tiles, std::int64_t k, T* panel, std::int64_t ld,
+                 Shared* shared) {
     const std::int64_t r = reflectors(tiles, k);
     geqrf<T>(ld, tiles.width(k), panel, ld, shared, work_.data(),
              static_cast<std::int64_t>(work_.size()));
@@ -59,7 +60,7 @@ const T* qr_panel_tau(const QrPanel<T>& panel, std::int64_t k) {
   return panel.shared(k);
 }
 template <typename T>
-const T* qr_panel_t(const QrPanel<T>& panel, const LuTiles& tiles, std::int64_t k) {
+const T* qr_panel_t(const QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k) {
   return panel.shared(k) + QrPanelFactor<T>::reflectors(tiles, k);
 }
 
@@ -67,7 +68,7 @@ const T* qr_panel_t(const QrPanel<T>& panel, const LuTiles& tiles, std::int64_t 
 /// lower: ones on the diagonal, zeros above (R's place, already written back into A), so
 /// that the update multiplies by V with plain GEMMs. @pre finish(k) of the panel.
 template <typename T>
-void make_diagonal_v_explicit(QrPanel<T>& panel, const LuTiles& tiles, std::int64_t k) {
+void make_diagonal_v_explicit(QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k) {
   T* v = panel.l_tile(k, k);
   if (v == nullptr) return;
   const std::int64_t ld = panel.l_ld(k), rows = tiles.rows().size(k);

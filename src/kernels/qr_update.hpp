@@ -23,8 +23,8 @@
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_panel.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
-#include "kernels/lu_tiles.hpp"
 #include "kernels/qr_panel.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/mpi_error.hpp"
@@ -39,40 +39,43 @@ template <typename T>
 class QrUpdate {
  public:
   /// Sizes the buffers for the largest step (without communicating).
-  void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's reflectors to this rank's trailing tiles of columns [first, last),
   /// first > k. Collective over the owners of those columns' trailing tiles.
   /// @pre finish(k) of `panel`, its diagonal V tile made unit lower.
-  void apply(const LuTiles& tiles, const QrPanel<T>& panel, const DistributedMatrix<T>& a,
-             std::int64_t k, std::int64_t first, std::int64_t last, MPI_Comm comm);
+  void apply(const FactorizationTiles& tiles, const QrPanel<T>& panel,
+             const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first, std::int64_t last,
+             MPI_Comm comm);
 
  private:
   /// Stacks this rank's columns of [first, last) with tiles from row k in w_ (w_start_);
   /// returns their total width.
-  std::int64_t plan_columns(const LuTiles& tiles, std::int64_t k, std::int64_t first,
+  std::int64_t plan_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
                             std::int64_t last, int rank, std::vector<std::int64_t>* start) const;
   /// Width of the columns of [first, last) that `root` reduces and `contributor` adds to.
-  static std::int64_t shared_width(const LuTiles& tiles, std::int64_t k, std::int64_t first,
-                                   std::int64_t last, int root, int contributor);
+  static std::int64_t shared_width(const FactorizationTiles& tiles, std::int64_t k,
+                                   std::int64_t first, std::int64_t last, int root,
+                                   int contributor);
   /// Calls block(V rows, their ld, A block, its ld, rows, columns, W columns, first of its
   /// tile column) for this rank's trailing blocks of columns [first, last): its whole local
   /// array part at once on a Cartesian grid, tile by tile otherwise.
   template <typename Block>
-  void for_each_block(const LuTiles& tiles, const QrPanel<T>& panel, const DistributedMatrix<T>& a,
-                      std::int64_t k, std::int64_t first, std::int64_t last, Block&& block);
-  void compute_partials(const LuTiles& tiles, const QrPanel<T>& panel,
+  void for_each_block(const FactorizationTiles& tiles, const QrPanel<T>& panel,
+                      const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                      std::int64_t last, Block&& block);
+  void compute_partials(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                         const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                         std::int64_t last);
   /// Posts the transfer of the W columns of [first, last) rooted at `root` that `contributor`
   /// adds to, from or into w_ (Isend to `peer` when sending, Irecv from it otherwise).
-  void post_columns(const LuTiles& tiles, std::int64_t k, std::int64_t first, std::int64_t last,
-                    int root, int contributor, int peer, bool sending, int tag, MPI_Comm comm,
-                    std::vector<MPI_Request>& requests);
+  void post_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
+                    std::int64_t last, int root, int contributor, int peer, bool sending, int tag,
+                    MPI_Comm comm, std::vector<MPI_Request>& requests);
   /// Adds the received partials into w_ and applies Tᴴ to the columns this rank roots.
-  void reduce_rooted(const LuTiles& tiles, const QrPanel<T>& panel, std::int64_t k,
+  void reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T>& panel, std::int64_t k,
                      std::int64_t first, std::int64_t last);
-  void apply_reflectors(const LuTiles& tiles, const QrPanel<T>& panel,
+  void apply_reflectors(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                         const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                         std::int64_t last);
 
@@ -85,8 +88,8 @@ class QrUpdate {
 };
 
 template <typename T>
-std::int64_t QrUpdate<T>::plan_columns(const LuTiles& tiles, std::int64_t k, std::int64_t first,
-                                       std::int64_t last, int rank,
+std::int64_t QrUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int64_t k,
+                                       std::int64_t first, std::int64_t last, int rank,
                                        std::vector<std::int64_t>* start) const {
   std::int64_t columns = 0;
   for (std::int64_t j = first; j < last; ++j) {
@@ -98,8 +101,9 @@ std::int64_t QrUpdate<T>::plan_columns(const LuTiles& tiles, std::int64_t k, std
 }
 
 template <typename T>
-std::int64_t QrUpdate<T>::shared_width(const LuTiles& tiles, std::int64_t k, std::int64_t first,
-                                       std::int64_t last, int root, int contributor) {
+std::int64_t QrUpdate<T>::shared_width(const FactorizationTiles& tiles, std::int64_t k,
+                                       std::int64_t first, std::int64_t last, int root,
+                                       int contributor) {
   std::int64_t width = 0;
   for (std::int64_t j = first; j < last; ++j)
     if (tiles.owner(k, j) == root && tiles.owns_tile_from_row(contributor, j, k))
@@ -108,7 +112,7 @@ std::int64_t QrUpdate<T>::shared_width(const LuTiles& tiles, std::int64_t k, std
 }
 
 template <typename T>
-void QrUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
+void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   const std::int64_t columns = tiles.cols().count();
@@ -131,7 +135,7 @@ void QrUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) 
 }
 
 template <typename T>
-void QrUpdate<T>::apply(const LuTiles& tiles, const QrPanel<T>& panel,
+void QrUpdate<T>::apply(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                         const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                         std::int64_t last, MPI_Comm comm) {
   last = std::min(last, tiles.cols().count());
@@ -173,7 +177,7 @@ void QrUpdate<T>::apply(const LuTiles& tiles, const QrPanel<T>& panel,
 }
 
 template <typename T>
-void QrUpdate<T>::post_columns(const LuTiles& tiles, std::int64_t k, std::int64_t first,
+void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
                                std::int64_t last, int root, int contributor, int peer, bool sending,
                                int tag, MPI_Comm comm, std::vector<MPI_Request>& requests) {
   const std::int64_t r = tiles.pivot_count(k);
@@ -196,7 +200,7 @@ void QrUpdate<T>::post_columns(const LuTiles& tiles, std::int64_t k, std::int64_
 
 template <typename T>
 template <typename Block>
-void QrUpdate<T>::for_each_block(const LuTiles& tiles, const QrPanel<T>& panel,
+void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                                  const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                  std::int64_t last, Block&& block) {
   const std::int64_t r = tiles.pivot_count(k), v_ld = panel.l_ld(k);
@@ -226,7 +230,7 @@ void QrUpdate<T>::for_each_block(const LuTiles& tiles, const QrPanel<T>& panel,
 }
 
 template <typename T>
-void QrUpdate<T>::compute_partials(const LuTiles& tiles, const QrPanel<T>& panel,
+void QrUpdate<T>::compute_partials(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                                    const DistributedMatrix<T>& a, std::int64_t k,
                                    std::int64_t first, std::int64_t last) {
   const std::int64_t r = tiles.pivot_count(k);
@@ -239,8 +243,8 @@ void QrUpdate<T>::compute_partials(const LuTiles& tiles, const QrPanel<T>& panel
 }
 
 template <typename T>
-void QrUpdate<T>::reduce_rooted(const LuTiles& tiles, const QrPanel<T>& panel, std::int64_t k,
-                                std::int64_t first, std::int64_t last) {
+void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T>& panel,
+                                std::int64_t k, std::int64_t first, std::int64_t last) {
   const int me = tiles.my_rank();
   const std::int64_t r = tiles.pivot_count(k);
   // The partials arrived contributor by contributor, each in increasing column order.
@@ -276,7 +280,7 @@ void QrUpdate<T>::reduce_rooted(const LuTiles& tiles, const QrPanel<T>& panel, s
 }
 
 template <typename T>
-void QrUpdate<T>::apply_reflectors(const LuTiles& tiles, const QrPanel<T>& panel,
+void QrUpdate<T>::apply_reflectors(const FactorizationTiles& tiles, const QrPanel<T>& panel,
                                    const DistributedMatrix<T>& a, std::int64_t k,
                                    std::int64_t first, std::int64_t last) {
   const std::int64_t r = tiles.pivot_count(k);
