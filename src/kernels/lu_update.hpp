@@ -7,7 +7,7 @@
 ///   column k+1 alone, then for the rest); every rank keeps the U tiles it needs stacked side
 ///   by side in increasing column order.
 /// - The trailing update A_ij −= L_ik·U_kj: on a Cartesian grid's local array one GEMM per
-///   range of columns, on the L tiles stacked by the panel (lu_panel.hpp) and the U tiles
+///   range of columns, on the L tiles stacked by the panel (factorization_panel.hpp) and the U tiles
 ///   stacked here, which follow the local array's rows and columns; tile by tile otherwise.
 #include <mpi.h>
 
