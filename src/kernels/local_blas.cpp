@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstddef>
 #include <random>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -25,6 +26,28 @@ void cgetrf_(const int* m, const int* n, std::complex<float>* a, const int* lda,
              int* info);
 void zgetrf_(const int* m, const int* n, std::complex<double>* a, const int* lda, int* ipiv,
              int* info);
+void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau, float* work,
+             const int* lwork, int* info);
+void slarft_(const char* direct, const char* storev, const int* n, const int* k, const float* v,
+             const int* ldv, const float* tau, float* t, const int* ldt, std::size_t direct_len,
+             std::size_t storev_len);
+void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
+             const int* lwork, int* info);
+void dlarft_(const char* direct, const char* storev, const int* n, const int* k, const double* v,
+             const int* ldv, const double* tau, double* t, const int* ldt, std::size_t direct_len,
+             std::size_t storev_len);
+void cgeqrf_(const int* m, const int* n, std::complex<float>* a, const int* lda,
+             std::complex<float>* tau, std::complex<float>* work, const int* lwork, int* info);
+void clarft_(const char* direct, const char* storev, const int* n, const int* k,
+             const std::complex<float>* v, const int* ldv, const std::complex<float>* tau,
+             std::complex<float>* t, const int* ldt, std::size_t direct_len,
+             std::size_t storev_len);
+void zgeqrf_(const int* m, const int* n, std::complex<double>* a, const int* lda,
+             std::complex<double>* tau, std::complex<double>* work, const int* lwork, int* info);
+void zlarft_(const char* direct, const char* storev, const int* n, const int* k,
+             const std::complex<double>* v, const int* ldv, const std::complex<double>* tau,
+             std::complex<double>* t, const int* ldt, std::size_t direct_len,
+             std::size_t storev_len);
 }
 
 namespace hetscal::kernels {
@@ -84,6 +107,9 @@ struct Cblas<float> {
   static constexpr auto syrk = cblas_ssyrk;
   static constexpr auto potrf = spotrf_;
   static constexpr auto getrf = sgetrf_;
+  static constexpr auto trmm = cblas_strmm;
+  static constexpr auto geqrf = sgeqrf_;
+  static constexpr auto larft = slarft_;
 };
 
 template <>
@@ -93,6 +119,9 @@ struct Cblas<double> {
   static constexpr auto syrk = cblas_dsyrk;
   static constexpr auto potrf = dpotrf_;
   static constexpr auto getrf = dgetrf_;
+  static constexpr auto trmm = cblas_dtrmm;
+  static constexpr auto geqrf = dgeqrf_;
+  static constexpr auto larft = dlarft_;
 };
 
 template <>
@@ -103,6 +132,9 @@ struct Cblas<std::complex<float>> {
   static constexpr auto herk = cblas_cherk;
   static constexpr auto potrf = cpotrf_;
   static constexpr auto getrf = cgetrf_;
+  static constexpr auto trmm = cblas_ctrmm;
+  static constexpr auto geqrf = cgeqrf_;
+  static constexpr auto larft = clarft_;
 };
 
 template <>
@@ -113,6 +145,9 @@ struct Cblas<std::complex<double>> {
   static constexpr auto herk = cblas_zherk;
   static constexpr auto potrf = zpotrf_;
   static constexpr auto getrf = zgetrf_;
+  static constexpr auto trmm = cblas_ztrmm;
+  static constexpr auto geqrf = zgeqrf_;
+  static constexpr auto larft = zlarft_;
 };
 
 double product(std::int64_t x, std::int64_t y, std::int64_t z) {
@@ -145,6 +180,28 @@ OperationCount getrf_operations(std::int64_t m, std::int64_t n) {
   const double shared = rows * cols * cols / 2.0 - cols * cols * cols / 6.0;
   return {shared + rows * cols / 2.0 - cols * cols / 2.0 + 2.0 * cols / 3.0,
           shared - rows * cols / 2.0 + cols / 6.0};
+}
+
+OperationCount trmm_operations(Side side, std::int64_t m, std::int64_t n) {
+  return trsm_operations(side, m, n);
+}
+
+OperationCount geqrf_operations(std::int64_t m, std::int64_t n) {
+  const double rows = static_cast<double>(m), cols = static_cast<double>(n);
+  if (m >= n) {
+    const double shared = rows * cols * cols - cols * cols * cols / 3.0 + cols * cols / 2.0;
+    return {shared + rows * cols + 23.0 * cols / 6.0, shared + 5.0 * cols / 6.0};
+  }
+  const double shared = cols * rows * rows - rows * rows * rows / 3.0 - rows * rows / 2.0;
+  return {shared + 2.0 * cols * rows + 23.0 * rows / 6.0, shared + cols * rows + 5.0 * rows / 6.0};
+}
+
+OperationCount larft_operations(std::int64_t m, std::int64_t k) {
+  // Σ_{i<k} i(m−i) = m·k(k−1)/2 − (k−1)k(2k−1)/6; Σ i(i+1)/2 = (k−1)k(k+1)/6;
+  // Σ i(i−1)/2 = (k−2)(k−1)k/6.
+  const double below =
+      static_cast<double>(m) * product(k, k - 1, 1) / 2.0 - product(k - 1, k, 2 * k - 1) / 6.0;
+  return {below + product(k - 1, k, k + 1) / 6.0, below + product(k - 2, k - 1, k) / 6.0};
 }
 
 template <typename T>
@@ -218,6 +275,48 @@ int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv) {
   return info;
 }
 
+template <typename T>
+void trmm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t n, T alpha,
+          const T* a, std::int64_t lda, T* b, std::int64_t ldb) {
+  if (m == 0 || n == 0) return;
+  if (!account(trmm_flops<T>(side, m, n))) return;
+  Cblas<T>::trmm(CblasColMajor, to_cblas(side), to_cblas(uplo), to_cblas<T>(op_a), to_cblas(diag),
+                 as_int(m), as_int(n), blas_scalar(alpha), a, as_int(lda), b, as_int(ldb));
+}
+
+template <typename T>
+void geqrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, T* tau, T* work,
+           std::int64_t work_size) {
+  if (m == 0 || n == 0) return;
+  if (!account(geqrf_flops<T>(m, n))) return;
+  const int rows = as_int(m), cols = as_int(n), ld = as_int(lda), lwork = as_int(work_size);
+  int info = 0;
+  Cblas<T>::geqrf(&rows, &cols, a, &ld, tau, work, &lwork, &info);
+  if (info != 0)
+    throw InvalidArgument("local geqrf: LAPACK refused argument " + std::to_string(-info));
+}
+
+template <typename T>
+std::int64_t geqrf_work_size(std::int64_t m, std::int64_t n) {
+  if (m == 0 || n == 0) return 1;
+  const int rows = as_int(m), cols = as_int(n), ld = as_int(std::max<std::int64_t>(m, 1)),
+            query = -1;
+  T size{};
+  int info = 0;
+  Cblas<T>::geqrf(&rows, &cols, nullptr, &ld, nullptr, &size, &query, &info);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::real(size)));
+}
+
+template <typename T>
+void larft(std::int64_t m, std::int64_t k, const T* v, std::int64_t ldv, const T* tau, T* t,
+           std::int64_t ldt) {
+  if (m == 0 || k == 0) return;
+  if (!account(larft_flops<T>(m, k))) return;
+  const char forward = 'F', columnwise = 'C';
+  const int rows = as_int(m), count = as_int(k), ld_v = as_int(ldv), ld_t = as_int(ldt);
+  Cblas<T>::larft(&forward, &columnwise, &rows, &count, v, &ld_v, tau, t, &ld_t, 1, 1);
+}
+
 // The one place where scalar types are instantiated.
 #define HETSCAL_INSTANTIATE_LOCAL_BLAS(T)                                                    \
   template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \
@@ -229,7 +328,13 @@ int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv) {
   template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,        \
                         std::int64_t, real_of_t<T>, T*, std::int64_t);              \
   template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
-  template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);
+  template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);                    \
+  template void trmm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,          \
+                        std::int64_t, T*, std::int64_t);                                        \
+  template void geqrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, T*, T*, std::int64_t);   \
+  template std::int64_t geqrf_work_size<T>(std::int64_t, std::int64_t);                         \
+  template void larft<T>(std::int64_t, std::int64_t, const T*, std::int64_t, const T*, T*,      \
+                         std::int64_t);
 HETSCAL_INSTANTIATE_LOCAL_BLAS(float)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(double)
 HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<float>)

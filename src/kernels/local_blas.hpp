@@ -63,6 +63,33 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
 template <typename T>
 int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv);
 
+/// B = alpha·op(A)·B (Side::Left, A m×m) or alpha·B·op(A) (Side::Right, A n×n), A
+/// triangular. Counts trmm_flops<T>(side, m, n).
+template <typename T>
+void trmm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t n, T alpha,
+          const T* a, std::int64_t lda, T* b, std::int64_t ldb);
+
+/// Householder QR factorisation of the m×n A (LAPACK's xGEQRF): A = Q·R, R upper trapezoidal
+/// on and above the diagonal, the reflectors' vectors below it (unit diagonal implicit).
+/// Counts geqrf_flops<T>(m, n).
+/// @param tau min(m, n) entries: the reflectors' scalars, as xLARFG defines them.
+/// @param work geqrf_work_size<T>(m, n) entries at least (no allocation inside the call).
+template <typename T>
+void geqrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, T* tau, T* work,
+           std::int64_t work_size);
+
+/// The workspace xGEQRF wants for an m×n factorisation (its LWORK = −1 query; LAPACK's block
+/// size included), at least 1.
+template <typename T>
+std::int64_t geqrf_work_size(std::int64_t m, std::int64_t n);
+
+/// The k×k upper triangular T of the compact WY form of H(1)···H(k) = I − V·T·Vᴴ (LAPACK's
+/// xLARFT, forward, columnwise), V m×k unit lower trapezoidal (its diagonal and upper part
+/// are not read). Counts larft_flops<T>(m, k).
+template <typename T>
+void larft(std::int64_t m, std::int64_t k, const T* v, std::int64_t ldv, const T* tau, T* t,
+           std::int64_t ldt);
+
 /// Operation counts of the calls above (LAPACK Working Note 41, real multiplications and
 /// additions apart): GEMM m·n·k of each; TRSM n·m(m+1)/2 multiplications and n·m(m-1)/2
 /// additions (Side::Left; m and n swapped for Side::Right); SYRK and HERK k·n(n+1)/2 of each;
@@ -76,6 +103,16 @@ OperationCount potrf_operations(std::int64_t n);
 /// GETRF, for m >= n (m and n swapped otherwise): mn²/2 − n³/6 + mn/2 − n²/2 + 2n/3
 /// multiplications and mn²/2 − n³/6 − mn/2 + n/6 additions (LAWN 41).
 OperationCount getrf_operations(std::int64_t m, std::int64_t n);
+/// TRMM: as TRSM (n·m(m+1)/2 multiplications, n·m(m-1)/2 additions for Side::Left).
+OperationCount trmm_operations(Side side, std::int64_t m, std::int64_t n);
+/// GEQRF, LAWN 41: for m >= n, mn² − n³/3 + mn + n²/2 + 23n/6 multiplications and
+/// mn² − n³/3 + n²/2 + 5n/6 additions; for m < n, nm² − m³/3 + 2nm − m²/2 + 23m/6 and
+/// nm² − m³/3 + nm − m²/2 + 5m/6.
+OperationCount geqrf_operations(std::int64_t m, std::int64_t n);
+/// LARFT (not in LAWN 41): column i of T costs a product of V's rows below i, i(m−i)
+/// multiplications and additions, and a triangular product, i(i+1)/2 multiplications and
+/// i(i−1)/2 additions; summed over i < k.
+OperationCount larft_operations(std::int64_t m, std::int64_t k);
 
 /// Flops counted for those calls on scalar type T (flops_of: complex counts 4 times real).
 template <typename T = double>
@@ -89,6 +126,19 @@ double trsm_flops(Side side, std::int64_t m, std::int64_t n) {
 template <typename T = double>
 double syrk_flops(std::int64_t n, std::int64_t k) {
   return flops_of<T>(syrk_operations(n, k));
+}
+
+template <typename T = double>
+double trmm_flops(Side side, std::int64_t m, std::int64_t n) {
+  return flops_of<T>(trmm_operations(side, m, n));
+}
+template <typename T = double>
+double geqrf_flops(std::int64_t m, std::int64_t n) {
+  return flops_of<T>(geqrf_operations(m, n));
+}
+template <typename T = double>
+double larft_flops(std::int64_t m, std::int64_t k) {
+  return flops_of<T>(larft_operations(m, k));
 }
 
 template <typename T = double>

@@ -12,55 +12,27 @@
 #include <algorithm>
 #include <complex>
 #include <memory>
-#include <string>
 
-#include "core/error.hpp"
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
+#include "kernels/factorization_checks.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/lu_interchanges.hpp"
 #include "kernels/lu_panel.hpp"
-#include "kernels/lu_tiles.hpp"
 #include "kernels/lu_update.hpp"
 #include "kernels/summa_support.hpp"
-#include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels {
 namespace {
 
-/// Throws unless the tiles are square where the steps meet: tile k has as many rows as
-/// columns for every step k, except that the shorter may be the last tile of its dimension
-/// (M or N ends there, so no U row block or trailing update needs the missing part).
-void check_square_tiles(const layout::TileSplit& rows, const layout::TileSplit& cols) {
-  const std::int64_t steps = std::min(rows.count(), cols.count());
-  for (std::int64_t k = 0; k < steps; ++k) {
-    const std::int64_t m = rows.size(k), n = cols.size(k);
-    if (m == n || (m < n && k + 1 == rows.count()) || (n < m && k + 1 == cols.count())) continue;
-    throw InvalidArgument("lu: A's tiles are not square: tile row " + std::to_string(k) + " has " +
-                          std::to_string(m) + " rows, tile column " + std::to_string(k) + " " +
-                          std::to_string(n) +
-                          " columns (row and column splits must have the same first tile and "
-                          "block)");
-  }
-}
-
 /// Checks every argument on this rank; returns its rank in `comm`. @throws InvalidArgument
 template <typename T>
 int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOptions& options) {
-  int size = 0, rank = 0;
-  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  mpi::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_view(a, "lu: A", size, rank);
-  check_square_tiles(a.distribution->rows(), a.distribution->cols());
-  if (!options.rank_speeds.empty() && options.rank_speeds.size() != static_cast<std::size_t>(size))
-    throw InvalidArgument("lu: options.rank_speeds has " +
-                          std::to_string(options.rank_speeds.size()) + " speeds for " +
-                          std::to_string(size) + " ranks");
-  // A step's panel holds at most one tile column of A.
-  const layout::Distribution& d = *a.distribution;
-  mpi::mpi_count(d.rows().extent() * detail::largest_tile(d.cols()), "lu: panel");
+  const int rank = detail::check_factorization_arguments(a, comm, options.rank_speeds, "lu");
   // A step's interchanges move at most 2·nb rows.
+  const layout::Distribution& d = *a.distribution;
   mpi::mpi_count(2 * detail::largest_tile(d.cols()) * d.cols().extent(), "lu: interchanges");
   return rank;
 }
@@ -71,7 +43,7 @@ template <typename T>
 class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
-      : a_(a), tiles_(*a.distribution, my_rank, options) {
+      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
     panel_.allocate(tiles_);
     interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
@@ -83,9 +55,10 @@ class RightLooking {
     std::int64_t info = 0;
     if (steps > 0) panel_.start(tiles_, a_, 0, comm);
     for (std::int64_t k = 0; k < steps; ++k) {
-      const int panel_info = panel_.finish(tiles_, a_, k);
-      if (info == 0 && panel_info > 0) info = tiles_.rows().offset(k) + panel_info;
-      const std::int64_t* step_pivots = panel_.pivots(k);
+      panel_.finish(tiles_, a_, k);
+      const int step_info = detail::panel_info(panel_, k);
+      if (info == 0 && step_info > 0) info = tiles_.rows().offset(k) + step_info;
+      const std::int64_t* step_pivots = detail::panel_pivots(panel_, k);
       std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
       // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
       interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, k + 2, detail::kLuRightSwapTag, comm);
@@ -106,7 +79,7 @@ class RightLooking {
 
  private:
   DistributedMatrix<T> a_;
-  detail::LuTiles tiles_;
+  detail::FactorizationTiles tiles_;
   detail::LuPanel<T> panel_;
   detail::RowInterchanges<T> interchanges_;
   detail::LuUpdate<T> update_;

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/lu_panel.hpp"
-#include "kernels/lu_tiles.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -33,12 +33,12 @@ template <typename T>
 class RowInterchanges {
  public:
   /// Sizes the buffers for the largest call (without communicating).
-  void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Applies step k's interchanges (`pivots`: its pivot_count(k) global pivot rows) to tile
   /// columns [first, last) (clipped to A's), which must not hold k. Collective over the ranks
   /// owning the rows moved; every rank calls it alike.
-  void apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+  void apply(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
              const std::int64_t* pivots, std::int64_t first, std::int64_t last, int tag,
              MPI_Comm comm);
 
@@ -55,20 +55,20 @@ class RowInterchanges {
     T* packed;            ///< its first element in the buffer
     std::int64_t step;    ///< between its elements in the buffer
   };
-  void compose(const LuTiles& tiles, std::int64_t k, const std::int64_t* pivots);
+  void compose(const FactorizationTiles& tiles, std::int64_t k, const std::int64_t* pivots);
   /// Counts the elements this rank sends to and receives from every rank.
-  void count(const LuTiles& tiles, std::int64_t first, std::int64_t last);
+  void count(const FactorizationTiles& tiles, std::int64_t first, std::int64_t last);
   /// Copies every piece this rank sends (Copy::FromA) or receives (Copy::IntoA) between A and the
   /// buffers, from cursor_, the position of each partner's next block.
-  void copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t first,
-                   std::int64_t last, Copy copy);
+  void copy_pieces(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                   std::int64_t first, std::int64_t last, Copy copy);
   /// Where row `row`'s piece of tile column j is in A, with the stride between its elements.
-  T* row_piece(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t row,
+  T* row_piece(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t row,
                std::int64_t j, std::int64_t* stride) const;
-  void exchange(const LuTiles& tiles, int tag, MPI_Comm comm);
+  void exchange(const FactorizationTiles& tiles, int tag, MPI_Comm comm);
   /// Swaps in place when this rank's local array holds every row the step touches; returns
   /// false, having changed nothing, otherwise.
-  bool swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+  bool swap_locally(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                     const std::int64_t* pivots, std::int64_t first, std::int64_t last);
 
   std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
@@ -86,7 +86,7 @@ class RowInterchanges {
 };
 
 template <typename T>
-void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
+void RowInterchanges<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   std::int64_t widest = 0, my_width = 0;
@@ -114,7 +114,8 @@ void RowInterchanges<T>::allocate(const LuTiles& tiles, const DistributedMatrix<
 }
 
 template <typename T>
-void RowInterchanges<T>::compose(const LuTiles& tiles, std::int64_t k, const std::int64_t* pivots) {
+void RowInterchanges<T>::compose(const FactorizationTiles& tiles, std::int64_t k,
+                                 const std::int64_t* pivots) {
   const std::int64_t origin = tiles.rows().offset(k), count = tiles.pivot_count(k);
   rows_.clear();
   for (std::int64_t p = 0; p < count; ++p) {
@@ -138,7 +139,8 @@ void RowInterchanges<T>::compose(const LuTiles& tiles, std::int64_t k, const std
 }
 
 template <typename T>
-void RowInterchanges<T>::count(const LuTiles& tiles, std::int64_t first, std::int64_t last) {
+void RowInterchanges<T>::count(const FactorizationTiles& tiles, std::int64_t first,
+                               std::int64_t last) {
   const int me = tiles.my_rank();
   std::fill(send_count_.begin(), send_count_.end(), 0);
   std::fill(receive_count_.begin(), receive_count_.end(), 0);
@@ -152,7 +154,7 @@ void RowInterchanges<T>::count(const LuTiles& tiles, std::int64_t first, std::in
 }
 
 template <typename T>
-void RowInterchanges<T>::copy_pieces(const LuTiles& tiles, const DistributedMatrix<T>& a,
+void RowInterchanges<T>::copy_pieces(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                                      std::int64_t first, std::int64_t last, Copy copy) {
   const bool pack = copy == Copy::FromA;
   const int me = tiles.my_rank();
@@ -196,7 +198,7 @@ void RowInterchanges<T>::copy_pieces(const LuTiles& tiles, const DistributedMatr
 }
 
 template <typename T>
-T* RowInterchanges<T>::row_piece(const LuTiles& tiles, const DistributedMatrix<T>& a,
+T* RowInterchanges<T>::row_piece(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                                  std::int64_t row, std::int64_t j, std::int64_t* stride) const {
   const std::int64_t tile_row = tiles.rows().tile_of(row);
   const layout::TileLocation where = a.storage->tile_location({tile_row, j});
@@ -205,9 +207,9 @@ T* RowInterchanges<T>::row_piece(const LuTiles& tiles, const DistributedMatrix<T
 }
 
 template <typename T>
-void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                               const std::int64_t* pivots, std::int64_t first, std::int64_t last,
-                               int tag, MPI_Comm comm) {
+void RowInterchanges<T>::apply(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                               std::int64_t k, const std::int64_t* pivots, std::int64_t first,
+                               std::int64_t last, int tag, MPI_Comm comm) {
   last = std::min(last, tiles.cols().count());
   if (first >= last) return;
   if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
@@ -231,9 +233,10 @@ void RowInterchanges<T>::apply(const LuTiles& tiles, const DistributedMatrix<T>&
 }
 
 template <typename T>
-bool RowInterchanges<T>::swap_locally(const LuTiles& tiles, const DistributedMatrix<T>& a,
-                                      std::int64_t k, const std::int64_t* pivots,
-                                      std::int64_t first, std::int64_t last) {
+bool RowInterchanges<T>::swap_locally(const FactorizationTiles& tiles,
+                                      const DistributedMatrix<T>& a, std::int64_t k,
+                                      const std::int64_t* pivots, std::int64_t first,
+                                      std::int64_t last) {
   local_rows_.clear();
   local_pivots_.clear();
   const std::int64_t origin = tiles.rows().offset(k);
@@ -253,7 +256,7 @@ bool RowInterchanges<T>::swap_locally(const LuTiles& tiles, const DistributedMat
 }
 
 template <typename T>
-void RowInterchanges<T>::exchange(const LuTiles& tiles, int tag, MPI_Comm comm) {
+void RowInterchanges<T>::exchange(const FactorizationTiles& tiles, int tag, MPI_Comm comm) {
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     const std::size_t r = static_cast<std::size_t>(rank);
     if (rank == tiles.my_rank()) continue;

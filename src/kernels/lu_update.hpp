@@ -7,7 +7,7 @@
 ///   column k+1 alone, then for the rest); every rank keeps the U tiles it needs stacked side
 ///   by side in increasing column order.
 /// - The trailing update A_ij −= L_ik·U_kj: on a Cartesian grid's local array one GEMM per
-///   range of columns, on the L tiles stacked by the panel (lu_panel.hpp) and the U tiles
+///   range of columns, on the L tiles stacked by the panel (factorization_panel.hpp) and the U tiles
 ///   stacked here, which follow the local array's rows and columns; tile by tile otherwise.
 #include <mpi.h>
 
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/lu_panel.hpp"
-#include "kernels/lu_tiles.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/mpi_error.hpp"
@@ -33,44 +33,49 @@ template <typename T>
 class LuUpdate {
  public:
   /// Sizes the buffers for the largest step (without communicating).
-  void allocate(const LuTiles& tiles, const DistributedMatrix<T>& a);
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Starts step k's U row block: where its tiles go in this rank's buffers.
   /// @pre the previous step's U tiles have left (this waits for them).
-  void plan_row_block(const LuTiles& tiles, std::int64_t k);
+  void plan_row_block(const FactorizationTiles& tiles, std::int64_t k);
 
   /// The U row block's tiles (k, j), j in [first, last), first > k: solved by their owners,
   /// then shared (collective over their owners and the ranks that need them). The driver
   /// solves column k+1 alone first, for the lookahead. @pre finish(k) of `panel`,
   /// plan_row_block(k).
-  void solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                       std::int64_t k, std::int64_t first, std::int64_t last, MPI_Comm comm);
+  void solve_row_block(const FactorizationTiles& tiles, const LuPanel<T>& panel,
+                       const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                       std::int64_t last, MPI_Comm comm);
 
   /// A_ij −= L_ik·U_kj on this rank's tiles i > k, j in [first, last), first > k.
   /// @pre solve_row_block(k).
-  void update(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-              std::int64_t k, std::int64_t first, std::int64_t last) const;
+  void update(const FactorizationTiles& tiles, const LuPanel<T>& panel,
+              const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+              std::int64_t last) const;
 
   /// Waits until the U tiles this rank sent have left its buffer.
   void wait_sends() { wait_all(sends_); }
 
  private:
   /// Sets u_start_ for step k; returns the columns of the stacked U tiles.
-  std::int64_t plan_columns(const LuTiles& tiles, std::int64_t k, int rank,
+  std::int64_t plan_columns(const FactorizationTiles& tiles, std::int64_t k, int rank,
                             std::vector<std::int64_t>* start) const;
-  void solve_own(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                 std::int64_t k, std::int64_t first, std::int64_t last) const;
-  void post_receives(const LuTiles& tiles, std::int64_t k, std::int64_t first, std::int64_t last,
-                     MPI_Comm comm);
-  void send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+  void solve_own(const FactorizationTiles& tiles, const LuPanel<T>& panel,
+                 const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                 std::int64_t last) const;
+  void post_receives(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
+                     std::int64_t last, MPI_Comm comm);
+  void send_own(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                 std::int64_t first, std::int64_t last, MPI_Comm comm);
-  void update_array(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                    std::int64_t k, std::int64_t first, std::int64_t last) const;
-  void update_tiles(const LuTiles& tiles, const LuPanel<T>& panel, const DistributedMatrix<T>& a,
-                    std::int64_t k, std::int64_t first, std::int64_t last) const;
+  void update_array(const FactorizationTiles& tiles, const LuPanel<T>& panel,
+                    const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                    std::int64_t last) const;
+  void update_tiles(const FactorizationTiles& tiles, const LuPanel<T>& panel,
+                    const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+                    std::int64_t last) const;
   /// This rank's tile columns j of tile row k with j >= first.
-  static std::vector<std::int64_t>::const_iterator own_from(const LuTiles& tiles, std::int64_t k,
-                                                            std::int64_t first) {
+  static std::vector<std::int64_t>::const_iterator own_from(const FactorizationTiles& tiles,
+                                                            std::int64_t k, std::int64_t first) {
     const std::vector<std::int64_t>& mine = tiles.my_cols_in_row(k);
     return std::lower_bound(mine.begin(), mine.end(), first);
   }
@@ -83,7 +88,7 @@ class LuUpdate {
 };
 
 template <typename T>
-std::int64_t LuUpdate<T>::plan_columns(const LuTiles& tiles, std::int64_t k, int rank,
+std::int64_t LuUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int64_t k, int rank,
                                        std::vector<std::int64_t>* start) const {
   std::int64_t columns = 0;
   for (std::int64_t j = k + 1; j < tiles.cols().count(); ++j) {
@@ -95,7 +100,7 @@ std::int64_t LuUpdate<T>::plan_columns(const LuTiles& tiles, std::int64_t k, int
 }
 
 template <typename T>
-void LuUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) {
+void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   std::int64_t stacked = 0, outgoing = 0;
@@ -116,7 +121,7 @@ void LuUpdate<T>::allocate(const LuTiles& tiles, const DistributedMatrix<T>& a) 
 }
 
 template <typename T>
-void LuUpdate<T>::plan_row_block(const LuTiles& tiles, std::int64_t k) {
+void LuUpdate<T>::plan_row_block(const FactorizationTiles& tiles, std::int64_t k) {
   wait_all(sends_);  // the previous step's tiles have left outgoing_
   plan_columns(tiles, k, tiles.my_rank(), &u_start_);
   std::int64_t packed = 0;  // this rank's tiles (k, j > k), side by side in outgoing_
@@ -127,7 +132,7 @@ void LuUpdate<T>::plan_row_block(const LuTiles& tiles, std::int64_t k) {
 }
 
 template <typename T>
-void LuUpdate<T>::solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
+void LuUpdate<T>::solve_row_block(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                                   const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                   std::int64_t last, MPI_Comm comm) {
   last = std::min(last, tiles.cols().count());
@@ -139,7 +144,7 @@ void LuUpdate<T>::solve_row_block(const LuTiles& tiles, const LuPanel<T>& panel,
 }
 
 template <typename T>
-void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, std::int64_t first,
+void LuUpdate<T>::post_receives(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
                                 std::int64_t last, MPI_Comm comm) {
   const std::int64_t rows = tiles.rows().size(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
@@ -160,7 +165,7 @@ void LuUpdate<T>::post_receives(const LuTiles& tiles, std::int64_t k, std::int64
 }
 
 template <typename T>
-void LuUpdate<T>::solve_own(const LuTiles& tiles, const LuPanel<T>& panel,
+void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                             const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                             std::int64_t last) const {
   const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
@@ -185,8 +190,8 @@ void LuUpdate<T>::solve_own(const LuTiles& tiles, const LuPanel<T>& panel,
 }
 
 template <typename T>
-void LuUpdate<T>::send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                           std::int64_t first, std::int64_t last, MPI_Comm comm) {
+void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                           std::int64_t k, std::int64_t first, std::int64_t last, MPI_Comm comm) {
   const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
   if (own == end) return;
   const std::int64_t rows = tiles.rows().size(k);
@@ -218,7 +223,7 @@ void LuUpdate<T>::send_own(const LuTiles& tiles, const DistributedMatrix<T>& a, 
 }
 
 template <typename T>
-void LuUpdate<T>::update(const LuTiles& tiles, const LuPanel<T>& panel,
+void LuUpdate<T>::update(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                          const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                          std::int64_t last) const {
   last = std::min(last, tiles.cols().count());
@@ -231,7 +236,7 @@ void LuUpdate<T>::update(const LuTiles& tiles, const LuPanel<T>& panel,
 }
 
 template <typename T>
-void LuUpdate<T>::update_array(const LuTiles& tiles, const LuPanel<T>& panel,
+void LuUpdate<T>::update_array(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
   const std::vector<std::int64_t>&tile_rows = array_->tile_rows(), &tile_cols = array_->tile_cols();
@@ -252,7 +257,7 @@ void LuUpdate<T>::update_array(const LuTiles& tiles, const LuPanel<T>& panel,
 }
 
 template <typename T>
-void LuUpdate<T>::update_tiles(const LuTiles& tiles, const LuPanel<T>& panel,
+void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
   const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);

@@ -2,17 +2,19 @@
 // double (conjugating where op is ConjTrans), and exact flop counts by LAWN 41 (real: one
 // flop per multiplication and per addition; complex: 6 per multiplication, 2 per addition),
 // worked out by hand below rather than with the wrapper's own formulas.
+#include "kernels/local_blas.hpp"
+
 #include <gtest/gtest.h>
 
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
-#include "kernels/local_blas.hpp"
 
 namespace hetscal::kernels::test {
 namespace {
@@ -254,6 +256,109 @@ TEST(LocalBlas, PotrfEveryTypeAndTriangle) {
     check_potrf<std::complex<float>>(uplo);
     check_potrf<std::complex<double>>(uplo);
   }
+}
+
+// B = alpha·op(A)·B with A upper triangular (non-unit), against loops; counted as TRSM.
+template <typename T>
+void check_trmm(Op op_a) {
+  const std::int64_t m = 3, n = 4;
+  const Local<T> a(m, m, 11);
+  Local<T> b(m, n, 12);
+  const Local<T> b0 = b;
+  const T alpha = scalar<T>(0.5, 0.25);
+  const double flops = flops_of_call([&] {
+    trmm<T>(Side::Left, Uplo::Upper, op_a, Diag::NonUnit, m, n, alpha, a.data.data(), a.ld,
+            b.data.data(), b.ld);
+  });
+  // n·m(m+1)/2 = 24 multiplications, n·m(m-1)/2 = 12 additions.
+  EXPECT_EQ(flops, is_complex_v<T> ? 6 * 24 + 2 * 12 : 24 + 12);
+  const auto upper = [&](std::int64_t i, std::int64_t j) {  // op(A)(i, j), A's lower part zero
+    const bool stored = op_a == Op::NoTrans ? i <= j : j <= i;
+    return stored ? a.op_at(op_a, i, j) : Complex(0);
+  };
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      Complex sum = 0;
+      for (std::int64_t l = 0; l < m; ++l) sum += upper(i, l) * b0.wide(l, j);
+      EXPECT_LE(std::abs(b.wide(i, j) - widened(alpha) * sum), tolerance<T>(m));
+    }
+  }
+  EXPECT_TRUE(b.padding_intact());
+}
+
+TEST(LocalBlas, TrmmEveryType) {
+  check_trmm<double>(Op::NoTrans);
+  check_trmm<float>(Op::Trans);
+  check_trmm<std::complex<double>>(Op::ConjTrans);
+  check_trmm<std::complex<float>>(Op::ConjTrans);
+}
+
+// GEQRF then LARFT on m×n: H(i) = I − τ_i·v_i·v_iᴴ built by loops from the stored v_i; their
+// product Q must give A = Q·R, be unitary, and equal I − V·T·Vᴴ with LARFT's T. Counts by
+// LAWN 41 worked out by hand: GEQRF 5×3: 67 multiplications, 43 additions; 3×5: 73 and 49;
+// LARFT 5×3: Σ i(m−i) + i(i±1)/2 over i < 3 = 14 and 11, 3×3: 8 and 5.
+template <typename T>
+void check_geqrf(std::int64_t m, std::int64_t n, double mults, double adds, double larft_mults,
+                 double larft_adds) {
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+  const std::int64_t k = std::min(m, n);
+  Local<T> a(m, n, 13);
+  const Local<T> a0 = a;
+  std::vector<T> tau(static_cast<std::size_t>(k)), t(static_cast<std::size_t>(k * k));
+  std::vector<T> work(static_cast<std::size_t>(geqrf_work_size<T>(m, n)));
+  const double flops = flops_of_call([&] {
+    geqrf<T>(m, n, a.data.data(), a.ld, tau.data(), work.data(),
+             static_cast<std::int64_t>(work.size()));
+  });
+  const auto count = [](double mul, double add) {
+    return is_complex_v<T> ? 6 * mul + 2 * add : mul + add;
+  };
+  EXPECT_NEAR(flops, count(mults, adds), 1e-9);
+  EXPECT_NEAR(flops_of_call([&] { larft<T>(m, k, a.data.data(), a.ld, tau.data(), t.data(), k); }),
+              count(larft_mults, larft_adds), 1e-9);
+  EXPECT_TRUE(a.padding_intact());
+  const auto v = [&](std::int64_t i, std::int64_t c) {  // reflector c's vector, unit at c
+    return i < c ? Complex(0) : i == c ? Complex(1) : a.wide(i, c);
+  };
+  // Q = H(0)·H(1)···H(k−1), built column by column from the identity.
+  std::vector<Complex> q(static_cast<std::size_t>(m * m), 0.0);
+  for (std::int64_t i = 0; i < m; ++i) q[static_cast<std::size_t>(i + i * m)] = 1.0;
+  for (std::int64_t c = k - 1; c >= 0; --c) {  // Q := H(c)·Q
+    for (std::int64_t j = 0; j < m; ++j) {
+      Complex dot = 0;
+      for (std::int64_t i = 0; i < m; ++i)
+        dot += std::conj(v(i, c)) * q[static_cast<std::size_t>(i + j * m)];
+      for (std::int64_t i = 0; i < m; ++i)
+        q[static_cast<std::size_t>(i + j * m)] -=
+            widened(tau[static_cast<std::size_t>(c)]) * v(i, c) * dot;
+    }
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      Complex product = 0;  // (Q·R)(i, j)
+      for (std::int64_t l = 0; l <= std::min(j, m - 1); ++l)
+        product += q[static_cast<std::size_t>(i + l * m)] * a.wide(l, j);
+      EXPECT_LE(std::abs(product - a0.wide(i, j)), tolerance<T>(m)) << i << "," << j;
+    }
+  }
+  for (std::int64_t j = 0; j < m; ++j) {
+    for (std::int64_t i = 0; i < m; ++i) {
+      Complex wy = i == j ? 1.0 : 0.0;  // (I − V·T·Vᴴ)(i, j), T upper triangular
+      for (std::int64_t r = 0; r < k; ++r)
+        for (std::int64_t c = r; c < k; ++c)
+          wy -= v(i, r) * widened(t[static_cast<std::size_t>(r + c * k)]) * std::conj(v(j, c));
+      EXPECT_LE(std::abs(wy - q[static_cast<std::size_t>(i + j * m)]), tolerance<T>(m))
+          << i << "," << j;
+    }
+  }
+}
+
+TEST(LocalBlas, GeqrfAndLarftEveryType) {
+  check_geqrf<double>(5, 3, 67, 43, 14, 11);
+  check_geqrf<float>(5, 3, 67, 43, 14, 11);
+  check_geqrf<std::complex<double>>(5, 3, 67, 43, 14, 11);
+  check_geqrf<std::complex<float>>(3, 5, 73, 49, 8, 5);
+  check_geqrf<double>(3, 5, 73, 49, 8, 5);
 }
 
 TEST(LocalBlas, RefusesRankKUpdatesThatBlasHasNot) {

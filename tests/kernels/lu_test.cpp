@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
+#include "factorization_test_support.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
@@ -34,17 +34,6 @@ namespace {
 using Complex = std::complex<double>;
 
 constexpr unsigned kSeed = 11;
-
-/// M×N elements in square tiles of `block` after a first one of `first`.
-struct Shape {
-  std::int64_t m, n, block, first;
-};
-
-std::string describe(Family family, Shape s, LuPanelRank rank) {
-  return std::string(name(family)) + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
-         " block " + std::to_string(s.block) + " first " + std::to_string(s.first) +
-         (rank == LuPanelRank::Fastest ? " fastest" : " diagonal");
-}
 
 /// What a test matrix holds besides the random formula.
 struct Singularity {
@@ -103,17 +92,10 @@ template <typename T>
 std::vector<double> flops_per_rank(const layout::Distribution& d, const LuOptions& options) {
   const double mult = is_complex_v<T> ? 6.0 : 1.0, add = is_complex_v<T> ? 2.0 : 1.0;
   const layout::TileSplit &rows = d.rows(), &cols = d.cols();
-  const auto speed = [&](int rank) {
-    return options.rank_speeds.empty() ? 1.0 : options.rank_speeds[static_cast<std::size_t>(rank)];
-  };
   std::vector<double> flops(static_cast<std::size_t>(d.num_ranks()), 0.0);
   const auto add_to = [&](int rank, double f) { flops[static_cast<std::size_t>(rank)] += f; };
   for (std::int64_t k = 0; k < std::min(rows.count(), cols.count()); ++k) {
-    int panel = d.owner({k, k});
-    for (std::int64_t i = k; i < rows.count() && options.panel_rank == LuPanelRank::Fastest; ++i) {
-      const int rank = d.owner({i, k});
-      if (speed(rank) > speed(panel) || (speed(rank) == speed(panel) && rank < panel)) panel = rank;
-    }
+    const int panel = expected_panel_rank(d, k, options.panel_rank, options.rank_speeds);
     add_to(panel, lawn_getrf<T>(rows.extent() - rows.offset(k), cols.size(k)));
     const double order = static_cast<double>(rows.size(k)), kb = static_cast<double>(cols.size(k));
     for (std::int64_t j = k + 1; j < cols.count(); ++j) {
@@ -148,15 +130,7 @@ struct Factorisation {
   }
 
   /// The factors as stored over A, gathered on every rank.
-  std::vector<Complex> gathered() {
-    std::vector<Complex> mine(static_cast<std::size_t>(shape.m * shape.n)), all(mine.size());
-    a.for_each_owned([&](std::int64_t i, std::int64_t j, T& x) {
-      mine[static_cast<std::size_t>(i + j * shape.m)] = widened(x);
-    });
-    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX,
-                  MPI_SUM, MPI_COMM_WORLD);
-    return all;
-  }
+  std::vector<Complex> gathered() { return test::gathered(a, shape.m, shape.n); }
 
   /// ‖P·A − L·U‖_F / (‖A‖_F·max(M,N)·ε).
   double scaled_residual() {
@@ -241,8 +215,7 @@ struct Factorisation {
 LuOptions options_for(LuPanelRank rank) {
   LuOptions options;
   options.panel_rank = rank;
-  if (rank == LuPanelRank::Fastest)
-    for (int r = 0; r < world_size(); ++r) options.rank_speeds.push_back(1.0 + r);
+  options.rank_speeds = speeds_for(rank);
   return options;
 }
 
@@ -264,18 +237,12 @@ void check_factorisation(Family family, Shape shape,
   const double total = blocked_flops<T>(shape);
   EXPECT_NEAR(std::accumulate(flops.begin(), flops.end(), 0.0), total, 1e-12 * total);
   const std::vector<double> expected = flops_per_rank<T>(*f.a.distribution, options);
-  for (std::size_t r = 0; r < flops.size(); ++r)
-    EXPECT_NEAR(flops[r], expected[r], 1e-12 * total) << "rank " << r;
+  expect_flops_per_rank(flops, expected, total);
 }
-
-// Square, tall and wide; a partial last tile; a first tile shorter and longer than the
-// others; one tile; A smaller than a tile; M or N = 0.
-const Shape kShapes[] = {{37, 37, 5, 5}, {41, 23, 4, 3}, {19, 44, 4, 6}, {29, 29, 6, 2},
-                         {7, 7, 9, 9},   {6, 11, 3, 7},  {0, 9, 3, 3},   {9, 0, 3, 3}};
 
 TEST(Lu, DoubleOnEveryFamilyAndShape) {
   for (const Family family : kEveryFamily)
-    for (const Shape& shape : kShapes) check_factorisation<double>(family, shape);
+    for (const Shape& shape : kFactorizationShapes) check_factorisation<double>(family, shape);
 }
 
 TEST(Lu, FastestPanelRankOnEveryFamily) {
@@ -288,18 +255,10 @@ TEST(Lu, FastestPanelRankOnEveryFamily) {
 // The 2DBC pattern as a pattern (tiles, not a local array): the same owners as the Cartesian
 // grid, through the tiled path, against the same oracles.
 TEST(Lu, BlockCyclicPatternAsTiles) {
-  const core::Pattern pattern = core::best_block_cyclic(world_size());
   for (const Shape& shape : {Shape{37, 37, 5, 5}, Shape{41, 23, 4, 3}, Shape{19, 44, 4, 6}}) {
     SCOPED_TRACE("2DBC pattern " + std::to_string(shape.m) + "x" + std::to_string(shape.n));
-    TestMatrix<double> a(Family::BlockCyclic, shape.m, shape.n, {shape.block, shape.first},
-                         {shape.block, shape.first});
-    a.distribution = std::make_unique<layout::PatternDistribution>(
-        layout::lay_over(pattern, a.distribution->rows(), a.distribution->cols()));
-    a.storage = layout::make_local_layout(*a.distribution, world_rank());
-    a.data.assign(static_cast<std::size_t>(a.storage->local_elements()), 0.0);
-    a.fill(kSeed);
     Factorisation<double> f(Family::BlockCyclic, shape);
-    f.a = std::move(a);
+    lay_block_cyclic_pattern(f.a, kSeed);
     f.run();
     const auto ref = f.lapack();
     EXPECT_EQ(f.pivots, ref.pivots);

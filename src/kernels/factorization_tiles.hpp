@@ -1,13 +1,13 @@
 #pragma once
-/// @file lu_tiles.hpp
-/// Internal to kernels::lu: who owns and who needs which tile, read from the Distribution
-/// alone (identical on every rank).
+/// @file factorization_tiles.hpp
+/// Internal to kernels::lu and kernels::qr: who owns and who needs which tile, read from
+/// the Distribution alone (identical on every rank).
 ///
 /// Step k factorises tile column k from tile row k down on its panel rank. The factored
-/// tile L_ik (i > k) is needed by the owners of the trailing tiles of tile row i, (i, j),
-/// j > k; L_kk by the owners of the U row block (k, j), j > k, which solve with it; U_kj by
-/// the owners of the trailing tiles of tile column j, (i, j), i > k. Each goes to exactly
-/// those ranks.
+/// tile row i > k (the LU's L_ik, the QR's V_ik) is needed by the owners of the trailing
+/// tiles of tile row i, (i, j), j > k; tile row k by the owners of the row block (k, j),
+/// j > k (the LU solves with L_kk, the QR's W needs V_kk); the LU's U_kj by the owners of the
+/// trailing tiles of tile column j, (i, j), i > k. Each goes to exactly those ranks.
 #include <mpi.h>
 
 #include <cstdint>
@@ -20,11 +20,14 @@
 namespace hetscal::kernels::detail {
 
 /// The tile structure of the factorisation on one rank.
-class LuTiles {
+class FactorizationTiles {
  public:
-  /// @pre the tiles are square where steps meet (checked by lu's argument checks);
-  ///      options.rank_speeds is empty or has one speed per rank.
-  LuTiles(const layout::Distribution& d, int my_rank, const LuOptions& options);
+  /// @param panel_rank which rank factorises each panel (the QR's QrPanelRank is the same).
+  /// @param rank_speeds per rank, read by LuPanelRank::Fastest; empty: all equal.
+  /// @pre the tiles are square where steps meet (check_factorization_arguments);
+  ///      rank_speeds is empty or has one speed per rank.
+  FactorizationTiles(const layout::Distribution& d, int my_rank, LuPanelRank panel_rank,
+                     const std::vector<double>& rank_speeds);
 
   const layout::TileSplit& rows() const { return d_->rows(); }
   const layout::TileSplit& cols() const { return d_->cols(); }
@@ -38,9 +41,9 @@ class LuTiles {
   std::int64_t width(std::int64_t k) const { return cols().size(k); }
   /// Rows of step k's panel: from tile row k to the bottom of A.
   std::int64_t panel_rows(std::int64_t k) const { return rows().extent() - rows().offset(k); }
-  /// Pivots step k chooses: min(panel rows, width).
+  /// Pivots step k chooses (the QR: reflectors it makes): min(panel rows, width).
   std::int64_t pivot_count(std::int64_t k) const;
-  /// The rank that factorises step k's panel (LuOptions::panel_rank).
+  /// The rank that factorises step k's panel.
   int panel_rank(std::int64_t k) const { return panel_rank_[static_cast<std::size_t>(k)]; }
 
   /// Tile rows of column j this rank owns, increasing.
@@ -61,6 +64,11 @@ class LuTiles {
   bool receives_u_column(int rank, std::int64_t j, std::int64_t k) const {
     return column_reach(rank, j) > k;
   }
+  /// True when `rank` owns a tile (i, j) with i >= k: a trailing tile of column j at step k
+  /// of the QR, whose update needs the column's reduction.
+  bool owns_tile_from_row(int rank, std::int64_t j, std::int64_t k) const {
+    return column_reach(rank, j) >= k;
+  }
 
  private:
   /// Largest j with owner(i, j) = rank, or -1.
@@ -71,7 +79,8 @@ class LuTiles {
   std::int64_t column_reach(int rank, std::int64_t j) const {
     return column_reach_[static_cast<std::size_t>(j * num_ranks() + rank)];
   }
-  int choose_panel_rank(std::int64_t k, const LuOptions& options) const;
+  int choose_panel_rank(std::int64_t k, LuPanelRank rank,
+                        const std::vector<double>& rank_speeds) const;
 
   const layout::Distribution* d_;
   int me_;
@@ -119,7 +128,7 @@ class IndexedType {
 /// Where a Cartesian grid's local array holds this rank's tile rows and columns.
 class LocalArrayIndex {
  public:
-  LocalArrayIndex(const layout::CartesianLocalLayout& array, const LuTiles& tiles);
+  LocalArrayIndex(const layout::CartesianLocalLayout& array, const FactorizationTiles& tiles);
 
   const layout::CartesianLocalLayout& array() const { return *array_; }
   /// This rank's tile rows (columns) of the array, increasing.
@@ -133,7 +142,7 @@ class LocalArrayIndex {
 
  private:
   const layout::CartesianLocalLayout* array_;
-  const LuTiles* tiles_;
+  const FactorizationTiles* tiles_;
   std::vector<std::int64_t> tile_rows_, tile_cols_;
 };
 

@@ -1,4 +1,4 @@
-#include "kernels/lu_tiles.hpp"
+#include "kernels/factorization_tiles.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,9 @@
 
 namespace hetscal::kernels::detail {
 
-LuTiles::LuTiles(const layout::Distribution& d, int my_rank, const LuOptions& options)
+FactorizationTiles::FactorizationTiles(const layout::Distribution& d, int my_rank,
+                                       LuPanelRank panel_rank,
+                                       const std::vector<double>& rank_speeds)
     : d_(&d), me_(my_rank), steps_(std::min(d.rows().count(), d.cols().count())) {
   const std::size_t ranks = static_cast<std::size_t>(d.num_ranks());
   const std::int64_t tile_rows = rows().count(), tile_cols = cols().count();
@@ -26,23 +28,26 @@ LuTiles::LuTiles(const layout::Distribution& d, int my_rank, const LuOptions& op
       my_cols_in_row_[static_cast<std::size_t>(i)].push_back(j);
     }
   }
-  for (std::int64_t k = 0; k < steps_; ++k) panel_rank_.push_back(choose_panel_rank(k, options));
+  for (std::int64_t k = 0; k < steps_; ++k)
+    panel_rank_.push_back(choose_panel_rank(k, panel_rank, rank_speeds));
 }
 
-std::int64_t LuTiles::pivot_count(std::int64_t k) const {
+std::int64_t FactorizationTiles::pivot_count(std::int64_t k) const {
   return std::min(panel_rows(k), width(k));
 }
 
-int LuTiles::choose_panel_rank(std::int64_t k, const LuOptions& options) const {
-  if (options.panel_rank == LuPanelRank::DiagonalOwner) return owner(k, k);
+int FactorizationTiles::choose_panel_rank(std::int64_t k, LuPanelRank rank,
+                                          const std::vector<double>& rank_speeds) const {
+  if (rank == LuPanelRank::DiagonalOwner) return owner(k, k);
   // The fastest owner of a panel tile; the lowest rank among equally fast ones.
   int best = owner(k, k);
-  const auto speed = [&](int rank) {
-    return options.rank_speeds.empty() ? 1.0 : options.rank_speeds[static_cast<std::size_t>(rank)];
+  const auto speed = [&](int r) {
+    return rank_speeds.empty() ? 1.0 : rank_speeds[static_cast<std::size_t>(r)];
   };
   for (std::int64_t i = k; i < rows().count(); ++i) {
-    const int rank = owner(i, k);
-    if (speed(rank) > speed(best) || (speed(rank) == speed(best) && rank < best)) best = rank;
+    const int candidate = owner(i, k);
+    if (speed(candidate) > speed(best) || (speed(candidate) == speed(best) && candidate < best))
+      best = candidate;
   }
   return best;
 }
@@ -76,7 +81,8 @@ IndexedType::IndexedType(const std::vector<int>& lengths, const std::vector<int>
   mpi::check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
 }
 
-LocalArrayIndex::LocalArrayIndex(const layout::CartesianLocalLayout& array, const LuTiles& tiles)
+LocalArrayIndex::LocalArrayIndex(const layout::CartesianLocalLayout& array,
+                                 const FactorizationTiles& tiles)
     : array_(&array), tiles_(&tiles) {
   for (std::int64_t t = 0; t < tiles.rows().count(); ++t)
     if (array.local_row_of_tile(t) >= 0) tile_rows_.push_back(t);

@@ -1,0 +1,316 @@
+#pragma once
+/// @file factorization_panel.hpp
+/// Internal to kernels::lu and kernels::qr: one step's panel, gathered on one rank. The
+/// owners of the panel's tiles (i, k), i >= k, send them to the step's panel rank, one
+/// message per owner; the panel rank lays them out as one column-major (M − offset(k))×kb
+/// block, factorises it with LAPACK (Factor: xGETRF for the LU, so that the pivot search needs
+/// no message per column; xGEQRF and xLARFT for the QR), and sends every rank, in one
+/// message, the factored tile rows it receives (factorization_tiles.hpp: its own tiles of the panel
+/// and the tile rows its row block and trailing update need), stacked in increasing tile row order.
+/// What every rank needs of the step besides (the LU's INFO and pivots, the QR's τ and T) is
+/// broadcast to every rank.
+///
+/// Every transfer is non-blocking except the panel rank's wait for the panel's tiles. Two
+/// slots serve even and odd steps in turn, so that step k+1's panel travels while step k's
+/// factored tiles are still being used. Messages of one kind between two ranks are matched
+/// in posting order, which is step order on every rank, on the factorisation's own
+/// communicator. All buffers are sized once, by allocate(), before the first message.
+///
+/// A Factor provides: `using Shared` (the element type of the broadcast);
+/// `static std::int64_t shared_size(const FactorizationTiles&, std::int64_t k)` (elements broadcast
+/// at step k); `void allocate(const FactorizationTiles&)` (its own workspace, for every step this
+/// rank factorises); `void factorise(const FactorizationTiles&, std::int64_t k, T* panel,
+/// std::int64_t ld, Shared* shared)` (factorises the panel in place and fills the broadcast).
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/distributed_matrix.hpp"
+#include "kernels/factorization_tiles.hpp"
+#include "kernels/summa_support.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::kernels::detail {
+
+inline constexpr int kPanelGatherTag = 11;
+inline constexpr int kPanelTag = 12;
+
+/// Waits for every request of `requests` and empties it.
+inline void wait_all(std::vector<MPI_Request>& requests) {
+  mpi::check_mpi(
+      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+      "MPI_Waitall");
+  requests.clear();
+}
+
+/// The panels of the factorisation as this rank sees them.
+template <typename T, typename Factor>
+class GatheredPanel {
+ public:
+  using Shared = typename Factor::Shared;
+
+  /// Sizes every buffer for the largest step it serves: the whole workspace, allocated
+  /// without communicating.
+  void allocate(const FactorizationTiles& tiles);
+
+  /// Starts step k: the panel's tiles travel to the panel rank, which factorises the panel
+  /// and sends the factored tile rows on; every rank posts its receives and joins the
+  /// broadcast. @pre column k holds every earlier step's interchanges and
+  /// updates; step k-2 was finished.
+  void start(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+             MPI_Comm comm);
+
+  /// Waits for step k's broadcast and factored tile rows, and writes this rank's panel tiles
+  /// back into A.
+  void finish(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k);
+
+  /// Step k's broadcast: Factor::shared_size(tiles, k) elements. @pre finish(k) returned.
+  const Shared* shared(std::int64_t k) const { return slot(k).shared.data(); }
+  /// Factored tile row i of step k (R.size(i)×width(k), leading dimension l_ld(k)), or
+  /// nullptr when this rank did not receive it.
+  const T* l_tile(std::int64_t k, std::int64_t i) const {
+    const Slot& s = slot(k);
+    const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
+    return at < 0 ? nullptr : s.l.data() + at;
+  }
+  /// The same, writable (the QR makes its copy of the diagonal tile's V explicit).
+  T* l_tile(std::int64_t k, std::int64_t i) {
+    Slot& s = slot(k);
+    const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
+    return at < 0 ? nullptr : s.l.data() + at;
+  }
+  std::int64_t l_ld(std::int64_t k) const { return std::max<std::int64_t>(slot(k).l_rows, 1); }
+
+  /// Waits for every transfer this rank still has in flight.
+  void wait_sends() {
+    wait_all(l_sends_);
+    wait_all(gather_send_);
+  }
+
+ private:
+  struct Slot {
+    std::vector<T> l;                   ///< received tile rows, stacked (l_rows×width)
+    std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, or -1
+    std::int64_t l_rows = 0;
+    std::vector<Shared> shared;  ///< what the panel rank broadcasts
+    MPI_Request broadcast = MPI_REQUEST_NULL, receive = MPI_REQUEST_NULL;
+  };
+  Slot& slot(std::int64_t k) { return slots_[static_cast<std::size_t>(k % 2)]; }
+  const Slot& slot(std::int64_t k) const { return slots_[static_cast<std::size_t>(k % 2)]; }
+
+  /// Where the tile rows `rank` receives at step k stack; returns their number of rows.
+  static std::int64_t plan_rows(const FactorizationTiles& tiles, std::int64_t k, int rank,
+                                std::vector<std::int64_t>* start);
+  /// Rows of column k at or below tile row k that this rank owns.
+  static std::int64_t own_panel_rows(const FactorizationTiles& tiles, std::int64_t k);
+  void send_own_tiles(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                      std::int64_t k, MPI_Comm comm);
+  void factorise(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                 MPI_Comm comm);
+  void gather(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+              MPI_Comm comm);
+  void send_factored(const FactorizationTiles& tiles, std::int64_t k, MPI_Comm comm);
+  /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
+  /// row i starts at row row_of(i), in the direction `copy`.
+  template <typename RowOf>
+  void copy_own_tiles(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                      std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
+
+  std::array<Slot, 2> slots_;
+  std::vector<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
+  Factor factor_;
+  std::vector<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
+  std::vector<RowRun> runs_;
+  std::vector<int> lengths_, offsets_;
+  std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;
+};
+
+template <typename T, typename Factor>
+std::int64_t GatheredPanel<T, Factor>::plan_rows(const FactorizationTiles& tiles, std::int64_t k,
+                                                 int rank, std::vector<std::int64_t>* start) {
+  std::int64_t rows = 0;
+  for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
+    const bool received = tiles.receives_panel_row(rank, i, k);
+    if (start != nullptr) (*start)[static_cast<std::size_t>(i)] = received ? rows : -1;
+    if (received) rows += tiles.rows().size(i);
+  }
+  return rows;
+}
+
+template <typename T, typename Factor>
+std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& tiles,
+                                                      std::int64_t k) {
+  const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
+  std::int64_t rows = 0;
+  for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i)
+    rows += tiles.rows().size(*i);
+  return rows;
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
+  std::int64_t panel = 0, own = 0;
+  std::array<std::int64_t, 2> stacked{0, 0}, shared{0, 0};
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) {
+    const std::int64_t kb = tiles.width(k);
+    std::int64_t& shared_size = shared[static_cast<std::size_t>(k % 2)];
+    shared_size = std::max(shared_size, Factor::shared_size(tiles, k));
+    if (tiles.panel_rank(k) == tiles.my_rank()) panel = std::max(panel, tiles.panel_rows(k) * kb);
+    own = std::max(own, own_panel_rows(tiles, k) * kb);
+    std::int64_t& slot_size = stacked[static_cast<std::size_t>(k % 2)];
+    slot_size = std::max(slot_size, plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
+  }
+  for (std::size_t s = 0; s < 2; ++s) {
+    slots_[s].l.resize(static_cast<std::size_t>(stacked[s]));
+    slots_[s].l_start.assign(static_cast<std::size_t>(tiles.rows().count()), -1);
+    slots_[s].shared.resize(static_cast<std::size_t>(shared[s]));
+  }
+  panel_.resize(static_cast<std::size_t>(panel));
+  factor_.allocate(tiles);
+  own_tiles_.resize(static_cast<std::size_t>(own));
+  const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
+  gather_receives_.reserve(ranks);
+  l_sends_.reserve(ranks);
+  gather_send_.reserve(1);
+  runs_.reserve(static_cast<std::size_t>(tiles.rows().count()));
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                                     std::int64_t k, MPI_Comm comm) {
+  Slot& s = slot(k);
+  s.l_rows = plan_rows(tiles, k, tiles.my_rank(), &s.l_start);
+  const int panel_rank = tiles.panel_rank(k);
+  if (panel_rank == tiles.my_rank()) {
+    factorise(tiles, a, k, comm);
+  } else {
+    if (s.l_rows > 0)
+      MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
+                mpi::mpi_type<T>(), panel_rank, kPanelTag, comm, &s.receive);
+    send_own_tiles(tiles, a, k, comm);
+  }
+  MPI_Ibcast(s.shared.data(), mpi::mpi_count(Factor::shared_size(tiles, k), "panel broadcast"),
+             mpi::mpi_type<Shared>(), panel_rank, comm, &s.broadcast);
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::send_own_tiles(const FactorizationTiles& tiles,
+                                              const DistributedMatrix<T>& a, std::int64_t k,
+                                              MPI_Comm comm) {
+  const std::int64_t rows = own_panel_rows(tiles, k);
+  if (rows == 0) return;
+  wait_all(gather_send_);   // the previous step's tiles have left the buffer
+  std::int64_t packed = 0;  // the tiles follow one another, in tile row order
+  copy_own_tiles(
+      tiles, a, k, own_tiles_.data(), rows,
+      [&](std::int64_t i) {
+        const std::int64_t at = packed;
+        packed += tiles.rows().size(i);
+        return at;
+      },
+      Copy::FromA);
+  gather_send_.emplace_back(MPI_REQUEST_NULL);
+  MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
+            tiles.panel_rank(k), kPanelGatherTag, comm, &gather_send_.back());
+}
+
+template <typename T, typename Factor>
+template <typename RowOf>
+void GatheredPanel<T, Factor>::copy_own_tiles(const FactorizationTiles& tiles,
+                                              const DistributedMatrix<T>& a, std::int64_t k,
+                                              T* block, std::int64_t ld, RowOf&& row_of,
+                                              Copy copy) const {
+  const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
+  const std::int64_t kb = tiles.width(k);
+  for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
+    const layout::TileLocation where = a.storage->tile_location({*i, k});
+    T* tile = a.data + where.offset;
+    T* rows = block + row_of(*i);
+    if (copy == Copy::IntoA) {
+      copy_matrix(rows, ld, tile, where.ld, tiles.rows().size(*i), kb);
+    } else {
+      copy_matrix(tile, where.ld, rows, ld, tiles.rows().size(*i), kb);
+    }
+  }
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
+                                         const DistributedMatrix<T>& a, std::int64_t k,
+                                         MPI_Comm comm) {
+  wait_all(l_sends_);  // the previous panel has left panel_
+  gather(tiles, a, k, comm);
+  const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
+  Slot& s = slot(k);
+  factor_.factorise(tiles, k, panel_.data(), ld, s.shared.data());
+  send_factored(tiles, k, comm);
+  // This rank's own share: its stacked tile rows, and its tiles of the panel back into A.
+  for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
+    const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
+    if (at >= 0)
+      copy_matrix(panel_.data() + tiles.rows().offset(i) - origin, ld, s.l.data() + at, l_ld(k),
+                  tiles.rows().size(i), tiles.width(k));
+  }
+  copy_own_tiles(
+      tiles, a, k, panel_.data(), ld,
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
+                                      const DistributedMatrix<T>& a, std::int64_t k,
+                                      MPI_Comm comm) {
+  const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
+  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
+    if (rank == tiles.my_rank()) continue;
+    runs_.clear();
+    for (std::int64_t i = k; i < tiles.rows().count(); ++i)
+      if (tiles.owner(i, k) == rank)
+        append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
+    if (runs_.empty()) continue;
+    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
+    gather_receives_.emplace_back(MPI_REQUEST_NULL);
+    MPI_Irecv(panel_.data(), 1, type.get(), rank, kPanelGatherTag, comm, &gather_receives_.back());
+  }
+  copy_own_tiles(
+      tiles, a, k, panel_.data(), ld,
+      [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
+  wait_all(gather_receives_);
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, std::int64_t k,
+                                             MPI_Comm comm) {
+  const std::int64_t origin = tiles.rows().offset(k);
+  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
+    if (rank == tiles.my_rank()) continue;
+    runs_.clear();
+    for (std::int64_t i = k; i < tiles.rows().count(); ++i)
+      if (tiles.receives_panel_row(rank, i, k))
+        append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
+    if (runs_.empty()) continue;
+    select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
+    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
+    l_sends_.emplace_back(MPI_REQUEST_NULL);
+    MPI_Isend(panel_.data(), 1, type.get(), rank, kPanelTag, comm, &l_sends_.back());
+  }
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::finish(const FactorizationTiles& tiles,
+                                      const DistributedMatrix<T>& a, std::int64_t k) {
+  Slot& s = slot(k);
+  mpi::check_mpi(MPI_Wait(&s.broadcast, MPI_STATUS_IGNORE), "MPI_Wait");
+  mpi::check_mpi(MPI_Wait(&s.receive, MPI_STATUS_IGNORE), "MPI_Wait");
+  if (tiles.panel_rank(k) != tiles.my_rank())
+    copy_own_tiles(
+        tiles, a, k, s.l.data(), l_ld(k),
+        [&](std::int64_t i) { return s.l_start[static_cast<std::size_t>(i)]; }, Copy::IntoA);
+}
+
+}  // namespace hetscal::kernels::detail

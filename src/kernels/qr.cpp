@@ -1,0 +1,84 @@
+/// @file qr.cpp
+/// Driver of the distributed Householder QR factorisation: argument checks, the workspace
+/// allocated and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead
+/// of one. Step k: wait for panel k (τ, T and the V tile rows this rank needs); apply its
+/// reflectors to tile column k+1, then start panel k+1, whose messages travel while the
+/// columns right of it are updated. The panel is gathered and scattered as the LU's
+/// (factorization_panel.hpp, qr_panel.hpp), the update is qr_update.hpp's. Scalar types are
+/// instantiated here only.
+#include "kernels/qr.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <memory>
+
+#include "kernels/agreed_call.hpp"
+#include "kernels/allocate_agreed.hpp"
+#include "kernels/factorization_checks.hpp"
+#include "kernels/factorization_tiles.hpp"
+#include "kernels/qr_panel.hpp"
+#include "kernels/qr_update.hpp"
+
+namespace hetscal::kernels {
+namespace {
+
+/// The factorisation on one rank. Constructing it allocates the whole workspace and
+/// communicates nothing.
+template <typename T>
+class RightLooking {
+ public:
+  RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
+      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
+    panel_.allocate(tiles_);
+    update_.allocate(tiles_, a_);
+  }
+
+  /// Runs every step over `comm` (collective); writes τ.
+  void run(T* tau, MPI_Comm comm) {
+    const std::int64_t steps = tiles_.steps(), columns = tiles_.cols().count();
+    if (steps > 0) panel_.start(tiles_, a_, 0, comm);
+    for (std::int64_t k = 0; k < steps; ++k) {
+      panel_.finish(tiles_, a_, k);
+      const T* step_tau = detail::qr_panel_tau(panel_, k);
+      std::copy(step_tau, step_tau + detail::QrPanelFactor<T>::reflectors(tiles_, k),
+                tau + tiles_.rows().offset(k));
+      detail::make_diagonal_v_explicit(panel_, tiles_, k);
+      // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
+      update_.apply(tiles_, panel_, a_, k, k + 1, k + 2, comm);
+      if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
+      update_.apply(tiles_, panel_, a_, k, k + 2, columns, comm);
+    }
+    panel_.wait_sends();
+  }
+
+ private:
+  DistributedMatrix<T> a_;
+  detail::FactorizationTiles tiles_;
+  detail::QrPanel<T> panel_;
+  detail::QrUpdate<T> update_;
+};
+
+}  // namespace
+
+template <typename T>
+void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options) {
+  const int my_rank = detail::agreed_arguments(comm, "qr's argument check", [&] {
+    return detail::check_factorization_arguments(a, comm, options.rank_speeds, "qr");
+  });
+  std::unique_ptr<RightLooking<T>> factorization;
+  detail::allocate_agreed(
+      comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
+  const detail::DuplicatedComm messages(comm);
+  factorization->run(tau, messages.get());
+}
+
+// The one place where scalar types are instantiated.
+#define HETSCAL_INSTANTIATE_QR(T) \
+  template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);
+HETSCAL_INSTANTIATE_QR(float)
+HETSCAL_INSTANTIATE_QR(double)
+HETSCAL_INSTANTIATE_QR(std::complex<float>)
+HETSCAL_INSTANTIATE_QR(std::complex<double>)
+#undef HETSCAL_INSTANTIATE_QR
+
+}  // namespace hetscal::kernels
