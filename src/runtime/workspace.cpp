@@ -1,32 +1,22 @@
 #include "runtime/workspace.hpp"
 
-#include <sys/mman.h>
-
 #include <cstdlib>
 #include <new>
 
+#include "mpi/fresh_pages.hpp"
+
 namespace hetscal::runtime {
-namespace {
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-
-}  // namespace
 
 void FreeDeleter::operator()(std::byte* p) const { std::free(p); }
 
 FreshMemory allocate_fresh(std::size_t bytes) {
-  if (bytes < kHugePage) {
+  if (bytes < mpi::kHugePageBytes) {
     void* p = std::malloc(bytes == 0 ? 1 : bytes);
     if (p == nullptr) throw std::bad_alloc();
     return FreshMemory(static_cast<std::byte*>(p));
   }
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = std::aligned_alloc(kHugePage, rounded);
-  if (p == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages, small ones serve
-#endif
-  return FreshMemory(static_cast<std::byte*>(p));
+  std::size_t capacity = 0;
+  return FreshMemory(static_cast<std::byte*>(mpi::allocate_populated(bytes, capacity)));
 }
 
 std::size_t Workspace::bytes() const {
