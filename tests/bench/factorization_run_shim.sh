@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): the unchanged ScaLAPACK program examples/scalapack/pdpotrf_example.f90
-# on 2 ranks with rank 1 slowed FACTOR times by libhetscal-slowdown.so, plain ScaLAPACK against
-# the same binary with libhetscal.so preloaded (HETSCAL_SPEEDS=1,1/FACTOR), on the 1x2 and 2x1
-# grids; interleaved runs, medians of the PDPOTRF time the program prints. The first hetscal
-# run of each case shows its plan and its measured stages (HETSCAL_VERBOSE=1).
+# Benchmark (not a test), shared by tests/bench/{cholesky,lu}/run_shim.sh, which set `routine`
+# (PDPOTRF, PDGETRF) and `example` (the unchanged ScaLAPACK program examples/scalapack/
+# <example>.f90 calling it) and source this file: that program on 2 ranks with rank 1 slowed
+# FACTOR times by libhetscal-slowdown.so, plain ScaLAPACK against the same binary with
+# libhetscal.so preloaded (HETSCAL_SPEEDS=1,1/FACTOR), on the 1x2 and 2x1 grids; interleaved
+# runs, medians of the time the program prints for the routine. The first hetscal run of each
+# case shows its plan and its measured stages (HETSCAL_VERBOSE=1).
 # The sleep rate is one core's DGEMM rate, measured first unless HETSCAL_SLOWDOWN_RATE is set.
-# Usage: run_shim.sh [BUILD_DIR ["N_LIST" [RUNS [NB [FACTOR]]]]]
-#        (default: build, "4000 8000", 3, 128, 3)
+# Arguments: [BUILD_DIR ["N_LIST" [RUNS [NB [FACTOR]]]]] (default: build, "4000 8000", 3, 128, 3)
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$repo/build}
 sizes=${2:-"4000 8000"}
 runs=${3:-3}
 nb=${4:-128}
 factor=${5:-3}
 export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-program=$build/examples/pdpotrf_example
+program=$build/examples/$example
 slowdown=$build/src/tools/libhetscal-slowdown.so
 hetscal=$build/src/libhetscal.so
 field() { awk -v key="$1" '$1 == key { print $2; exit }'; }
@@ -53,7 +54,7 @@ for n in $sizes; do
       hetero+=("$(field time_s <<<"$out")")
       if ((i == 0)); then
         echo "N=$n grid ${grid/ /x}:"
-        grep -E "hetscal: PDPOTRF .*(plan|computed|forwarded|measured)" <<<"$out" | sed 's/^/  /'
+        grep -E "hetscal: $routine .*(plan|computed|forwarded|measured)" <<<"$out" | sed 's/^/  /'
       fi
     done
     p=$(printf "%s\n" "${plain[@]}" | median)
@@ -63,6 +64,6 @@ for n in $sizes; do
   done
 done
 echo
-echo "PDPOTRF through the shim, NB=$nb, medians of $runs interleaved runs (seconds)"
+echo "$routine through the shim, NB=$nb, medians of $runs interleaved runs (seconds)"
 printf "%6s %5s %12s %12s %8s\n" N grid ScaLAPACK hetscal speedup
 printf "%s\n" "${table[@]}"
