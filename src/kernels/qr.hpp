@@ -14,11 +14,8 @@ namespace hetscal::kernels {
 /// rank, which runs LAPACK's xGEQRF and xLARFT on them and sends the reflectors on).
 using QrPanelRank = LuPanelRank;
 
-struct QrOptions {
-  QrPanelRank panel_rank = QrPanelRank::DiagonalOwner;
-  /// Relative speed of every rank (indexed by rank), read by Fastest; empty: all equal.
-  std::vector<double> rank_speeds;
-};
+/// Where panels are factorised: the same choice as the LU's.
+using QrOptions = LuOptions;
 
 /// Factorises the M×N matrix A in place as ScaLAPACK's PxGEQRF: A = Q·R, R upper triangular
 /// (trapezoidal when M < N) on and above the diagonal, Q = H(1)·H(2)···H(min(M,N)) with
