@@ -30,4 +30,6 @@ void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const in
               const int* desca, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* ipiv, int* info);
+void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, double* tau, double* work, const int* lwork, int* info);
 }

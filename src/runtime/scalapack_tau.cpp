@@ -1,0 +1,37 @@
+#include "runtime/scalapack_tau.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.hpp"
+#include "layout/block_cyclic.hpp"
+#include "layout/descriptor.hpp"
+
+namespace hetscal::runtime {
+
+template <typename T>
+void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
+                         std::int64_t n, const T* tau, T* local_tau) {
+  const layout::Descriptor a = layout::Descriptor::parse(desca);
+  if (m < 0 || n < 0 || ja < 1 || ja - 1 + n > a.n) {
+    throw InvalidArgument("hetscal: ScaLAPACK TAU: sub(A) columns " + std::to_string(ja) + ".." +
+                          std::to_string(ja - 1 + n) + " do not fit in A's " +
+                          std::to_string(a.n) + " columns");
+  }
+  const layout::CyclicAxis cols = a.col_axis(grid.npcol);
+  layout::validate(cols);
+  const std::int64_t reflectors = std::min(m, n);
+  for (std::int64_t j = 0; j < reflectors; ++j) {
+    const std::int64_t column = ja - 1 + j;  // 0-based global column of reflector j
+    // Every process row of the owning process column stores it (PDLARFG runs there).
+    if (layout::owner_coordinate(cols, column) != grid.mycol) continue;
+    local_tau[layout::global_to_local(cols, column)] = tau[j];
+  }
+}
+
+template void write_scalapack_tau<float>(const mpi::ContextInfo&, const int*, int, std::int64_t,
+                                         std::int64_t, const float*, float*);
+template void write_scalapack_tau<double>(const mpi::ContextInfo&, const int*, int, std::int64_t,
+                                          std::int64_t, const double*, double*);
+
+}  // namespace hetscal::runtime

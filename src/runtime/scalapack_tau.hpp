@@ -1,0 +1,32 @@
+#pragma once
+/// @file scalapack_tau.hpp
+/// QR's scalar factors in ScaLAPACK's TAU format, written exactly where PDGEQRF writes them.
+/// Shared by the shim's PxGEQRF and the native API on ScaLAPACK descriptors.
+///
+/// TAU is tied to A's columns (LOCc(JA+MIN(M,N)-1) entries): PDGEQRF's PDLARFG computes
+/// reflector j on every process of the process column owning global column JA+j-1, each of
+/// which stores τ_j at its local index of that column. The other process columns never see
+/// τ_j, and no entry before JA's nor past the last reflector's column is written. This
+/// function replays those writes and touches no other entry.
+#include <cstdint>
+
+#include "mpi/blacs_context.hpp"
+
+namespace hetscal::runtime {
+
+/// Writes this process's TAU as PDGEQRF leaves it after factoring sub(A) =
+/// A(IA:IA+M-1, JA:JA+N-1). Local: no communication.
+/// @param grid the calling process's view of DESCA's context (its mycol and npcol are read).
+/// @param desca A's descriptor (9 or 11 entries).
+/// @param ja 1-based first column of sub(A).
+/// @param m,n sub(A)'s size; nothing is written when either is 0.
+/// @param tau min(M, N) entries as kernels::qr writes them (the same on every rank).
+/// @param[in,out] local_tau this process's TAU, at least LOCc(JA+MIN(M,N)-1) entries; only the
+///        entries PDGEQRF writes are written.
+/// @throws InvalidArgument when the descriptor cannot be read or sub(A)'s columns do not fit
+///         in A — before anything is written.
+template <typename T>
+void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
+                         std::int64_t n, const T* tau, T* local_tau);
+
+}  // namespace hetscal::runtime
