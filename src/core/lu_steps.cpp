@@ -26,8 +26,9 @@ void require_lu_layout(const TileOwnership& layout, std::size_t processors, cons
   if (msg.tellp() != 0) throw InvalidArgument(msg.str());
 }
 
-/// One entry per (from, to) pair, tiles summed, sorted by pair.
-void merge_pairs(std::vector<PairMessage>& messages) {
+}  // namespace
+
+void merge_pair_messages(std::vector<PairMessage>& messages) {
   std::sort(messages.begin(), messages.end(), [](const PairMessage& a, const PairMessage& b) {
     return a.from != b.from ? a.from < b.from : a.to < b.to;
   });
@@ -41,8 +42,6 @@ void merge_pairs(std::vector<PairMessage>& messages) {
   }
   messages = std::move(merged);
 }
-
-}  // namespace
 
 LuSteps::LuSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
                  std::vector<double> speeds)
@@ -127,7 +126,7 @@ void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
       if (x != d && panel_rows[a] > 0 && trailing_cols[b] > 0)
         load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
     }
-  merge_pairs(load.swaps);
+  merge_pair_messages(load.swaps);
 }
 
 void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
@@ -147,7 +146,7 @@ void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
       }
     }
   }
-  merge_pairs(load.u_messages);
+  merge_pair_messages(load.u_messages);
 }
 
 namespace {
