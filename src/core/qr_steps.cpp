@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/lookahead_steps.hpp"
 #include "core/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -89,12 +90,6 @@ namespace {
 
 /// A step's panel: gathered and factorised (xGEQRF, xLARFT) on the panel rank, then V, τ
 /// and T on their way while the panel rank does its own part.
-struct PanelSeconds {
-  double gather_and_factor = 0.0;
-  double delivery = 0.0;
-  double total() const { return gather_and_factor + delivery; }
-};
-
 PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, double nb, double efficiency) {
   const double tile_bytes = nb * nb * kBytesPerElement;
   BroadcastPhase gather(platform.network), delivery(platform.network);
@@ -115,8 +110,9 @@ PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, dou
 struct StepWork {
   double messages = 0.0;
   std::vector<double> compute;  ///< seconds per processor
-  double slowest() const { return *std::max_element(compute.begin(), compute.end()); }
-  double window() const { return messages + slowest(); }
+  double slowest_compute() const { return *std::max_element(compute.begin(), compute.end()); }
+  double exposed() const { return 0.0; }  ///< the root's Tᴴ·W counts with its update
+  double window() const { return messages + slowest_compute(); }
   double of(std::size_t x) const { return messages + compute[x]; }
 };
 
@@ -143,23 +139,9 @@ TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
   const QrSteps steps(layout, platform.size(), panel_rank, speeds);
   const double nb = real(layout.tile), efficiency = platform.kernel.efficiency(nb);
 
-  TimeBreakdown t;
-  QrStepLoad load = steps.step(0);
-  t.panel += panel_seconds(platform, load, nb, efficiency).total();  // nothing to hide it behind
-  for (std::size_t k = 0; k < steps.steps(); ++k) {
-    const StepWork work = step_work(platform, load, nb, efficiency);
-    t.communication += work.messages;
-    t.compute += work.slowest();
-    if (k + 1 == steps.steps()) break;
-    QrStepLoad next = steps.step(k + 1);
-    // Lookahead as the LU's: every rank done, the panel rank's next panel factorised before
-    // its own part, and that panel delivered.
-    const PanelSeconds panel = panel_seconds(platform, next, nb, efficiency);
-    const double step = std::max({work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
-    t.panel += step - work.window();
-    load = std::move(next);
-  }
-  return t;
+  return lookahead_time(
+      steps, [&](const QrStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
+      [&](const QrStepLoad& load) { return step_work(platform, load, nb, efficiency); });
 }
 
 }  // namespace hetscal::core

@@ -18,9 +18,8 @@
 ///   Tᴴ·W        on the root, nb³ per tile column, then W_j back to the contributors (the
 ///              same messages the other way);
 ///   update     A_ij −= V_ik·W_j, 2nb³ per trailing tile (i >= k, j > k).
-/// Lookahead of one as the LU's: step k lasts max(window, gather + factorisation + the panel
-/// rank's own part, gather + factorisation + delivery), the window being the W messages' time
-/// plus the slowest rank's flops (partials, Tᴴ·W, update).
+/// Lookahead of one as the LU's (lookahead_steps.hpp), the window being the W messages'
+/// time plus the slowest rank's flops (partials, Tᴴ·W, update).
 #include <cstddef>
 #include <vector>
 
