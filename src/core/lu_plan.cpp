@@ -26,8 +26,9 @@ std::string label_of(LuLayoutKind kind, std::size_t p, std::size_t q) {
 /// The candidates of choose_lu_plan, before pricing.
 class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
  public:
-  LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options)
-      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), "choose_lu_plan")),
+  LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
+                     const std::string& planner)
+      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner)),
         platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
 
   void add_caller(const Problem& problem) { add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem)); }
@@ -117,20 +118,24 @@ const char* lu_layout_name(LuLayoutKind kind) {
   return "?";
 }
 
-LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
-                        const LuPlanOptions& options) {
+namespace {
+
+/// The LU planner's candidates priced for `routine` (LU or QR): only the step model differs.
+LuChoice choose_factorization_plan(Routine routine, const std::string& planner, const Platform& platform,
+                                   std::int64_t m, std::int64_t n, const CallerLayout& caller,
+                                   const LuPlanOptions& options) {
   require_valid(platform);
   if (m < 1 || n < 1)
-    throw InvalidArgument("choose_lu_plan: an M x N = " + std::to_string(m) + " x " + std::to_string(n) +
+    throw InvalidArgument(planner + ": an M x N = " + std::to_string(m) + " x " + std::to_string(n) +
                           " matrix; both must be >= 1");
-  if (options.kinds.empty()) throw InvalidArgument("choose_lu_plan: no kind of distribution to price");
+  if (options.kinds.empty()) throw InvalidArgument(planner + ": no kind of distribution to price");
   Problem problem;
-  problem.routine = Routine::LU;
+  problem.routine = routine;
   problem.m = static_cast<std::size_t>(m);
   problem.n = static_cast<std::size_t>(n);
   problem.caller = caller;
 
-  LuCandidateBuilder builder(platform, {problem.m, problem.n}, options);
+  LuCandidateBuilder builder(platform, {problem.m, problem.n}, options, planner);
   if (builder.wants(LuLayoutKind::CallerLayout)) builder.add_caller(problem);
   const auto pattern_counts = pattern_process_counts(platform, options.max_processors);
   for (const std::vector<std::size_t>& fastest : fastest_subsets(platform, options.max_processors)) {
@@ -140,10 +145,22 @@ LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n
   }
   builder.add_fastest_panel_variants();
   if (builder.built().empty())
-    throw InvalidArgument("choose_lu_plan: none of the " + std::to_string(options.kinds.size()) +
+    throw InvalidArgument(planner + ": none of the " + std::to_string(options.kinds.size()) +
                           " kinds of distribution asked for applies to " + std::to_string(platform.size()) +
                           " processors (G-2DBC and heterogeneous patterns need 2 or more)");
   return price_and_choose(platform, problem, std::move(builder.built()));
+}
+
+}  // namespace
+
+LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
+                        const LuPlanOptions& options) {
+  return choose_factorization_plan(Routine::LU, "choose_lu_plan", platform, m, n, caller, options);
+}
+
+LuChoice choose_qr_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
+                        const LuPlanOptions& options) {
+  return choose_factorization_plan(Routine::QR, "choose_qr_plan", platform, m, n, caller, options);
 }
 
 }  // namespace hetscal::core

@@ -1,6 +1,7 @@
 #pragma once
 /// @file lu_plan.hpp
-/// The LU planner: choose_lu_plan builds the distributions an LU factorisation with partial
+/// The LU planner, which plans QR too (choose_qr_plan: the same candidates, priced by the QR
+/// time model): choose_lu_plan builds the distributions an LU factorisation with partial
 /// pivoting of an M×N matrix can run on, prices each with the LU time model (time_model.hpp;
 /// hetscal's kernel in lu_steps.hpp, ScaLAPACK's PDGETRF on the caller's layout) and keeps
 /// the fastest that fits in memory. Candidates, for every tile size and on the fastest k
@@ -75,6 +76,13 @@ using LuChoice = PlanChoice<LuLayoutKind>;
 ///   platform lacks; the message names the problem.
 /// @throws Error if no candidate fits in memory.
 LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n,
+                        const CallerLayout& caller, const LuPlanOptions& options = {});
+
+/// Chooses among the same candidates for the QR factorisation of an M×N matrix: the caller's
+/// layout priced as ScaLAPACK's PDGEQRF, the others as hetscal's QR kernel (qr_steps.hpp),
+/// whose panel rank is chosen as the LU's.
+/// @throws as choose_lu_plan, naming choose_qr_plan.
+LuChoice choose_qr_plan(const Platform& platform, std::int64_t m, std::int64_t n,
                         const CallerLayout& caller, const LuPlanOptions& options = {});
 
 }  // namespace hetscal::core

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/lookahead_steps.hpp"
 #include "core/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -26,8 +27,9 @@ void require_lu_layout(const TileOwnership& layout, std::size_t processors, cons
   if (msg.tellp() != 0) throw InvalidArgument(msg.str());
 }
 
-/// One entry per (from, to) pair, tiles summed, sorted by pair.
-void merge_pairs(std::vector<PairMessage>& messages) {
+}  // namespace
+
+void merge_pair_messages(std::vector<PairMessage>& messages) {
   std::sort(messages.begin(), messages.end(), [](const PairMessage& a, const PairMessage& b) {
     return a.from != b.from ? a.from < b.from : a.to < b.to;
   });
@@ -41,8 +43,6 @@ void merge_pairs(std::vector<PairMessage>& messages) {
   }
   messages = std::move(merged);
 }
-
-}  // namespace
 
 LuSteps::LuSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
                  std::vector<double> speeds)
@@ -127,7 +127,7 @@ void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
       if (x != d && panel_rows[a] > 0 && trailing_cols[b] > 0)
         load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
     }
-  merge_pairs(load.swaps);
+  merge_pair_messages(load.swaps);
 }
 
 void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
@@ -147,19 +147,14 @@ void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
       }
     }
   }
-  merge_pairs(load.u_messages);
+  merge_pair_messages(load.u_messages);
 }
 
 namespace {
 
-/// A step's panel: the panel rank waits for the gathered tiles and factorises them; the
-/// factored tiles and the pivots then travel while it updates its own tiles.
-struct PanelSeconds {
-  double gather_and_getrf = 0.0;
-  double delivery = 0.0;  ///< the factored tiles to their ranks, the pivots to every rank
-  double total() const { return gather_and_getrf + delivery; }
-};
-
+/// A step's panel: the panel rank waits for the gathered tiles and factorises them (getrf);
+/// the factored tiles to their ranks and the pivots to every rank then travel while it
+/// updates its own tiles.
 PanelSeconds panel_seconds(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
   const double tile_bytes = nb * nb * kBytesPerElement;
   BroadcastPhase gather(platform.network), factored(platform.network);
@@ -188,6 +183,8 @@ struct StepWork {
   std::vector<double> update;  ///< seconds per processor
   double slowest_trsm() const { return *std::max_element(trsm.begin(), trsm.end()); }
   double slowest_update() const { return *std::max_element(update.begin(), update.end()); }
+  double exposed() const { return slowest_trsm(); }  ///< the row block waits for the panel
+  double slowest_compute() const { return slowest_update(); }
   /// Every processor done: the window the next panel may hide in.
   double window() const { return messages + slowest_trsm() + slowest_update(); }
   /// Processor x done with its own part.
@@ -216,24 +213,9 @@ TimeBreakdown simulate_lu(const Platform& platform, const TileOwnership& layout,
   const LuSteps steps(layout, platform.size(), panel_rank, speeds);
   const double nb = real(layout.tile), efficiency = platform.kernel.efficiency(nb);
 
-  TimeBreakdown t;
-  LuStepLoad load = steps.step(0);
-  t.panel += panel_seconds(platform, load, nb, efficiency).total();  // nothing to hide it behind
-  for (std::size_t k = 0; k < steps.steps(); ++k) {
-    const StepWork work = step_work(platform, load, nb, efficiency);
-    t.communication += work.messages;
-    t.panel += work.slowest_trsm();
-    t.compute += work.slowest_update();
-    if (k + 1 == steps.steps()) break;
-    LuStepLoad next = steps.step(k + 1);
-    // Lookahead: the step lasts until every processor is done, the panel rank has its next
-    // panel factorised before doing its own part, and that panel has reached every rank.
-    const PanelSeconds panel = panel_seconds(platform, next, nb, efficiency);
-    const double step = std::max({work.window(), panel.gather_and_getrf + work.of(next.panel_rank), panel.total()});
-    t.panel += step - work.window();
-    load = std::move(next);
-  }
-  return t;
+  return lookahead_time(
+      steps, [&](const LuStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
+      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); });
 }
 
 }  // namespace hetscal::core

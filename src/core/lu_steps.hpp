@@ -45,6 +45,9 @@ struct PairMessage {
   double tiles = 0.0;
 };
 
+/// Merges `messages` into one entry per (from, to) pair, tiles summed, sorted by pair.
+void merge_pair_messages(std::vector<PairMessage>& messages);
+
 /// What step k of hetscal's LU kernel asks of each processor.
 struct LuStepLoad {
   std::size_t panel_rank = 0;      ///< where the panel is gathered and factorised

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/lu_steps.hpp"
+#include "core/qr_steps.hpp"
 #include "core/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -186,10 +187,14 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
 
   Prediction prediction;
   prediction.candidate = candidate;
-  // LU: ScaLAPACK's PDGETRF where the caller's layout is kept, hetscal's kernel elsewhere.
-  prediction.time = problem.routine == Routine::LU && !in_place
-                        ? simulate_lu(platform, plan, candidate.panel_rank)
-                        : simulate_steps(platform, problem, plan);
+  // LU, QR: ScaLAPACK's PDGETRF, PDGEQRF where the caller's layout is kept, hetscal's
+  // kernels elsewhere.
+  if (problem.routine == Routine::LU && !in_place)
+    prediction.time = simulate_lu(platform, plan, candidate.panel_rank);
+  else if (problem.routine == Routine::QR && !in_place)
+    prediction.time = simulate_qr(platform, plan, candidate.panel_rank);
+  else
+    prediction.time = simulate_steps(platform, problem, plan);
   const DataCost data = data_cost(platform, problem, candidate);
   prediction.time.redistribution = data.redistribution_s;
   prediction.moved_bytes = data.moved_bytes;

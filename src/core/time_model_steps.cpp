@@ -110,7 +110,7 @@ RoutineCosts routine_costs(Routine routine, double tile) {
       break;
     case Routine::QR:
       c.update_flops_per_tile = 4.0 * cube;   // apply I − V T Vᵀ: ~4 m n nb
-      c.panel_flops_per_tile = 2.0 * cube;    // Householder panel: 2 n nb²
+      c.panel_flops_per_tile = 3.0 * cube;    // PDGEQR2 2 n nb², then PDLARFT's T n nb²
       c.column_broadcast_rounds = 2.0;        // W = Vᵀ C summed, then sent back
       c.panel_collectives_per_column = 2.0;   // column norm, w = vᵀ A
       c.factorisation = true;

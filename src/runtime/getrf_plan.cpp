@@ -1,7 +1,10 @@
 #include "runtime/getrf_plan.hpp"
 
+#include <string>
+
 #include "core/error.hpp"
 #include "layout/candidate_distribution.hpp"
+#include "runtime/geqrf_plan.hpp"
 #include "runtime/plan_description.hpp"
 
 namespace hetscal::runtime {
@@ -18,21 +21,23 @@ kernels::LuOptions kernel_options(const core::Candidate& chosen, const core::Pla
   return options;
 }
 
-}  // namespace
-
-LuLayout choose_lu_layout(const core::Platform& platform, const core::Problem& problem,
-                          const std::vector<core::LuLayoutKind>& kinds) {
+/// The layout of an LU or a QR (the same families and panel-rank choice; `plan` prices them
+/// with the routine's step model). `routine` names the call in messages ("an LU layout").
+template <typename Planner>
+LuLayout choose_factorization_layout(const core::Platform& platform, const core::Problem& problem,
+                                     const std::vector<core::LuLayoutKind>& kinds, core::Routine routine,
+                                     const std::string& what, Planner plan_choice) {
   const auto m = static_cast<std::int64_t>(problem.rows());
   const auto n = static_cast<std::int64_t>(problem.n);
-  if (problem.routine != core::Routine::LU) {
-    throw InvalidArgument(std::string("hetscal: an LU layout needs an LU problem, not ") +
+  if (problem.routine != routine) {
+    throw InvalidArgument("hetscal: " + what + " is for " + core::routine_name(routine) + " problems, not " +
                           core::routine_name(problem.routine));
   }
-  if (n < 1) throw InvalidArgument("hetscal: an LU layout needs N >= 1 columns");
-  if (kinds.empty()) throw InvalidArgument("hetscal: an LU layout needs at least one kind of layout to choose from");
+  if (n < 1) throw InvalidArgument("hetscal: " + what + " needs N >= 1 columns");
+  if (kinds.empty()) throw InvalidArgument("hetscal: " + what + " needs at least one kind of layout to choose from");
   core::LuPlanOptions options;
   options.kinds = kinds;
-  const core::LuChoice choice = core::choose_lu_plan(platform, m, n, problem.caller, options);
+  const core::LuChoice choice = plan_choice(platform, m, n, problem.caller, options);
 
   LuLayout plan;
   adopt_choice(plan, choice, platform.size());
@@ -42,6 +47,20 @@ LuLayout choose_lu_layout(const core::Platform& platform, const core::Problem& p
     plan.options = kernel_options(choice.candidate, platform);
   }
   return plan;
+}
+
+}  // namespace
+
+LuLayout choose_lu_layout(const core::Platform& platform, const core::Problem& problem,
+                          const std::vector<core::LuLayoutKind>& kinds) {
+  return choose_factorization_layout(platform, problem, kinds, core::Routine::LU, "an LU layout",
+                                     core::choose_lu_plan);
+}
+
+LuLayout choose_qr_layout(const core::Platform& platform, const core::Problem& problem,
+                          const std::vector<core::LuLayoutKind>& kinds) {
+  return choose_factorization_layout(platform, problem, kinds, core::Routine::QR, "a QR layout",
+                                     core::choose_qr_plan);
 }
 
 }  // namespace hetscal::runtime
