@@ -1,13 +1,12 @@
 #include "getrf_check.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "scalapack_abi.hpp"
+#include "scalapack_reference.hpp"
 
 namespace hetscal_test {
 namespace {
@@ -18,21 +17,9 @@ using Pdgetrf = void (*)(const int*, const int*, double*, const int*, const int*
 constexpr int kUnwrittenPivot = -99;  // IPIV entries PDGETRF leaves alone keep this
 constexpr int kIpivGuard = 8;         // entries past LOCr(M_A)+MB_A that nothing may write
 
-// ScaLAPACK's own PDGETRF, looked up in the library that defines NUMROC (which hetscal does
-// not interpose): the reference whether or not hetscal is preloaded.
+// ScaLAPACK's own PDGETRF: the reference whether or not hetscal is preloaded.
 Pdgetrf scalapack_pdgetrf() {
-  static const Pdgetrf routine = [] {
-    Dl_info library{};
-    void* numroc = dlsym(RTLD_DEFAULT, "numroc_");
-    void* handle = numroc && dladdr(numroc, &library) ? dlopen(library.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
-                                                      : nullptr;
-    void* found = handle ? dlsym(handle, "pdgetrf_") : nullptr;
-    if (!found) {
-      std::fprintf(stderr, "getrf_check: ScaLAPACK's own pdgetrf_ not found\n");
-      std::abort();  // a problem of the test set-up, not of the routine
-    }
-    return reinterpret_cast<Pdgetrf>(found);
-  }();
+  static const auto routine = reinterpret_cast<Pdgetrf>(scalapack_own_symbol("pdgetrf_"));
   return routine;
 }
 

@@ -1,0 +1,49 @@
+#include "geqrf_case.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace hetscal_test {
+
+int GeqrfCase::expected_info() const {
+  if (a.type != DescriptorType::BlockCyclic9) return -601;
+  return workspace == Workspace::TooSmall ? -9 : 0;
+}
+
+double GeqrfCase::value(int i, int j) const {
+  if (j - (ja - 1) == zero_column) return 0.0;
+  return scale * global_value(seed, Matrix::A, i, j);  // exact: scale is a power of two
+}
+
+GeqrfCase draw_geqrf_case(std::uint64_t seed, int nprow, int npcol, int max_dimension) {
+  Random r(seed);
+  GeqrfCase t;
+  t.seed = seed;
+  t.m = draw_dimension(r, max_dimension);
+  t.n = r.chance(30) ? t.m : draw_dimension(r, max_dimension);
+  t.a = draw_distribution(r, nprow, npcol, 5);
+  // Any offset, inside a block or on its boundary.
+  t.ia = r.between(1, 2 * t.a.mb);
+  t.ja = r.between(1, 2 * t.a.nb);
+  t.a.rows = t.ia - 1 + t.m + r.between(0, 3);
+  t.a.cols = t.ja - 1 + t.n + r.between(0, 3);
+  if (t.n > 0 && r.chance(15)) t.zero_column = r.between(0, t.n - 1);
+  const int scale_kind = r.between(0, 9);
+  t.scale = scale_kind == 0 ? std::ldexp(1.0, -990) : scale_kind == 1 ? std::ldexp(1.0, 990) : 1.0;
+  const int workspace_kind = r.between(0, 19);
+  t.workspace = workspace_kind < 14   ? Workspace::Minimum
+                : workspace_kind < 17 ? Workspace::Generous
+                : workspace_kind < 19 ? Workspace::TooSmall
+                                      : Workspace::QueryOnly;
+  return t;
+}
+
+std::string GeqrfCase::describe() const {
+  static const char* const workspaces[] = {"LWMIN", "LWMIN+17", "LWMIN-1", "query only"};
+  char text[200];
+  std::snprintf(text, sizeof text, "M,N=%d,%d IA,JA=%d,%d scale %g zero column %d LWORK %s;", m,
+                n, ia, ja, scale, zero_column, workspaces[static_cast<int>(workspace)]);
+  return text + a.describe("A");
+}
+
+}  // namespace hetscal_test

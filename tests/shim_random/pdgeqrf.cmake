@@ -1,0 +1,39 @@
+# Random PDGEQRF cases (issue 11): a plain ScaLAPACK program (pdgeqrf_random) checked against
+# ScaLAPACK's own PDGEQRF on a copy (R, reflectors and TAU to rounding, TAU's exact layout,
+# LWORK queries and WORK(1) identical) and bit for bit outside the factors, on 1-9 processes
+# and every grid of each count. Run on ScaLAPACK alone first: ScaLAPACK itself must pass them,
+# which validates the checker's bounds and expected INFO values.
+add_executable(shim_random_pdgeqrf pdgeqrf_random.cpp geqrf_case.cpp geqrf_check.cpp)
+target_link_libraries(shim_random_pdgeqrf PRIVATE shim_random_common)
+target_compile_options(shim_random_pdgeqrf PRIVATE ${HETSCAL_WARNINGS})
+
+set(pdgeqrf_cases_per_grid_1 100)
+set(pdgeqrf_cases_per_grid_4 10)
+random_cases_on_scalapack(pdgeqrf shim_random_pdgeqrf 4 1 4)
+
+# The checker can fail: each fault of a broken PDGEQRF is caught by its own finding.
+set(pdgeqrf_caught_wrong_tau "first: TAU unlike ScaLAPACK's")
+set(pdgeqrf_caught_reflector_off_by_one "first: sub\\(A\\) unlike ScaLAPACK's")
+set(pdgeqrf_caught_tau_wrong_process_column "first: TAU (not written where ScaLAPACK writes it|written where ScaLAPACK leaves it)")
+mutants_caught(pdgeqrf shim_random_pdgeqrf mutant_pdgeqrf.cpp wrong_tau reflector_off_by_one
+               tau_wrong_process_column)
+
+# The same program with libhetscal.so preloaded (random_cases_preloaded), every rank count.
+# HETSCAL_ROUTINES=pdgeqrf leaves the PDGEMMs of the ScaLAPACK reference run to ScaLAPACK.
+# Few cases per grid (each also runs ScaLAPACK's PDGEQRF on a copy) to stay near half a minute.
+set(preloaded_pdgeqrf_cases_per_grid_1 30)
+set(preloaded_pdgeqrf_cases_per_grid_2 10)
+set(preloaded_pdgeqrf_cases_per_grid_3 8)
+set(preloaded_pdgeqrf_cases_per_grid_4 5)
+set(preloaded_pdgeqrf_cases_per_grid_5 4)
+set(preloaded_pdgeqrf_cases_per_grid_6 3)
+set(preloaded_pdgeqrf_cases_per_grid_7 3)
+set(preloaded_pdgeqrf_cases_per_grid_8 2)
+set(preloaded_pdgeqrf_cases_per_grid_9 2)
+random_cases_preloaded(pdgeqrf shim_random_pdgeqrf 5 RANKS 1 2 3 4 5 6 7 8 9 LARGER_SEED 162
+                       ENV HETSCAL_ROUTINES=pdgeqrf)
+
+# All-or-nothing PDGEQRF calls (faults_forwarded): a partial move-out or a TAU written before
+# every rank agreed would show as factors or TAU unlike ScaLAPACK's.
+faults_forwarded(pdgeqrf shim_random_pdgeqrf 9 CASES 2:plan@0 4:allocate@1 2:move-in@0
+                 4:compute@2 2:move-out@0 6:move-out@3 ENV HETSCAL_ROUTINES=pdgeqrf)
