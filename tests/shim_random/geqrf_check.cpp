@@ -51,37 +51,22 @@ double factor_bound(const GeqrfCase& t, int si, int sj, double reference) {
 void check_a(const GeqrfCase& t, const LocalOperand& before, const CallResult& got,
              const CallResult* reference, GeqrfFindings& f) {
   const LocalOperand& a = got.a;
-  for (int lj = 0; lj < std::max(1, a.local_cols()); ++lj) {
-    for (int li = 0; li < a.lld(); ++li) {
-      const std::size_t at = a.at(li, lj);
-      const double value = a.data()[at], old = before.data()[at];
-      if (li >= a.local_rows() || lj >= a.local_cols()) {
-        if (!same_bits(value, old)) {
-          ++f.changed_padding;
-          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, value, old, 0.0);
-        }
-        continue;
-      }
-      const int i = a.global_row(li), j = a.global_col(lj);
-      const int si = i - (t.ia - 1), sj = j - (t.ja - 1);
-      const bool in_sub = si >= 0 && si < t.m && sj >= 0 && sj < t.n;
-      if (!in_sub || !reference) {
-        if (!same_bits(value, old)) {
-          ++(in_sub ? f.changed_left : f.changed_outside);
-          note_first_problem(f.first_problem,
-                             in_sub ? "sub(A) changed by a call that computes nothing"
-                                    : "A changed outside sub(A)",
-                             li, lj, i, j, value, old, 0.0);
-        }
-        continue;
-      }
-      const double want = reference->a.data()[at], bound = factor_bound(t, si, sj, want);
-      if (!(std::fabs(value - want) <= bound)) {  // NaN fails too
-        ++f.factor_unlike;
-        note_first_problem(f.first_problem, "sub(A) unlike ScaLAPACK's", li, lj, i, j, value, want, bound);
-      }
+  UntouchedFindings u;
+  u.first_problem = f.first_problem;
+  check_untouched(before, a, t.ia, t.ja, t.m, t.n, !reference, u, [&](int li, int lj, int si, int sj) {
+    const std::size_t at = a.at(li, lj);
+    const double value = a.data()[at], want = reference->a.data()[at];
+    const double bound = factor_bound(t, si, sj, want);
+    if (!(std::fabs(value - want) <= bound)) {  // NaN fails too
+      ++f.factor_unlike;
+      note_first_problem(u.first_problem, "sub(A) unlike ScaLAPACK's", li, lj, t.ia - 1 + si,
+                         t.ja - 1 + sj, value, want, bound);
     }
-  }
+  });
+  f.changed_padding += u.padding;
+  f.changed_outside += u.outside;
+  f.changed_left += u.left;
+  f.first_problem = u.first_problem;
 }
 
 // TAU: every entry written where, and only where, ScaLAPACK writes one, to rounding; nothing

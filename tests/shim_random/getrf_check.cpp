@@ -41,42 +41,27 @@ void check_a(const GetrfCase& t, const KnownLu& lu, const LocalOperand& before,
              const CallResult& got, const CallResult* scalapack, GetrfFindings& f) {
   const bool left_as_is = t.argument_info() != 0 || t.quick_return();
   const LocalOperand& a = got.a;
-  for (int lj = 0; lj < std::max(1, a.local_cols()); ++lj) {
-    for (int li = 0; li < a.lld(); ++li) {
-      const std::size_t at = a.at(li, lj);
-      const double value = a.data()[at], old = before.data()[at];
-      if (li >= a.local_rows() || lj >= a.local_cols()) {
-        if (!same_bits(value, old)) {
-          ++f.changed_padding;
-          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, value, old, 0.0);
-        }
-        continue;
-      }
-      const int i = a.global_row(li), j = a.global_col(lj);
-      const int si = i - (t.ia - 1), sj = j - (t.ja - 1);
-      const bool in_sub = si >= 0 && si < t.m && sj >= 0 && sj < t.n;
-      if (!in_sub || left_as_is) {
-        if (!same_bits(value, old)) {
-          ++(in_sub ? f.changed_refused : f.changed_outside);
-          note_first_problem(f.first_problem,
-                             in_sub ? "sub(A) changed by a call that must leave it"
-                                    : "A changed outside sub(A)",
-                             li, lj, i, j, value, old, 0.0);
-        }
-        continue;
-      }
-      const double want = lu.factors[si + static_cast<std::size_t>(sj) * t.m];
-      if (!(value == want)) {  // exact (getrf_case.hpp); NaN fails too
-        ++f.wrong_factor;
-        note_first_problem(f.first_problem, "wrong factor element", li, lj, i, j, value, want, 0.0);
-      }
-      if (scalapack && !same_bits(value, scalapack->a.data()[at])) {
-        ++f.unlike_scalapack;
-        note_first_problem(f.first_problem, "factor unlike ScaLAPACK's", li, lj, i, j, value,
-                           scalapack->a.data()[at], 0.0);
-      }
+  UntouchedFindings u;
+  u.first_problem = f.first_problem;
+  check_untouched(before, a, t.ia, t.ja, t.m, t.n, left_as_is, u, [&](int li, int lj, int si, int sj) {
+    const std::size_t at = a.at(li, lj);
+    const double value = a.data()[at];
+    const int i = t.ia - 1 + si, j = t.ja - 1 + sj;
+    const double want = lu.factors[si + static_cast<std::size_t>(sj) * t.m];
+    if (!(value == want)) {  // exact (getrf_case.hpp); NaN fails too
+      ++f.wrong_factor;
+      note_first_problem(u.first_problem, "wrong factor element", li, lj, i, j, value, want, 0.0);
     }
-  }
+    if (scalapack && !same_bits(value, scalapack->a.data()[at])) {
+      ++f.unlike_scalapack;
+      note_first_problem(u.first_problem, "factor unlike ScaLAPACK's", li, lj, i, j, value,
+                         scalapack->a.data()[at], 0.0);
+    }
+  });
+  f.changed_padding += u.padding;
+  f.changed_outside += u.outside;
+  f.changed_refused += u.left;
+  f.first_problem = u.first_problem;
 }
 
 void note_pivot(GetrfFindings& f, long& count, const char* what, std::size_t entry, int got, int want) {

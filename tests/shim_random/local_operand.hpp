@@ -43,6 +43,24 @@ bool same_bits(double a, double b);
 void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
                         double got, double want, double bound);
 
+class LocalOperand;
+
+/// Counts of elements a call changed where it must not (and the first one, for the report).
+struct UntouchedFindings {
+  long padding = 0;  ///< the padding below LLD
+  long outside = 0;  ///< A outside sub(A)
+  long left = 0;     ///< sub(A) of a call that must leave it (refused, quick return, query)
+  std::string first_problem;
+};
+
+/// Compares `after` with `before` element by element, padding included: the padding and
+/// everything outside sub(A) = A(IA:IA+M-1, JA:JA+N-1) must keep their bits, and so must
+/// sub(A) when `left_as_is`; any other element of sub(A) is handed to `inside` with its local
+/// (li, lj) and 0-based (si, sj) inside sub(A).
+void check_untouched(const LocalOperand& before, const LocalOperand& after, int ia, int ja,
+                     int m, int n, bool left_as_is, UntouchedFindings& f,
+                     const std::function<void(int li, int lj, int si, int sj)>& inside);
+
 class LocalOperand {
  public:
   /// @param value global element (i, j), 0-based
