@@ -17,7 +17,11 @@ std::vector<core::LuLayoutKind> all_lu_layouts();
 const char* lu_layout_option_name(core::LuLayoutKind kind);
 
 /// Parses the variable's value; the kinds come back in all_lu_layouts()' order, once each.
-/// @throws InvalidArgument naming the first unknown entry, or when the list is empty.
-std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text);
+/// @param variable the variable the value came from, for messages (HETSCAL_QR_LAYOUTS takes
+///        the same names: QR is planned among the LU's families).
+/// @throws InvalidArgument naming the variable and the first unknown entry, or when the list
+///         is empty.
+std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text,
+                                                 const char* variable = "HETSCAL_LU_LAYOUTS");
 
 }  // namespace hetscal::runtime

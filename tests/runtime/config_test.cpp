@@ -223,6 +223,20 @@ TEST(RuntimeConfig, LuLayoutsAreAKnownSubsetInAnyCase) {
   EXPECT_FALSE(parse({{"HETSCAL_LU_LAYOUTS", ""}}).valid());
 }
 
+TEST(RuntimeConfig, QrLayoutsAreTheLuFamiliesOnTheirOwnVariable) {
+  using core::LuLayoutKind;
+  EXPECT_EQ(parse({}).qr_layouts, all_lu_layouts());
+  const Configuration some = parse({{"HETSCAL_QR_LAYOUTS", "hetero-grid"}});
+  ASSERT_TRUE(some.valid());
+  EXPECT_EQ(some.qr_layouts, std::vector<LuLayoutKind>{LuLayoutKind::HeterogeneousGrid});
+  EXPECT_EQ(some.lu_layouts, all_lu_layouts());  // the LU's own list is not the QR's
+  EXPECT_NE(some.fingerprint(), parse({}).fingerprint());
+  const Configuration unknown = parse({{"HETSCAL_QR_LAYOUTS", "gcrm"}});
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_NE(unknown.errors[0].find("HETSCAL_QR_LAYOUTS: 'gcrm' is not a layout"), std::string::npos)
+      << unknown.errors[0];
+}
+
 TEST(RuntimeConfig, CountErrorsNameTheVariableTheListCameFrom) {
   const Configuration from_file = parse({{"HETSCAL_SPEEDS_FILE", "/etc/speeds"}}, {{"/etc/speeds", "1 2"}});
   ASSERT_TRUE(from_file.valid());
