@@ -10,6 +10,8 @@
 /// (TAU written as PDGEQRF writes it, WORK(1) = LWMIN, the rest of WORK unused: hetscal's
 /// workspace is its own) or ScaLAPACK does. One file per precision instantiates it under
 /// every name mangling.
+#include <cstdint>
+
 #include "runtime/geqrf_route.hpp"
 #include "shim/compute_or_forward.hpp"
 #include "shim/real_routine.hpp"
