@@ -143,6 +143,8 @@ std::string Configuration::fingerprint() const {
   for (core::CholeskyLayoutKind kind : cholesky_layouts) out << cholesky_layout_option_name(kind) << ',';
   out << ";lu_layouts=";
   for (core::LuLayoutKind kind : lu_layouts) out << lu_layout_option_name(kind) << ',';
+  out << ";qr_layouts=";
+  for (core::LuLayoutKind kind : qr_layouts) out << lu_layout_option_name(kind) << ',';
   add_speeds(out, speeds);
   return out.str();
 }
@@ -221,6 +223,7 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
     if (auto v = get("HETSCAL_CHOLESKY_LAYOUTS")) config.cholesky_layouts = parse_cholesky_layouts(*v);
   });
   guarded([&] { if (auto v = get("HETSCAL_LU_LAYOUTS")) config.lu_layouts = parse_lu_layouts(*v); });
+  guarded([&] { if (auto v = get("HETSCAL_QR_LAYOUTS")) config.qr_layouts = parse_qr_layouts(*v); });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);

@@ -91,6 +91,7 @@ void agree(ContextState& state) {
   state.routines = config.routines;
   state.cholesky_layouts = config.cholesky_layouts;
   state.lu_layouts = config.lu_layouts;
+  state.qr_layouts = config.qr_layouts;
   state.verbosity = config.verbosity;
   for (int r = 0; r < ranks; ++r) {
     if (std::memcmp(&all[r].fingerprint, &all[0].fingerprint, sizeof(double)) != 0) {

@@ -30,6 +30,7 @@ struct ContextState {
   std::set<std::string> routines;          ///< HETSCAL_ROUTINES (lower case; default all)
   std::vector<core::CholeskyLayoutKind> cholesky_layouts;  ///< HETSCAL_CHOLESKY_LAYOUTS
   std::vector<core::LuLayoutKind> lu_layouts;              ///< HETSCAL_LU_LAYOUTS
+  std::vector<core::LuLayoutKind> qr_layouts;              ///< HETSCAL_QR_LAYOUTS
   Verbosity verbosity = Verbosity::Quiet;  ///< this process's own (printing only)
   std::string configuration_problem;       ///< non-empty: every call is forwarded
   std::string speeds_problem;              ///< non-empty: every call is forwarded
