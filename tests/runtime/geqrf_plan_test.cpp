@@ -39,7 +39,8 @@ TEST(QrLayout, IsTheQrPlannersChoiceTiledAndOwnedAsPriced) {
       for (std::int64_t i = 0; i < a.rows().count(); ++i)
         for (std::int64_t j = 0; j < a.cols().count(); ++j)
           ASSERT_EQ(static_cast<std::size_t>(a.owner({i, j})),
-                    priced_owner(plan.candidate, static_cast<std::size_t>(i), static_cast<std::size_t>(j)))
+                    priced_owner(plan.candidate, static_cast<std::size_t>(i),
+                                 static_cast<std::size_t>(j)))
               << plan.description << " tile " << i << "," << j;
     }
   }
@@ -48,13 +49,16 @@ TEST(QrLayout, IsTheQrPlannersChoiceTiledAndOwnedAsPriced) {
 // The same call as an LU is priced by another model: the predicted times differ.
 TEST(QrLayout, IsPricedAsAQrNotAnLu) {
   const core::Platform platform = processes({1, 2, 3, 4});
-  const LuLayout qr = choose_qr_layout(platform, qr_on_caller_row(2000, 1500, 4), hetscal_layouts());
-  const LuLayout lu = choose_lu_layout(platform, on_caller_row(core::Routine::LU, 2000, 1500, 4), hetscal_layouts());
+  const LuLayout qr =
+      choose_qr_layout(platform, qr_on_caller_row(2000, 1500, 4), hetscal_layouts());
+  const LuLayout lu = choose_lu_layout(platform, on_caller_row(core::Routine::LU, 2000, 1500, 4),
+                                       hetscal_layouts());
   EXPECT_GT(qr.predicted_s, 1.5 * lu.predicted_s);  // QR's flops are twice the LU's
 }
 
 TEST(QrLayout, TheMatrixIsSharedInProportionToSpeed) {
-  const LuLayout plan = choose_qr_layout(processes({1, 3}), qr_on_caller_row(1500, 1200, 2), hetscal_layouts());
+  const LuLayout plan =
+      choose_qr_layout(processes({1, 3}), qr_on_caller_row(1500, 1200, 2), hetscal_layouts());
   const double ratio = elements_ratio(*plan.a, 1, 0);
   EXPECT_GT(ratio, 2.5) << plan.description;
   EXPECT_LT(ratio, 3.5) << plan.description;
@@ -65,26 +69,32 @@ TEST(QrLayout, TheMatrixIsSharedInProportionToSpeed) {
 // told so.
 TEST(QrLayout, TheFastRankFactorisesThePanelsWhereThatIsPredictedFaster) {
   const core::Platform platform = processes({3, 1}, 1e-5, 1e9);
-  const LuLayout plan = choose_qr_layout(platform, qr_on_caller_row(8000, 1000, 2), {LuLayoutKind::HeteroPattern});
+  const LuLayout plan =
+      choose_qr_layout(platform, qr_on_caller_row(8000, 1000, 2), {LuLayoutKind::HeteroPattern});
   ASSERT_EQ(plan.candidate.panel_rank, core::PanelRank::Fastest) << plan.description;
   EXPECT_EQ(plan.options.panel_rank, kernels::QrPanelRank::Fastest);
   EXPECT_EQ(plan.options.rank_speeds, (std::vector<double>{3e9, 1e9}));
 }
 
 TEST(QrLayout, ObviousWinners) {
-  const LuLayout equal = choose_qr_layout(processes({1, 1, 1, 1}), qr_on_caller_row(3000, 3000, 4), all_lu_layouts());
-  EXPECT_TRUE(equal.kind == LuLayoutKind::CallerLayout || equal.kind == LuLayoutKind::BlockCyclic) << equal.description;
+  const LuLayout equal =
+      choose_qr_layout(processes({1, 1, 1, 1}), qr_on_caller_row(3000, 3000, 4), all_lu_layouts());
+  EXPECT_TRUE(equal.kind == LuLayoutKind::CallerLayout || equal.kind == LuLayoutKind::BlockCyclic)
+      << equal.description;
   EXPECT_EQ(equal.ranks.size(), 4u);
-  const LuLayout slow = choose_qr_layout(processes({1, 1, 1, 0.01}), qr_on_caller_row(3000, 3000, 4), all_lu_layouts());
+  const LuLayout slow = choose_qr_layout(processes({1, 1, 1, 0.01}),
+                                         qr_on_caller_row(3000, 3000, 4), all_lu_layouts());
   EXPECT_EQ(slow.ranks, (std::vector<std::size_t>{0, 1, 2})) << slow.description;
-  const LuLayout kept = choose_qr_layout(processes({1, 4}), qr_on_caller_row(1000, 800, 2), {LuLayoutKind::CallerLayout});
+  const LuLayout kept = choose_qr_layout(processes({1, 4}), qr_on_caller_row(1000, 800, 2),
+                                         {LuLayoutKind::CallerLayout});
   EXPECT_TRUE(kept.keeps_caller_layout());
   EXPECT_EQ(kept.a, nullptr);
 }
 
 TEST(QrLayout, RefusesOtherCallsNamingThem) {
   const core::Platform platform = processes({1, 2});
-  const auto message_of = [&](const core::Problem& problem, const std::vector<LuLayoutKind>& kinds) -> std::string {
+  const auto message_of = [&](const core::Problem& problem,
+                              const std::vector<LuLayoutKind>& kinds) -> std::string {
     try {
       choose_qr_layout(platform, problem, kinds);
     } catch (const InvalidArgument& e) {
@@ -92,11 +102,15 @@ TEST(QrLayout, RefusesOtherCallsNamingThem) {
     }
     return "no InvalidArgument";
   };
-  EXPECT_NE(message_of(on_caller_row(core::Routine::LU, 100, 100, 2), hetscal_layouts()).find("QR problems, not LU"),
+  EXPECT_NE(message_of(on_caller_row(core::Routine::LU, 100, 100, 2), hetscal_layouts())
+                .find("QR problems, not LU"),
             std::string::npos);
-  EXPECT_NE(message_of(qr_on_caller_row(100, 0, 2), hetscal_layouts()).find("N >= 1"), std::string::npos);
-  EXPECT_NE(message_of(qr_on_caller_row(100, 100, 2), {}).find("at least one kind"), std::string::npos);
-  EXPECT_NE(message_of(qr_on_caller_row(100, 100, 3), hetscal_layouts()).find("processor"), std::string::npos);
+  EXPECT_NE(message_of(qr_on_caller_row(100, 0, 2), hetscal_layouts()).find("N >= 1"),
+            std::string::npos);
+  EXPECT_NE(message_of(qr_on_caller_row(100, 100, 2), {}).find("at least one kind"),
+            std::string::npos);
+  EXPECT_NE(message_of(qr_on_caller_row(100, 100, 3), hetscal_layouts()).find("processor"),
+            std::string::npos);
 }
 
 }  // namespace

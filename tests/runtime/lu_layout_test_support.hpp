@@ -23,7 +23,8 @@ inline std::vector<core::LuLayoutKind> hetscal_layouts() {
 }
 
 /// Processes of flop rates 1e9 per unit of speed on a network of this latency and bandwidth.
-inline core::Platform processes(const std::vector<double>& speeds, double latency_s = 1e-6, double bandwidth = 1e9) {
+inline core::Platform processes(const std::vector<double>& speeds, double latency_s = 1e-6,
+                                double bandwidth = 1e9) {
   MachineFigures machine;
   for (double s : speeds) machine.flops.push_back(1e9 * s);
   machine.latency_s = latency_s;
@@ -33,7 +34,8 @@ inline core::Platform processes(const std::vector<double>& speeds, double latenc
 }
 
 /// An M×N LU or QR on the caller's 1×P block-cyclic grid (blocks of 64).
-inline core::Problem on_caller_row(core::Routine routine, std::size_t m, std::size_t n, std::size_t ranks) {
+inline core::Problem on_caller_row(core::Routine routine, std::size_t m, std::size_t n,
+                                   std::size_t ranks) {
   core::Problem problem;
   problem.routine = routine;
   problem.m = m;
@@ -47,7 +49,8 @@ inline core::Problem on_caller_row(core::Routine routine, std::size_t m, std::si
 /// a grid's cell from its tile orders, repeated (2DBC's are one period long).
 inline std::size_t priced_owner(const core::Candidate& c, std::size_t i, std::size_t j) {
   if (c.kind == core::CandidateKind::Pattern) return c.owner[i % c.rows * c.cols + j % c.cols];
-  return c.owner[c.row_order.at(i % c.row_order.size()) * c.cols + c.col_order.at(j % c.col_order.size())];
+  return c.owner[c.row_order.at(i % c.row_order.size()) * c.cols +
+                 c.col_order.at(j % c.col_order.size())];
 }
 
 /// Elements of the whole matrix rank `of` owns per element rank `per` owns, counted one by one.
