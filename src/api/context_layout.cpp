@@ -1,6 +1,6 @@
-// Planning a native API context's layout: Cholesky's and LU's by the runtime's planners (the
-// shim's PDPOTRF and PDGETRF choices); for GEMM and QR the heterogeneous Cartesian grid of the
-// grid planner, or the pattern the core time model predicts fastest.
+// Planning a native API context's layout: Cholesky's, LU's and QR's by the runtime's planners
+// (the shim's PDPOTRF, PDGETRF and PDGEQRF choices); for GEMM the heterogeneous Cartesian grid
+// of the grid planner, or the pattern the core time model predicts fastest.
 #include "api/context_layout.hpp"
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "core/pattern_2dbc.hpp"
 #include "layout/pattern_distribution.hpp"
 #include "runtime/gemm_plan.hpp"
+#include "runtime/geqrf_plan.hpp"
 #include "runtime/getrf_plan.hpp"
 #include "runtime/potrf_plan.hpp"
 #include "runtime/pricing.hpp"
@@ -32,7 +33,7 @@ std::vector<std::size_t> tile_sizes(const core::Problem& problem) {
   return kept;
 }
 
-/// Pattern candidates of a QR or GEMM request: the generator's G-2DBC and heterogeneous
+/// Pattern candidates of a GEMM request: the generator's G-2DBC and heterogeneous
 /// patterns, plus the best 2DBC pattern on every process.
 std::vector<core::Candidate> pattern_candidates(const LayoutRequest& request,
                                                 const core::Platform& platform) {
@@ -120,13 +121,15 @@ ContextLayout cholesky_layout(const LayoutRequest& request, const core::Platform
   return adopted(runtime::choose_cholesky_layout(platform, problem, cholesky_kinds(request.kind)), platform);
 }
 
-/// The layout the shim's PDGETRF would choose among the request's kinds, with its panel rank.
-ContextLayout lu_layout(const LayoutRequest& request, const core::Platform& platform) {
+/// The layout the shim's PDGETRF (LU) or PDGEQRF (QR) would choose among the request's
+/// kinds, with its panel rank: the same families, each routine's time model.
+ContextLayout lu_family_layout(const LayoutRequest& request, const core::Platform& platform) {
   const core::Problem problem = request.problem();
+  const auto choose = request.routine == core::Routine::QR ? runtime::choose_qr_layout : runtime::choose_lu_layout;
   runtime::LuLayout chosen = request.kind == LayoutKind::Pattern && platform.size() == 1
-                                 ? one_process_pattern(runtime::choose_lu_layout(platform, problem, {core::LuLayoutKind::BlockCyclic}),
+                                 ? one_process_pattern(choose(platform, problem, {core::LuLayoutKind::BlockCyclic}),
                                                        core::Factorization::LU)
-                                 : runtime::choose_lu_layout(platform, problem, lu_kinds(request.kind));
+                                 : choose(platform, problem, lu_kinds(request.kind));
   kernels::LuOptions options = chosen.options;
   ContextLayout planned = adopted(std::move(chosen), platform);
   planned.lu_options = std::move(options);
@@ -202,7 +205,8 @@ ContextLayout plan_context_layout(const LayoutRequest& request, const std::vecto
   const core::Problem problem = request.problem();
   core::require_valid(problem);
   if (request.routine == core::Routine::Cholesky) return cholesky_layout(request, platform);
-  if (request.routine == core::Routine::LU) return lu_layout(request, platform);
+  if (request.routine == core::Routine::LU || request.routine == core::Routine::QR)
+    return lu_family_layout(request, platform);
   const int ranks = static_cast<int>(speeds.size());
   if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds);
   const auto [pattern, pattern_s] =

@@ -7,8 +7,9 @@
 /// Cholesky contexts take the layout the shim's PDPOTRF would (runtime::choose_cholesky_layout:
 /// ordered heterogeneous grids, the heterogeneous symmetric pattern, rank subsets included),
 /// LU contexts the layout the shim's PDGETRF would (runtime::choose_lu_layout: grids in LU
-/// order, G-2DBC, the heterogeneous pattern, rank subsets, the panel rank); GEMM and QR
-/// contexts the grid planner's grid or the fastest generated pattern.
+/// order, G-2DBC, the heterogeneous pattern, rank subsets, the panel rank), QR contexts the
+/// one the shim's PDGEQRF would (runtime::choose_qr_layout: the same families priced as a
+/// QR); GEMM contexts the grid planner's grid or the fastest generated pattern.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,7 +40,7 @@ struct LayoutRequest {
   LayoutKind kind = LayoutKind::Cartesian;
   std::int64_t m = 1, n = 1, k = 1;
   /// Where the data come from and go back to (a block-cyclic layout of the context's ranks):
-  /// the Cholesky and LU planners price the moves in and out of it.
+  /// the Cholesky, LU and QR planners price the moves in and out of it.
   core::CallerLayout caller;
 
   /// The problem as the core time model sees it (the square order N for Cholesky).
@@ -53,7 +54,8 @@ struct ContextLayout {
   /// over matrices of other sizes; null for patterns.
   std::shared_ptr<const layout::CartesianDistribution> grid;
   std::string description;  ///< one line for HETSCAL_VERBOSE and reports
-  /// LU contexts: where kernels::lu factorises the panels, as the planner priced it.
+  /// LU and QR contexts: where kernels::lu or kernels::qr (QrOptions is LuOptions)
+  /// factorises the panels, as the planner priced it.
   kernels::LuOptions lu_options;
 
   bool cartesian() const { return grid != nullptr; }
@@ -76,20 +78,20 @@ struct ContextLayout {
 /// Any all of them; never the caller's layout, since a context computes on its own.
 std::vector<core::CholeskyLayoutKind> cholesky_kinds(LayoutKind kind);
 
-/// The LU planner's kinds a context of layout `kind` chooses from: Cartesian the grids (2DBC,
+/// The LU planner's kinds an LU or QR context of layout `kind` chooses from: Cartesian the grids (2DBC,
 /// heterogeneous grid), Pattern the patterns (G-2DBC, heterogeneous pattern), Any all of
 /// them; never the caller's layout.
 std::vector<core::LuLayoutKind> lu_kinds(LayoutKind kind);
 
 /// Plans a context's layout: for Cholesky runtime::choose_cholesky_layout's choice among
-/// cholesky_kinds(request.kind), for LU runtime::choose_lu_layout's among
-/// lu_kinds(request.kind), moves from request.caller priced; for GEMM and QR the grid
-/// planner's grid or the fastest pattern by compute time.
+/// cholesky_kinds(request.kind), for LU (QR) runtime::choose_lu_layout's
+/// (runtime::choose_qr_layout's) among lu_kinds(request.kind), moves from request.caller
+/// priced; for GEMM the grid planner's grid or the fastest pattern by compute time.
 /// @param speeds relative speed per rank of the context's grid.
 /// @param platform the measured machine of those ranks (core time model's input).
 /// @throws InvalidArgument when no layout of the requested kind fits the dimensions (fewer
 ///         tiles than grid rows or columns) or the dimensions are invalid (Cholesky with M ≠ N).
-/// @throws hetscal::Error when no Cholesky or LU layout fits in the ranks' memory.
+/// @throws hetscal::Error when no Cholesky, LU or QR layout fits in the ranks' memory.
 ContextLayout plan_context_layout(const LayoutRequest& request, const std::vector<double>& speeds,
                                   const core::Platform& platform);
 

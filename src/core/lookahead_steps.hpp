@@ -41,7 +41,8 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
     // The step lasts until every rank is done, the panel rank has its next panel factorised
     // before doing its own part, and that panel has reached every rank.
     const PanelSeconds panel = panel_of(next);
-    const double step = std::max({work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
+    const double step = std::max(
+        {work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
     t.panel += step - work.window();
     load = std::move(next);
   }

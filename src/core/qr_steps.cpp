@@ -18,7 +18,9 @@ double real(std::size_t v) { return static_cast<double>(v); }
 
 QrSteps::QrSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
                  std::vector<double> speeds)
-    : layout_(layout), processors_(processors), panels_(layout, processors, panel_rank, std::move(speeds)) {
+    : layout_(layout),
+      processors_(processors),
+      panels_(layout, processors, panel_rank, std::move(speeds)) {
   rows_from_ = suffix_class_counts(layout.row_class, layout.rows);
   cols_from_ = suffix_class_counts(layout.col_class, layout.cols);
 }
@@ -67,7 +69,8 @@ void QrSteps::add_reduction(QrStepLoad& load, std::size_t k) const {
   const std::size_t row_k = layout_.row_class[k];
   const auto& panel_rows = rows_from_[k];
   const auto& trailing_cols = cols_from_[k + 1];
-  std::vector<std::size_t> stamp(processors_, layout_.cols);  // the column class that last listed a processor
+  std::vector<std::size_t> stamp(processors_,
+                                 layout_.cols);  // the column class that last listed a processor
   for (std::size_t b = 0; b < layout_.cols; ++b) {
     if (trailing_cols[b] == 0) continue;
     const double columns = real(trailing_cols[b]);
@@ -90,18 +93,21 @@ namespace {
 
 /// A step's panel: gathered and factorised (xGEQRF, xLARFT) on the panel rank, then V, τ
 /// and T on their way while the panel rank does its own part.
-PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, double nb, double efficiency) {
+PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, double nb,
+                           double efficiency) {
   const double tile_bytes = nb * nb * kBytesPerElement;
   BroadcastPhase gather(platform.network), delivery(platform.network);
   for (std::size_t x = 0; x < load.gathered.size(); ++x) {
     if (load.gathered[x] > 0.0) gather.message(x, load.panel_rank, load.gathered[x] * tile_bytes);
-    if (load.reflectors[x] > 0.0) delivery.message(load.panel_rank, x, load.reflectors[x] * tile_bytes);
+    if (load.reflectors[x] > 0.0)
+      delivery.message(load.panel_rank, x, load.reflectors[x] * tile_bytes);
   }
   const double h = load.panel_tiles;
   const double geqrf_flops = (2.0 * h - 2.0 / 3.0) * nb * nb * nb;
   const double larft_flops = (h - 1.0 / 3.0) * nb * nb * nb;
   const double tau_and_t_bytes = (nb + nb * nb) * kBytesPerElement;
-  return {gather.time() + (geqrf_flops + larft_flops) / (platform.processors[load.panel_rank].speed_flops * efficiency),
+  return {gather.time() + (geqrf_flops + larft_flops) /
+                              (platform.processors[load.panel_rank].speed_flops * efficiency),
           delivery.time() + broadcast_time(platform.network, platform.size(), tau_and_t_bytes)};
 }
 
@@ -133,7 +139,8 @@ StepWork step_work(const Platform& platform, const QrStepLoad& load, double nb, 
 
 }  // namespace
 
-TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout, PanelRank panel_rank) {
+TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
+                          PanelRank panel_rank) {
   std::vector<double> speeds;
   for (const Processor& p : platform.processors) speeds.push_back(p.speed_flops);
   const QrSteps steps(layout, platform.size(), panel_rank, speeds);

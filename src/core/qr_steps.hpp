@@ -32,10 +32,10 @@ namespace hetscal::core {
 
 /// What step k of hetscal's QR kernel asks of each processor.
 struct QrStepLoad {
-  std::size_t panel_rank = 0;     ///< where the panel is gathered and factorised
-  double panel_tiles = 0.0;       ///< tiles (i,k), i >= k
-  std::vector<double> gathered;   ///< per processor: its panel tiles sent to the panel rank
-  std::vector<double> reflectors; ///< per processor: the V tiles the panel rank sends it
+  std::size_t panel_rank = 0;        ///< where the panel is gathered and factorised
+  double panel_tiles = 0.0;          ///< tiles (i,k), i >= k
+  std::vector<double> gathered;      ///< per processor: its panel tiles sent to the panel rank
+  std::vector<double> reflectors;    ///< per processor: the V tiles the panel rank sends it
   std::vector<double> update_tiles;  ///< per processor: trailing tiles (i,j), i >= k, j > k
   std::vector<double> root_columns;  ///< per processor: tile columns j > k whose W_j it reduces
   /// Partial W tiles, contributor (from) to root (to), one entry per pair; W_j comes back
@@ -69,6 +69,7 @@ class QrSteps {
 
 /// Compute, panel and communication seconds of hetscal's QR on layout's M×N matrix.
 /// @throws InvalidArgument as QrSteps.
-TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout, PanelRank panel_rank);
+TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
+                          PanelRank panel_rank);
 
 }  // namespace hetscal::core

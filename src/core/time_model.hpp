@@ -21,9 +21,9 @@
 ///                  all groups add up); on a switched network a broadcast is a binomial tree
 ///                  of ⌈log2 g⌉ message times and groups run in parallel, a sender's own
 ///                  broadcasts still one after another;
-/// That is ScaLAPACK's algorithm, and how the caller's layout is priced. An LU on any other
-/// candidate runs hetscal's kernel instead, priced message by message as it sends them
-/// (lu_steps.hpp: the panel gathered and factorised on one rank, with lookahead).
+/// That is ScaLAPACK's algorithm, and how the caller's layout is priced. An LU or a QR on any
+/// other candidate runs hetscal's kernel instead, priced message by message as it sends them
+/// (lu_steps.hpp, qr_steps.hpp: the panel gathered and factorised on one rank, with lookahead).
 /// Plus, unless the candidate keeps the caller's layout, the redistribution in and out of
 /// each matrix (GEMM: A and B in, C in when read and out; Cholesky: one triangle in and
 /// out, priced as one whole matrix moved once): the elements that change owner, over the
@@ -113,8 +113,8 @@ struct Candidate {
   /// empty: tile rows dealt by proportional_sequence over row_share. Both or neither.
   std::vector<std::size_t> row_order;
   std::vector<std::size_t> col_order;  ///< Cartesian, optional: as row_order for tile columns
-  /// LU on hetscal's layouts (not the caller's): the rank that factorises each panel
-  /// (lu_steps.hpp); ignored by the other routines.
+  /// LU and QR on hetscal's layouts (not the caller's): the rank that factorises each panel
+  /// (lu_steps.hpp, qr_steps.hpp); ignored by the other routines.
   PanelRank panel_rank = PanelRank::DiagonalOwner;
 
   /// The distinct processors used, increasing.

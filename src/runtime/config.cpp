@@ -223,7 +223,7 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
     if (auto v = get("HETSCAL_CHOLESKY_LAYOUTS")) config.cholesky_layouts = parse_cholesky_layouts(*v);
   });
   guarded([&] { if (auto v = get("HETSCAL_LU_LAYOUTS")) config.lu_layouts = parse_lu_layouts(*v); });
-  guarded([&] { if (auto v = get("HETSCAL_QR_LAYOUTS")) config.qr_layouts = parse_lu_layouts(*v, "HETSCAL_QR_LAYOUTS"); });
+  guarded([&] { if (auto v = get("HETSCAL_QR_LAYOUTS")) config.qr_layouts = parse_qr_layouts(*v); });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);

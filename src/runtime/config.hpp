@@ -24,8 +24,8 @@
 ///                            from (default all; cholesky_layouts_option.hpp)
 ///   HETSCAL_LU_LAYOUTS=g2dbc,hetero-pattern  the layouts PxGETRF's planner may choose from
 ///                            (default all; lu_layouts_option.hpp)
-///   HETSCAL_QR_LAYOUTS=hetero-grid  the layouts PxGEQRF's planner may choose from (the LU's
-///                            names and families; default all)
+///   HETSCAL_QR_LAYOUTS=2dbc,hetero-grid  the layouts PxGEQRF's planner may choose from (the
+///                            same names and default)
 ///
 /// Everything here is read, bounded and validated before any collective: a malformed or
 /// hostile value becomes a message in Configuration::errors on the rank that read it, never an
@@ -82,7 +82,7 @@ struct Configuration {
   std::vector<core::CholeskyLayoutKind> cholesky_layouts = all_cholesky_layouts();
   /// The layouts the LU planner may choose from (HETSCAL_LU_LAYOUTS).
   std::vector<core::LuLayoutKind> lu_layouts = all_lu_layouts();
-  /// The layouts the QR planner may choose from (HETSCAL_QR_LAYOUTS): the LU's families.
+  /// The layouts the QR planner may choose from (HETSCAL_QR_LAYOUTS).
   std::vector<core::LuLayoutKind> qr_layouts = all_lu_layouts();
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;

@@ -5,6 +5,7 @@
 /// (tile columns in seed 000's LU order) on every shape, G-2DBC and the heterogeneous
 /// pattern, each at several tile sizes and on the fastest k ranks, priced by the LU time
 /// model with the moves in and out. The shim's route and the native API only see a LuLayout.
+/// A QR's layout (geqrf_plan.hpp) is planned the same way, in the same source file.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

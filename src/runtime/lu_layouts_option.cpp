@@ -17,8 +17,12 @@ const char* lu_layout_option_name(core::LuLayoutKind kind) {
   return "?";
 }
 
-std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text, const char* variable) {
-  return parse_layout_kinds(text, variable, all_lu_layouts(), lu_layout_option_name);
+std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text) {
+  return parse_layout_kinds(text, "HETSCAL_LU_LAYOUTS", all_lu_layouts(), lu_layout_option_name);
+}
+
+std::vector<core::LuLayoutKind> parse_qr_layouts(const std::string& text) {
+  return parse_layout_kinds(text, "HETSCAL_QR_LAYOUTS", all_lu_layouts(), lu_layout_option_name);
 }
 
 }  // namespace hetscal::runtime

@@ -1,6 +1,7 @@
 #pragma once
 /// @file lu_layouts_option.hpp
-/// HETSCAL_LU_LAYOUTS: the kinds of layout the LU planner may choose from (default: all). For
+/// HETSCAL_LU_LAYOUTS and HETSCAL_QR_LAYOUTS: the kinds of layout the LU planner may choose
+/// from for an LU and for a QR (default: all; the same families, geqrf_plan.hpp). For
 /// tests and experiments, as HETSCAL_CHOLESKY_LAYOUTS: names, any case, separated by commas
 /// or blanks: caller, 2dbc, hetero-grid, g2dbc, hetero-pattern.
 #include <string>
@@ -17,11 +18,12 @@ std::vector<core::LuLayoutKind> all_lu_layouts();
 const char* lu_layout_option_name(core::LuLayoutKind kind);
 
 /// Parses the variable's value; the kinds come back in all_lu_layouts()' order, once each.
-/// @param variable the variable the value came from, for messages (HETSCAL_QR_LAYOUTS takes
-///        the same names: QR is planned among the LU's families).
-/// @throws InvalidArgument naming the variable and the first unknown entry, or when the list
-///         is empty.
-std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text,
-                                                 const char* variable = "HETSCAL_LU_LAYOUTS");
+/// @throws InvalidArgument naming the first unknown entry, or when the list is empty.
+std::vector<core::LuLayoutKind> parse_lu_layouts(const std::string& text);
+
+/// Parses HETSCAL_QR_LAYOUTS' value as parse_lu_layouts does.
+/// @throws InvalidArgument naming HETSCAL_QR_LAYOUTS and the first unknown entry, or when
+///   the list is empty.
+std::vector<core::LuLayoutKind> parse_qr_layouts(const std::string& text);
 
 }  // namespace hetscal::runtime

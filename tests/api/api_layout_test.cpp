@@ -160,8 +160,8 @@ TEST(ApiLayout, ScatterAndGatherOnEveryLayout) {
 }
 
 // HETSCAL_LAYOUT_ANY keeps the kind predicted faster: its predicted time is the lesser of
-// the two kinds' (the same model, the same speeds, hence the same candidates). QR: Cholesky
-// and LU contexts choose by the time moves included (api_cholesky_planner_test.cpp,
+// the two kinds' (the same model, the same speeds, hence the same candidates). GEMM: Cholesky,
+// LU and QR contexts choose by the time moves included (api_cholesky_planner_test.cpp,
 // api_lu_planner_test.cpp), which the predicted time of hetscal_context_prediction leaves out.
 TEST(ApiLayout, AnyKeepsTheFasterPrediction) {
   BlacsGrid grid;
@@ -169,7 +169,7 @@ TEST(ApiLayout, AnyKeepsTheFasterPrediction) {
     double seconds[3] = {};
     for (const int layout :
          {HETSCAL_LAYOUT_ANY, HETSCAL_LAYOUT_CARTESIAN, HETSCAL_LAYOUT_PATTERN}) {
-      Context c(grid, {HETSCAL_ROUTINE_GEQRF, layout, n, n, 0});
+      Context c(grid, {HETSCAL_ROUTINE_GEMM, layout, n, n, n});
       ASSERT_EQ(hetscal_context_prediction(c.ctx, &seconds[layout], nullptr, nullptr),
                 HETSCAL_SUCCESS);
     }

@@ -1,10 +1,12 @@
-// Native API: an LU context takes exactly the layout the shim's PDGETRF planner
-// (runtime::choose_lu_layout) returns for the same machine, kinds and caller layout: the
-// same candidate, the same owner for every tile of the M×N matrix, and the same panel rank.
+// Native API: an LU (QR) context takes exactly the layout the shim's PDGETRF (PDGEQRF) planner
+// (runtime::choose_lu_layout, runtime::choose_qr_layout) returns for the same machine, kinds
+// and caller layout: the same candidate, the same owner for every tile of the M×N matrix,
+// and the same panel rank.
 #include <gtest/gtest.h>
 
 #include "api/context_layout.hpp"
 #include "api_planner_support.hpp"
+#include "runtime/geqrf_plan.hpp"
 #include "runtime/getrf_plan.hpp"
 
 namespace hetscal::api_test {
@@ -23,12 +25,12 @@ std::vector<LuLayoutKind> kinds_of(api::LayoutKind kind) {
           LuLayoutKind::HeteroPattern};
 }
 
-TEST(ApiLuPlanner, EveryKindIsTheRuntimeChoice) {
+void expect_every_kind_is_the_runtime_choice(core::Routine routine, decltype(&runtime::choose_lu_layout) choose) {
   constexpr int m = 900, n = 600;
   for (const std::vector<double>& speeds : {std::vector<double>{1}, {1, 3}, {1, 1, 2, 4}}) {
     const core::Platform platform = machine_of(speeds).platform();
     for (const api::LayoutKind kind : {api::LayoutKind::Cartesian, api::LayoutKind::Pattern, api::LayoutKind::Any}) {
-      const api::LayoutRequest request{core::Routine::LU, kind, m, n, n, one_row_grid(speeds.size())};
+      const api::LayoutRequest request{routine, kind, m, n, n, one_row_grid(speeds.size())};
       EXPECT_EQ(api::lu_kinds(kind), kinds_of(kind));
       const api::ContextLayout planned = api::plan_context_layout(request, speeds, platform);
       EXPECT_EQ(planned.num_ranks, static_cast<int>(speeds.size()));
@@ -37,7 +39,7 @@ TEST(ApiLuPlanner, EveryKindIsTheRuntimeChoice) {
         EXPECT_EQ(planned.candidate.owner, std::vector<std::size_t>{0});
         continue;
       }
-      const runtime::LuLayout chosen = runtime::choose_lu_layout(platform, request.problem(), kinds_of(kind));
+      const runtime::LuLayout chosen = choose(platform, request.problem(), kinds_of(kind));
       SCOPED_TRACE(chosen.description);
       EXPECT_EQ(planned.description, chosen.description);
       EXPECT_EQ(planned.candidate.owner, chosen.candidate.owner);
@@ -49,6 +51,14 @@ TEST(ApiLuPlanner, EveryKindIsTheRuntimeChoice) {
       expect_same_owners(*chosen.a, *planned.distribution(m, n));
     }
   }
+}
+
+TEST(ApiLuPlanner, EveryKindIsTheRuntimeChoice) {
+  expect_every_kind_is_the_runtime_choice(core::Routine::LU, runtime::choose_lu_layout);
+}
+
+TEST(ApiQrPlanner, EveryKindIsTheRuntimeQrChoice) {
+  expect_every_kind_is_the_runtime_choice(core::Routine::QR, runtime::choose_qr_layout);
 }
 
 }  // namespace

@@ -16,33 +16,8 @@
 namespace hetscal::core {
 namespace {
 
-Platform platform_of(const std::vector<double>& speeds, double bandwidth = 1.0e9,
-                     NetworkKind kind = NetworkKind::Switched, double memory = 1.0e12) {
-  Platform p;
-  for (double s : speeds) p.processors.push_back({s, memory});
-  p.network = {5.0e-6, bandwidth, kind};
-  p.kernel.half_tile = 16.0;
-  return p;
-}
-
-// The caller's p×q grid, ranks row-major, blocks of 64.
-CallerLayout caller_grid(std::size_t p, std::size_t q) {
-  CallerLayout caller{p, q, 64, {}};
-  for (std::size_t r = 0; r < p * q; ++r) caller.processor_at.push_back(r);
-  return caller;
-}
-
-std::string message_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const InvalidArgument& e) {
-    return e.what();
-  }
-  return "no InvalidArgument";
-}
-
 TEST(LuPlan, EqualSpeedsKeepTheCallerLayoutOrBlockCyclic) {
-  const LuChoice choice = choose_lu_plan(platform_of(std::vector<double>(4, 1.0e9)), 4000, 4000, caller_grid(2, 2));
+  const LuChoice choice = choose_lu_plan(planner_platform(std::vector<double>(4, 1.0e9)), 4000, 4000, caller_grid(2, 2));
   EXPECT_TRUE(choice.kind == LuLayoutKind::CallerLayout || choice.kind == LuLayoutKind::BlockCyclic)
       << choice.candidate.label;
   EXPECT_EQ(choice.processors.size(), 4u);
@@ -55,19 +30,19 @@ TEST(LuPlan, EqualSpeedsKeepTheCallerLayoutOrBlockCyclic) {
 }
 
 TEST(LuPlan, OneRankFourTimesSlowerLeavesTheCallersLayout) {
-  const Platform platform = platform_of({1.0e9, 1.0e9, 1.0e9, 0.25e9});
+  const Platform platform = planner_platform({1.0e9, 1.0e9, 1.0e9, 0.25e9});
   const LuChoice choice = choose_lu_plan(platform, 6000, 6000, caller_grid(2, 2));
   EXPECT_NE(choice.kind, LuLayoutKind::CallerLayout);
   EXPECT_LT(choice.predicted_s, 0.8 * fastest_of(choice, LuLayoutKind::CallerLayout).prediction.total_s());
 }
 
 TEST(LuPlan, HundredTimesSlowerRankIsLeftOut) {
-  const LuChoice choice = choose_lu_plan(platform_of({1.0e9, 1.0e9, 1.0e9, 1.0e7}), 4000, 4000, caller_grid(2, 2));
+  const LuChoice choice = choose_lu_plan(planner_platform({1.0e9, 1.0e9, 1.0e9, 1.0e7}), 4000, 4000, caller_grid(2, 2));
   EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0, 1, 2}));
 }
 
 TEST(LuPlan, ChoiceIsTheFastestPricedCandidate) {
-  const Platform platform = platform_of({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
+  const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
   Problem problem{Routine::LU, 2000, caller_grid(1, 5)};
   problem.m = 3000;
   const LuChoice choice = choose_lu_plan(platform, 3000, 2000, problem.caller);
@@ -92,7 +67,7 @@ TEST(LuPlan, ChoiceIsTheFastestPricedCandidate) {
 // M ≠ N: the heterogeneous grids deal their ⌈M/nb⌉ tile rows and ⌈N/nb⌉ tile columns in the
 // suffix-balanced (LU) order of their shares.
 TEST(LuPlan, HeterogeneousGridsTakeTheLuOrderOfTheirShape) {
-  const Platform platform = platform_of({3.0e9, 1.0e9, 2.0e9, 1.0e9, 2.0e9, 1.0e9});
+  const Platform platform = planner_platform({3.0e9, 1.0e9, 2.0e9, 1.0e9, 2.0e9, 1.0e9});
   const LuChoice choice = choose_lu_plan(platform, 3000, 1700, caller_grid(2, 3));
   std::size_t grids = 0;
   for (const auto& c : choice.priced) {
@@ -155,7 +130,7 @@ TEST(LuOrder, EveryTrailingPartIsBalanced) {
 // ranks and its panels' workspace fits with 64-tiles only; the faster layouts of larger tiles
 // are priced but do not fit, and are not chosen.
 TEST(LuPlan, NothingThatExceedsMemoryIsChosen) {
-  Platform platform = platform_of({1.0e9, 1.0e9, 1.0e9, 1.0e7}, 1.0e9, NetworkKind::Switched, 80.0e6);
+  Platform platform = planner_platform({1.0e9, 1.0e9, 1.0e9, 1.0e7}, 1.0e9, NetworkKind::Switched, 80.0e6);
   const LuChoice choice = choose_lu_plan(platform, 4000, 4000, caller_grid(2, 2));
   EXPECT_TRUE(choice.priced[choice.chosen].prediction.fits_memory());
   EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0, 1, 2}));
@@ -171,7 +146,7 @@ TEST(LuPlan, NothingThatExceedsMemoryIsChosen) {
 }
 
 TEST(LuPlan, RefusesBadInputNamingIt) {
-  const Platform platform = platform_of({1.0e9, 1.0e9});
+  const Platform platform = planner_platform({1.0e9, 1.0e9});
   const CallerLayout caller = caller_grid(1, 2);
   EXPECT_NE(message_of([&] { choose_lu_plan(platform, 0, 10, caller); }).find("0 x 10"), std::string::npos);
   EXPECT_NE(message_of([&] { choose_lu_plan(platform, 10, -1, caller); }).find("10 x -1"), std::string::npos);
@@ -186,7 +161,7 @@ TEST(LuPlan, RefusesBadInputNamingIt) {
   EXPECT_NE(message_of([&] { choose_lu_plan(platform, 100, 100, CallerLayout{1, 1, 64, {5}}); }).find("processor 5"),
             std::string::npos);
   options.kinds = {LuLayoutKind::G2dbc};
-  EXPECT_NE(message_of([&] { choose_lu_plan(platform_of({1.0e9}), 100, 100, CallerLayout{1, 1, 64, {0}}, options); })
+  EXPECT_NE(message_of([&] { choose_lu_plan(planner_platform({1.0e9}), 100, 100, CallerLayout{1, 1, 64, {0}}, options); })
                 .find("none of the 1 kinds"),
             std::string::npos);
   Platform broken = platform;

@@ -1,10 +1,14 @@
 #pragma once
 /// @file plan_test_support.hpp
 /// Helpers shared by the factorisation planners' tests.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/factorization_plan.hpp"
+#include "core/platform.hpp"
+#include "core/time_model.hpp"
 
 namespace hetscal::core {
 
@@ -16,6 +20,33 @@ const PricedCandidate<Kind>& fastest_of(const PlanChoice<Kind>& choice, Kind kin
     if (c.kind == kind && (best == nullptr || c.prediction.total_s() < best->prediction.total_s())) best = &c;
   if (best == nullptr) throw Error("no candidate of kind " + std::to_string(static_cast<int>(kind)) + " was priced");
   return *best;
+}
+
+/// Processors of `speeds` flop/s, 5 µs latency, kernels at half speed on 16-tiles.
+inline Platform planner_platform(const std::vector<double>& speeds, double bandwidth = 1.0e9,
+                                 NetworkKind kind = NetworkKind::Switched, double memory = 1.0e12) {
+  Platform p;
+  for (double s : speeds) p.processors.push_back({s, memory});
+  p.network = {5.0e-6, bandwidth, kind};
+  p.kernel.half_tile = 16.0;
+  return p;
+}
+
+/// The caller's p×q grid, ranks row-major, blocks of 64.
+inline CallerLayout caller_grid(std::size_t p, std::size_t q) {
+  CallerLayout caller{p, q, 64, {}};
+  for (std::size_t r = 0; r < p * q; ++r) caller.processor_at.push_back(r);
+  return caller;
+}
+
+/// The message of the InvalidArgument `call` throws, or "no InvalidArgument".
+inline std::string message_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "no InvalidArgument";
 }
 
 }  // namespace hetscal::core

@@ -27,14 +27,17 @@ struct BruteStep {
   std::vector<double> gathered, reflectors, update, roots, w;
 };
 
-BruteStep brute_force_step(const TileOwnership& t, const std::vector<double>& speeds, PanelRank rank, std::size_t k) {
+BruteStep brute_force_step(const TileOwnership& t, const std::vector<double>& speeds,
+                           PanelRank rank, std::size_t k) {
   const std::size_t P = speeds.size(), rows = t.row_class.size(), cols = t.col_class.size();
   BruteStep s;
   s.panel_rank = owner(t, k, k);
   if (rank == PanelRank::Fastest)
     for (std::size_t i = k; i < rows; ++i) {
       const std::size_t x = owner(t, i, k);
-      if (speeds[x] > speeds[s.panel_rank] || (speeds[x] == speeds[s.panel_rank] && x < s.panel_rank)) s.panel_rank = x;
+      if (speeds[x] > speeds[s.panel_rank] ||
+          (speeds[x] == speeds[s.panel_rank] && x < s.panel_rank))
+        s.panel_rank = x;
     }
   for (auto* v : {&s.gathered, &s.reflectors, &s.update, &s.roots}) v->assign(P, 0.0);
   s.w.assign(P * P, 0.0);
@@ -50,29 +53,34 @@ BruteStep brute_force_step(const TileOwnership& t, const std::vector<double>& sp
     const std::size_t root = owner(t, k, j);
     s.roots[root] += 1;
     std::set<std::size_t> contributors;
-    for (std::size_t i = k; i < rows; ++i) s.update[owner(t, i, j)] += 1, contributors.insert(owner(t, i, j));
+    for (std::size_t i = k; i < rows; ++i)
+      s.update[owner(t, i, j)] += 1, contributors.insert(owner(t, i, j));
     contributors.erase(root);
     for (std::size_t x : contributors) s.w[x * P + root] += 1;
   }
   return s;
 }
 
-void expect_near_all(const std::vector<double>& model, const std::vector<double>& brute, const char* what, std::size_t k) {
+void expect_near_all(const std::vector<double>& model, const std::vector<double>& brute,
+                     const char* what, std::size_t k) {
   ASSERT_EQ(model.size(), brute.size());
-  for (std::size_t x = 0; x < model.size(); ++x) EXPECT_NEAR(model[x], brute[x], 1e-12) << what << " [" << x << "], step " << k;
+  for (std::size_t x = 0; x < model.size(); ++x)
+    EXPECT_NEAR(model[x], brute[x], 1e-12) << what << " [" << x << "], step " << k;
 }
 
 std::vector<double> dense(const std::vector<PairMessage>& messages, std::size_t P) {
   std::vector<double> table(P * P, 0.0);
   for (const PairMessage& m : messages) {
-    EXPECT_EQ(table[m.from * P + m.to], 0.0) << "pair " << m.from << " -> " << m.to << " listed twice";
+    EXPECT_EQ(table[m.from * P + m.to], 0.0)
+        << "pair " << m.from << " -> " << m.to << " listed twice";
     EXPECT_NE(m.from, m.to);
     table[m.from * P + m.to] += m.tiles;
   }
   return table;
 }
 
-void expect_matches_brute_force(const TileOwnership& t, const std::vector<double>& speeds, PanelRank rank) {
+void expect_matches_brute_force(const TileOwnership& t, const std::vector<double>& speeds,
+                                PanelRank rank) {
   const QrSteps steps(t, speeds.size(), rank, speeds);
   ASSERT_EQ(steps.steps(), std::min(t.row_class.size(), t.col_class.size()));
   for (std::size_t k = 0; k < steps.steps(); ++k) {
@@ -91,13 +99,17 @@ void expect_matches_brute_force(const TileOwnership& t, const std::vector<double
 TEST(QrSteps, MatchTheTileLoopOnGridsAndPatterns) {
   const std::vector<double> speeds{1.0, 3.0, 2.0, 3.0, 0.5, 1.0, 2.0};
   for (PanelRank rank : {PanelRank::DiagonalOwner, PanelRank::Fastest}) {
-    expect_matches_brute_force(
-        cartesian_ownership(MatrixShape{130, 75}, 5, 2, 3, {0, 1, 2, 3, 4, 5}, {1.0, 2.5}, {3.0, 1.0, 1.7}), speeds, rank);
-    expect_matches_brute_force(
-        cartesian_ownership(MatrixShape{42, 100}, 5, 3, 2, {5, 4, 3, 2, 1, 0}, {1.0, 2.5, 1.0}, {3.0, 1.7}), speeds, rank);
+    expect_matches_brute_force(cartesian_ownership(MatrixShape{130, 75}, 5, 2, 3,
+                                                   {0, 1, 2, 3, 4, 5}, {1.0, 2.5}, {3.0, 1.0, 1.7}),
+                               speeds, rank);
+    expect_matches_brute_force(cartesian_ownership(MatrixShape{42, 100}, 5, 3, 2,
+                                                   {5, 4, 3, 2, 1, 0}, {1.0, 2.5, 1.0}, {3.0, 1.7}),
+                               speeds, rank);
     const Candidate g2dbc = pattern_candidate("g2dbc", 4, g2dbc_pattern(7), {0, 1, 2, 3, 4, 5, 6});
     expect_matches_brute_force(ownership_of(g2dbc, MatrixShape{4 * 29, 4 * 23}), speeds, rank);
-    expect_matches_brute_force(pattern_ownership(MatrixShape{20, 24}, 4, 7, 7, std::vector<std::size_t>(49, 2)), speeds, rank);
+    expect_matches_brute_force(
+        pattern_ownership(MatrixShape{20, 24}, 4, 7, 7, std::vector<std::size_t>(49, 2)), speeds,
+        rank);
   }
 }
 
@@ -108,7 +120,8 @@ TEST(QrSteps, OneProcessorTimeIsTheFlopCount) {
   platform.processors = {{1.0e9, 1.0e12}};
   platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
   const std::size_t K = 20, nb = 10;
-  const TimeBreakdown t = simulate_qr(platform, pattern_ownership(K * nb, nb, 1, 1, {0}), PanelRank::DiagonalOwner);
+  const TimeBreakdown t =
+      simulate_qr(platform, pattern_ownership(K * nb, nb, 1, 1, {0}), PanelRank::DiagonalOwner);
   double update = 0.0, panel = 0.0;
   for (std::size_t k = 0; k < K; ++k) {
     const double h = static_cast<double>(K - k);
@@ -133,9 +146,11 @@ TEST(QrSteps, SharedBusCountsEveryReductionMessage) {
   double messages = 0.0;
   for (std::size_t k = 0; k < 9; ++k) {
     const std::vector<double> w = brute_force_step(t, speeds, PanelRank::DiagonalOwner, k).w;
-    messages += 2.0 * static_cast<double>(std::count_if(w.begin(), w.end(), [](double v) { return v > 0.0; }));
+    messages += 2.0 * static_cast<double>(
+                          std::count_if(w.begin(), w.end(), [](double v) { return v > 0.0; }));
   }
-  EXPECT_NEAR(simulate_qr(platform, t, PanelRank::DiagonalOwner).communication, messages * 1.0e-3, 1e-9);
+  EXPECT_NEAR(simulate_qr(platform, t, PanelRank::DiagonalOwner).communication, messages * 1.0e-3,
+              1e-9);
 }
 
 // PDGEQRF on the caller's layout: per panel column two latency-bound collectives over the
@@ -169,13 +184,15 @@ TEST(QrSteps, PredictPricesTheKernelAwayFromTheCallersLayout) {
   planned.rows = 1;
   planned.cols = 2;
   planned.owner = {1, 0};
-  const TimeBreakdown kernel = simulate_qr(platform, ownership_of(planned, MatrixShape{300, 200}), PanelRank::DiagonalOwner);
+  const TimeBreakdown kernel =
+      simulate_qr(platform, ownership_of(planned, MatrixShape{300, 200}), PanelRank::DiagonalOwner);
   const Prediction p = predict(platform, problem, planned);
   EXPECT_EQ(p.time.compute, kernel.compute);
   EXPECT_EQ(p.time.panel, kernel.panel);
   EXPECT_EQ(p.time.communication, kernel.communication);
   const Prediction in_place = predict(platform, problem, caller_layout_candidate(problem));
-  const TimeBreakdown scalapack = simulate_steps(platform, problem, caller_ownership(problem, MatrixShape{300, 200}));
+  const TimeBreakdown scalapack =
+      simulate_steps(platform, problem, caller_ownership(problem, MatrixShape{300, 200}));
   EXPECT_EQ(in_place.time.panel, scalapack.panel);
 }
 

@@ -223,18 +223,18 @@ TEST(RuntimeConfig, LuLayoutsAreAKnownSubsetInAnyCase) {
   EXPECT_FALSE(parse({{"HETSCAL_LU_LAYOUTS", ""}}).valid());
 }
 
-TEST(RuntimeConfig, QrLayoutsAreTheLuFamiliesOnTheirOwnVariable) {
+TEST(RuntimeConfig, QrLayoutsAreParsedAsTheLusOnTheirOwn) {
   using core::LuLayoutKind;
   EXPECT_EQ(parse({}).qr_layouts, all_lu_layouts());
-  const Configuration some = parse({{"HETSCAL_QR_LAYOUTS", "hetero-grid"}});
+  const Configuration some = parse({{"HETSCAL_QR_LAYOUTS", "HETERO-grid 2dbc"}});
   ASSERT_TRUE(some.valid());
-  EXPECT_EQ(some.qr_layouts, std::vector<LuLayoutKind>{LuLayoutKind::HeterogeneousGrid});
-  EXPECT_EQ(some.lu_layouts, all_lu_layouts());  // the LU's own list is not the QR's
-  EXPECT_NE(some.fingerprint(), parse({}).fingerprint());
-  const Configuration unknown = parse({{"HETSCAL_QR_LAYOUTS", "gcrm"}});
+  EXPECT_EQ(some.qr_layouts, (std::vector<LuLayoutKind>{LuLayoutKind::BlockCyclic, LuLayoutKind::HeterogeneousGrid}));
+  EXPECT_EQ(some.lu_layouts, all_lu_layouts());  // the LU's own variable is not read for QR
+  EXPECT_NE(some.fingerprint(), parse({{"HETSCAL_LU_LAYOUTS", "2dbc,hetero-grid"}}).fingerprint());
+  const Configuration unknown = parse({{"HETSCAL_QR_LAYOUTS", "tsqr"}});
   ASSERT_EQ(unknown.errors.size(), 1u);
-  EXPECT_NE(unknown.errors[0].find("HETSCAL_QR_LAYOUTS: 'gcrm' is not a layout"), std::string::npos)
-      << unknown.errors[0];
+  EXPECT_NE(unknown.errors[0].find("HETSCAL_QR_LAYOUTS: 'tsqr' is not a layout"), std::string::npos) << unknown.errors[0];
+  EXPECT_FALSE(parse({{"HETSCAL_QR_LAYOUTS", " , "}}).valid());
 }
 
 TEST(RuntimeConfig, CountErrorsNameTheVariableTheListCameFrom) {

@@ -6,60 +6,19 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <set>
 
 #include "core/error.hpp"
-#include "runtime/lu_layouts_option.hpp"
-#include "runtime/machine.hpp"
+#include "lu_layout_test_support.hpp"
 
 namespace hetscal::runtime {
 namespace {
 
 using core::LuLayoutKind;
 
-// Every kind but the caller's layout (what HETSCAL_FORCE plans with).
-std::vector<LuLayoutKind> hetscal_layouts() {
-  std::vector<LuLayoutKind> kinds = all_lu_layouts();
-  kinds.erase(kinds.begin());  // CallerLayout comes first
-  return kinds;
-}
-
-// Processes of flop rates 1e9 per unit of speed on a network of this latency and bandwidth.
-core::Platform processes(const std::vector<double>& speeds, double latency_s = 1e-6, double bandwidth = 1e9) {
-  MachineFigures machine;
-  for (double s : speeds) machine.flops.push_back(1e9 * s);
-  machine.latency_s = latency_s;
-  machine.bandwidth_bytes_per_s = bandwidth;
-  machine.memory_bytes = 1e12;
-  return machine.platform();
-}
-
 // An M×N LU on the caller's 1×P block-cyclic grid (blocks of 64).
 core::Problem lu_on_caller_row(std::size_t m, std::size_t n, std::size_t ranks) {
-  core::Problem problem;
-  problem.routine = core::Routine::LU;
-  problem.m = m;
-  problem.n = n;
-  problem.caller = {1, ranks, 64, {}};
-  for (std::size_t r = 0; r < ranks; ++r) problem.caller.processor_at.push_back(r);
-  return problem;
-}
-
-// The owner of tile (i, j) read from the candidate itself: a pattern's cell (i mod R, j mod C),
-// a grid's cell from its tile orders, repeated (2DBC's are one period long).
-std::size_t priced_owner(const core::Candidate& c, std::size_t i, std::size_t j) {
-  if (c.kind == core::CandidateKind::Pattern) return c.owner[i % c.rows * c.cols + j % c.cols];
-  return c.owner[c.row_order.at(i % c.row_order.size()) * c.cols + c.col_order.at(j % c.col_order.size())];
-}
-
-// Elements of the whole matrix each rank owns, counted one by one.
-std::map<int, double> elements_per_rank(const layout::Distribution& a) {
-  std::map<int, double> elements;
-  for (std::int64_t i = 0; i < a.rows().extent(); ++i)
-    for (std::int64_t j = 0; j < a.cols().extent(); ++j)
-      elements[a.owner({a.rows().tile_of(i), a.cols().tile_of(j)})] += 1;
-  return elements;
+  return on_caller_row(core::Routine::LU, m, n, ranks);
 }
 
 TEST(LuLayout, RectangularMatricesAreTiledAndOwnedAsPriced) {
@@ -89,8 +48,7 @@ TEST(LuLayout, RectangularMatricesAreTiledAndOwnedAsPriced) {
 
 TEST(LuLayout, TheMatrixIsSharedInProportionToSpeed) {
   const LuLayout plan = choose_lu_layout(processes({1, 3}), lu_on_caller_row(1500, 1200, 2), hetscal_layouts());
-  const auto elements = elements_per_rank(*plan.a);
-  const double ratio = elements.at(1) / elements.at(0);
+  const double ratio = elements_ratio(*plan.a, 1, 0);
   EXPECT_GT(ratio, 2.5) << plan.description;
   EXPECT_LT(ratio, 3.5) << plan.description;
 }

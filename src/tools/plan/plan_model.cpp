@@ -172,8 +172,11 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
     report.cholesky_kind = choice.kind;
     return report;
   }
-  if (settings.routine == core::Routine::LU) {
-    const core::LuChoice choice = core::choose_lu_plan(report.platform, order, order, report.problem.caller);
+  // QR is planned among LU's families, priced by the QR time model.
+  if (settings.routine == core::Routine::LU || settings.routine == core::Routine::QR) {
+    const core::LuChoice choice =
+        settings.routine == core::Routine::LU ? core::choose_lu_plan(report.platform, order, order, report.problem.caller)
+                                              : core::choose_qr_plan(report.platform, order, order, report.problem.caller);
     take_priced(report, choice);
     report.lu_kind = choice.kind;
     return report;
@@ -215,8 +218,8 @@ std::string model_text(const ModelReport& report) {
     out << '\n';
   }
   if (report.lu_kind) {
-    out << "LU distribution: " << core::lu_layout_name(*report.lu_kind) << " on "
-        << chosen.candidate.processors().size() << " processors";
+    out << core::routine_name(report.problem.routine) << " distribution: " << core::lu_layout_name(*report.lu_kind)
+        << " on " << chosen.candidate.processors().size() << " processors";
     if (report.pattern_cost > 0.0)
       out << ", T = " << format("%.3f", report.pattern_cost) << " nodes per pattern row and column";
     if (*report.lu_kind != core::LuLayoutKind::CallerLayout)

@@ -5,7 +5,8 @@
 /// every tile size) for one call, on a platform built from the given speeds. For Cholesky the
 /// candidates and the choice are core::choose_cholesky_plan's (2DBC, ordered heterogeneous
 /// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns), for LU core::choose_lu_plan's
-/// (2DBC, heterogeneous grids in LU order, G-2DBC, heterogeneous patterns, each panel rank).
+/// (2DBC, heterogeneous grids in LU order, G-2DBC, heterogeneous patterns, each panel rank),
+/// for QR core::choose_qr_plan's (the same, priced by the QR time model).
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,7 +51,7 @@ struct ModelReport {
   std::optional<std::size_t> patterns_left_out_from;
   /// Cholesky: the kind of distribution chosen.
   std::optional<core::CholeskyLayoutKind> cholesky_kind;
-  /// LU: the kind of distribution chosen.
+  /// LU and QR: the kind of distribution chosen.
   std::optional<core::LuLayoutKind> lu_kind;
   /// Cholesky and LU: T of the chosen pattern or 2DBC (Cholesky: average nodes per colrow;
   /// LU: x̄ + ȳ); 0 for a heterogeneous grid or the caller's layout.
