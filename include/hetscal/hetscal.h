@@ -19,10 +19,10 @@
  *    every layout, patterns included, hetscal_local_elements(), hetscal_tile_owner() and
  *    hetscal_local_tile() say which tile of the global matrix is where in the local array.
  *    hetscal_scatter()/hetscal_gather() move data from/to a ScaLAPACK block-cyclic matrix.
- * 3. hetero_pdgemm(), hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdpotrf() and
- *    hetero_pdpotrs() compute, with ScaLAPACK's arguments, either on matrices already in the
- *    heterogeneous layout (no data movement) or on ScaLAPACK block-cyclic ones (moved in and
- *    out around the computation).
+ * 3. hetero_pdgemm(), hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdgeqrf(),
+ *    hetero_pdormqr(), hetero_pdpotrf() and hetero_pdpotrs() compute, with ScaLAPACK's
+ *    arguments, either on matrices already in the heterogeneous layout (no data movement) or
+ *    on ScaLAPACK block-cyclic ones (moved in and out around the computation).
  *
  * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
  * taking a context is collective over the processes of its BLACS grid. Argument errors follow
@@ -269,9 +269,9 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    const int* descc, int* info);
 
 /**
- * INFO of hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdpotrf() and hetero_pdpotrs() when
- * hetscal could not compute for a reason other than an argument (their return value says
- * which): negative, so that a caller testing only INFO != 0 sees the failure, and unlike
+ * INFO of hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdgeqrf(), hetero_pdormqr(),
+ * hetero_pdpotrf() and hetero_pdpotrs() when hetscal could not compute for a reason other
+ * than an argument (their return value says which): negative, so that a caller testing only INFO != 0 sees the failure, and unlike
  * every argument code of these routines (position 10 is never a descriptor).
  */
 #define HETSCAL_INFO_FAILED(status) (-1000 - (status))
@@ -374,6 +374,53 @@ int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, in
 int hetero_pdgetrs(const char* trans, int n, int nrhs, const double* a, int ia, int ja,
                    const int* desca, const int* ipiv, double* b, int ib, int jb, const int* descb,
                    int* info);
+
+/**
+ * Householder QR factorisation of the M×N sub(A) = A(IA:IA+M-1, JA:JA+N-1), with PDGEQRF's
+ * arguments less WORK and LWORK (hetscal's workspace is its own): sub(A) = Q·R, R upper
+ * triangular (trapezoidal when M < N) on and above the diagonal, Q = H(1)·H(2)···H(K),
+ * K = min(M,N), H(i) = I − τ_i·v_i·v_iᵀ with v_i(i) = 1 implicit and v_i below the diagonal
+ * of column i, the reflectors and τ as LAPACK's DLARFG defines them (R's signs as
+ * ScaLAPACK's). Collective over A's grid. Either
+ * - DESCA is a hetscal descriptor (the factors stay in the context's layout, Cartesian or
+ *   pattern; IA = JA = 1, M_A = M, N_A = N; a GEQRF context plans the layout): TAU is in
+ *   hetscal's format, K entries on every process alike, TAU(i) the τ of reflector i; or
+ * - DESCA is a ScaLAPACK descriptor with sub(A) as PDGEQRF accepts it (DTYPE 1): sub(A) is
+ *   moved into the QR layout planned with the speeds of the latest hetscal context of A's
+ *   BLACS grid (as a GEQRF context of HETSCAL_LAYOUT_ANY, moves from sub(A)'s layout
+ *   priced) and back; TAU is exactly PDGEQRF's (LOCc(JA+K-1) entries, τ of column j in the
+ *   local entry of j on every process row of the process column holding j, nothing else
+ *   written), so ScaLAPACK's PDORMQR, PDORGQR … take the result. Nothing outside sub(A) is
+ *   written.
+ * @param[out] info as ScaLAPACK's, the same on every process: 0; -(position) or
+ *             -(100·position + field) for the first bad argument (m 1, n 2, ia 4, ja 5,
+ *             desca 6; for a hetscal descriptor: another size than M×N is field 3 or 4),
+ *             with A and TAU untouched; HETSCAL_INFO_FAILED(status) when hetscal could not
+ *             compute.
+ * @return as hetero_pdgetrf().
+ */
+int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca, double* tau,
+                   int* info);
+
+/**
+ * Applies Q or Qᵀ from hetero_pdgeqrf() (or PDGEQRF) to sub(C) = C(IC:IC+M-1, JC:JC+N-1),
+ * with PDORMQR's arguments less WORK and LWORK: SIDE "L": sub(C) := op(Q)·sub(C), Q of
+ * order M, the K reflectors in A(IA:IA+M-1, JA:JA+K-1); SIDE "R": sub(C) := sub(C)·op(Q), Q
+ * of order N, the reflectors in A(IA:IA+N-1, JA:JA+K-1); TRANS "N": op(Q) = Q, "T":
+ * Qᵀ. Collective over A's grid. sub(A) is either on a hetscal descriptor (the factors
+ * hetero_pdgeqrf() left in place, TAU in hetscal's format; IA = JA = 1) — sub(C) then on a
+ * hetscal descriptor of the same context (IC = JC = 1, C's rows A's rows for SIDE "L") or on
+ * a ScaLAPACK descriptor of the context's BLACS grid (moved in and back) — or both are on
+ * ScaLAPACK descriptors of one BLACS grid (moved into the layout hetero_pdgeqrf() plans),
+ * TAU then in PDGEQRF's format. sub(A) and TAU are not written; nothing outside sub(C) is.
+ * @param[out] info 0; -(position) or -(100·position + field) as PDORMQR numbers them (side
+ *             1, trans 2, m 3, n 4, k 5, ia 7, ja 8, desca 9, ic 11, jc 12, descc 13),
+ *             nothing written; HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ * @return as hetero_pdgetrf().
+ */
+int hetero_pdormqr(const char* side, const char* trans, int m, int n, int k, const double* a,
+                   int ia, int ja, const int* desca, const double* tau, double* c, int ic,
+                   int jc, const int* descc, int* info);
 
 #ifdef __cplusplus
 }
