@@ -11,6 +11,8 @@ packages=(
   libopenblas-dev libscalapack-openmpi-dev scalapack-mpi-test
   libgtest-dev libcli11-dev libpng-dev nlohmann-json3-dev
   libsimgrid-dev  # brings smpicxx and smpirun
+  libcairo2-dev fonts-dejavu-core  # hetscal-plan's pictures: PNG, SVG and PDF, text in DejaVu
+  poppler-utils libxml2-utils      # the picture tests read the PDF's text and parse the SVG
 )
 missing=()
 for p in "${packages[@]}"; do

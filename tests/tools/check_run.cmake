@@ -6,8 +6,11 @@
 #   EXPECT_STDERR   regular expressions that standard error must match
 #   FORBID_STDOUT   regular expressions that standard output must not match
 #   ONE_ERROR_LINE  if true: standard output empty, standard error exactly one line
-#   PICTURE         file that must exist afterwards: a PNG (by signature) or an SVG document
-#   PICTURE_MATCHES regular expressions that the SVG written to PICTURE must match
+#   PICTURE         file that must exist afterwards: a PNG or PDF (by signature) or an SVG
+#                   document (well-formed XML when XMLLINT is given)
+#   PICTURE_MATCHES regular expressions that the SVG written to PICTURE, or the text of the
+#                   PDF (read by PDFTOTEXT), must match
+#   PDFTOTEXT, XMLLINT  paths of poppler's pdftotext and libxml2's xmllint (or a false value)
 #   NO_FILE         file that must not exist afterwards (deleted before the run)
 #   TIME_LIMIT      seconds the run may take (it is stopped and the check fails after them)
 #   MEMORY_KB       virtual memory limit of the run (ulimit -v), so that unbounded allocation
@@ -132,18 +135,39 @@ if(DEFINED PICTURE)
     if(NOT signature STREQUAL "89504e470d0a1a0a")
       fail("${PICTURE} does not start with the PNG signature (${signature})")
     endif()
+  elseif(PICTURE MATCHES "\\.[pP][dD][fF]$")
+    file(READ "${PICTURE}" signature LIMIT 5 HEX)
+    if(NOT signature STREQUAL "255044462d")  # %PDF-
+      fail("${PICTURE} does not start with %PDF- (${signature})")
+    endif()
+    if(PICTURE_MATCHES)
+      if(NOT PDFTOTEXT)
+        fail("pdftotext (poppler-utils, which cmake/bootstrap.sh installs) is needed to read ${PICTURE}'s text")
+      endif()
+      execute_process(COMMAND "${PDFTOTEXT}" -layout "${PICTURE}" - RESULT_VARIABLE read_code
+                      OUTPUT_VARIABLE picture_text ERROR_VARIABLE read_error)
+      if(NOT read_code EQUAL 0)
+        fail("pdftotext cannot read ${PICTURE}: ${read_error}")
+      endif()
+    endif()
   else()
-    file(READ "${PICTURE}" svg)
-    if(NOT svg MATCHES "^<\\?xml[^\n]*\n<svg " OR NOT svg MATCHES "</svg>\n$")
+    file(READ "${PICTURE}" picture_text)
+    if(NOT picture_text MATCHES "^<\\?xml[^\n]*\n<svg " OR NOT picture_text MATCHES "</svg>\n$")
       fail("${PICTURE} is not a complete SVG document")
     endif()
-    split_checks("${PICTURE_MATCHES}" patterns)
-    foreach(pattern IN LISTS patterns)
-      if(NOT svg MATCHES "${pattern}")
-        fail("${PICTURE} does not match '${pattern}'")
+    if(XMLLINT)
+      execute_process(COMMAND "${XMLLINT}" --noout "${PICTURE}" RESULT_VARIABLE lint_code ERROR_VARIABLE lint_error)
+      if(NOT lint_code EQUAL 0)
+        fail("${PICTURE} is not well-formed XML: ${lint_error}")
       endif()
-    endforeach()
+    endif()
   endif()
+  split_checks("${PICTURE_MATCHES}" patterns)
+  foreach(pattern IN LISTS patterns)
+    if(NOT picture_text MATCHES "${pattern}")
+      fail("${PICTURE} does not match '${pattern}'")
+    endif()
+  endforeach()
 endif()
 
 split_checks("${JSON_CHECKS}" checks)

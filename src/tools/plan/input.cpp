@@ -113,7 +113,8 @@ PictureFormat picture_format_of(const std::string& path) {
   const std::string extension = has_extension ? core::ascii_lowercase(path.substr(dot)) : "";
   if (extension == ".svg") return PictureFormat::Svg;
   if (extension == ".png") return PictureFormat::Png;
-  throw InvalidArgument("--picture: '" + path + "' must end in .svg or .png" +
+  if (extension == ".pdf") return PictureFormat::Pdf;
+  throw InvalidArgument("--picture: '" + path + "' must end in .svg, .png or .pdf" +
                         (has_extension ? " (not " + path.substr(dot) + ")" : ""));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/speeds.hpp"
+#include "tools/plan/picture.hpp"
 
 namespace hetscal::tools::plan {
 
@@ -57,10 +58,7 @@ struct Shape {
 /// @throws InvalidArgument if the text is not of that form or a dimension is 0.
 Shape parse_shape(const std::string& text, const std::string& what);
 
-/// File formats of the picture, chosen by the file name's extension.
-enum class PictureFormat { Svg, Png };
-
-/// The format of `path` from its extension (.svg or .png, any case).
+/// The format of `path` from its extension (.svg, .png or .pdf, any case).
 /// @throws InvalidArgument for any other extension.
 PictureFormat picture_format_of(const std::string& path);
 

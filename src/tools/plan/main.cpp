@@ -23,19 +23,13 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-std::vector<std::uint8_t> render_picture(const Options& options, const TilePicture& picture) {
-  if (options.picture_format == PictureFormat::Png) return render_png(picture);
-  const std::string svg = render_svg(picture);
-  return std::vector<std::uint8_t>(svg.begin(), svg.end());
-}
-
 int run(const Options& options) {
   // An unwritable picture is reported before the work, not after it.
   if (options.picture_path) require_writable(*options.picture_path);
   const Report report = build_report(options);
   const std::string printed = options.output == OutputFormat::Json ? render_json(report) : render_text(report);
   if (options.picture_path)
-    write_file_atomically(*options.picture_path, render_picture(options, picture_of(report)));
+    write_file_atomically(*options.picture_path, render_picture(picture_of(report), options.picture_format));
   std::cout << printed;
   std::cout.flush();
   return std::cout ? 0 : fail(kExitOutputError, "cannot write the report to standard output");

@@ -268,7 +268,7 @@ void declare_options(CLI::App& app, CommandLine& line) {
 
   const std::string output = "Output";
   app.add_flag("--json", line.json, "print the report as JSON instead of text")->group(output);
-  app.add_option("--picture", line.picture, "draw the tile-to-processor map to FILE.svg or FILE.png")
+  app.add_option("--picture", line.picture, "draw the tile-to-processor map to FILE.svg, FILE.png or FILE.pdf")
       ->type_name("FILE")->group(output);
   app.add_option("--matrix-tiles", line.matrix_tiles,
                  "the picture shows an N x N tile matrix (default: two panels or pattern "

@@ -2,8 +2,8 @@
 /// @file picture.hpp
 /// A picture of a distribution: the n×n tile matrix coloured by owning processor, thick
 /// lines between periods (block panels of a grid, or repetitions of a pattern), a title and
-/// a legend (processor index, speed, cycle-time). Rendered as SVG or PNG, in memory first,
-/// so that a failure never leaves a partial file behind.
+/// a legend (processor index, speed, cycle-time). Drawn once through cairo onto a PNG, SVG or
+/// PDF surface, in memory first, so that a failure never leaves a partial file behind.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -72,14 +72,12 @@ Rgb processor_colour(std::size_t processor);
 /// Black or white, whichever reads better on `background`.
 Rgb text_colour_on(Rgb background);
 
-/// "#rrggbb".
-std::string to_hex(Rgb colour);
+/// File formats of the picture (hetscal-plan chooses one by the file name's extension).
+enum class PictureFormat { Svg, Png, Pdf };
 
-/// The picture as an SVG document.
-std::string render_svg(const TilePicture& picture);
-
-/// The picture as a PNG file's bytes.
-/// @throws hetscal::Error if libpng fails.
-std::vector<std::uint8_t> render_png(const TilePicture& picture);
+/// The picture as the bytes of a `format` file, one pixel of the layout being one point of
+/// the SVG or PDF page.
+/// @throws hetscal::Error naming cairo's status if cairo cannot draw or encode the picture.
+std::vector<std::uint8_t> render_picture(const TilePicture& picture, PictureFormat format);
 
 }  // namespace hetscal::tools::plan

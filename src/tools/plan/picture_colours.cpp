@@ -1,5 +1,4 @@
 #include <cmath>
-#include <cstdio>
 
 #include "tools/plan/picture.hpp"
 
@@ -50,12 +49,6 @@ Rgb processor_colour(std::size_t processor) {
 Rgb text_colour_on(Rgb background) {
   const double luminance = 0.299 * background.r + 0.587 * background.g + 0.114 * background.b;
   return luminance > 150.0 ? Rgb{0x10, 0x10, 0x10} : Rgb{0xff, 0xff, 0xff};
-}
-
-std::string to_hex(Rgb colour) {
-  char text[8];
-  std::snprintf(text, sizeof text, "#%02x%02x%02x", colour.r, colour.g, colour.b);
-  return text;
 }
 
 }  // namespace hetscal::tools::plan

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/error.hpp"
+
 namespace hetscal::tools::plan {
 namespace {
 
@@ -12,6 +14,8 @@ constexpr int kMinTilePx = 1;
 constexpr int kLabelMinTilePx = 16;
 constexpr int kMatrixGap = 40;
 constexpr int kMinPeriodPx = 12;
+constexpr int kLegendGap = 18;      // between the last matrix and the legend's swatches
+constexpr int kSwatchTextGap = 9;   // between a swatch and its line of text
 
 }  // namespace
 
@@ -32,7 +36,10 @@ std::string legend_text(const LegendEntry& entry, const std::string& unit) {
   return text + (entry.tiles == 0 ? std::string("unused") : std::to_string(entry.tiles) + " " + unit);
 }
 
-PictureLayout layout_picture(const TilePicture& picture, int char_width, int char_height) {
+PictureLayout layout_picture(const TilePicture& picture, const TextMetrics& metrics) {
+  if (!metrics.width || metrics.line_height <= 0)
+    throw InvalidArgument("layout_picture: text metrics need a width function and a positive line height");
+  const int line_height = metrics.line_height;
   PictureLayout layout;
   layout.margin = 16;
   std::size_t largest = 1;
@@ -43,10 +50,10 @@ PictureLayout layout_picture(const TilePicture& picture, int char_width, int cha
   layout.label_tiles = layout.tile_px >= kLabelMinTilePx;
 
   layout.title_x = layout.margin;
-  layout.title_baseline = layout.margin + char_height;
+  layout.title_baseline = layout.margin + line_height;
   const bool captions = std::any_of(picture.matrices.begin(), picture.matrices.end(),
                                     [](const TileMatrix& m) { return !m.caption.empty(); });
-  const int caption_height = captions ? char_height + 10 : 0;
+  const int caption_height = captions ? line_height + 10 : 0;
   const int top = layout.title_baseline + 14 + caption_height;
 
   int x = layout.margin;
@@ -58,23 +65,23 @@ PictureLayout layout_picture(const TilePicture& picture, int char_width, int cha
     placement.side = static_cast<int>(m.tiles) * layout.tile_px;
     placement.caption_baseline = top - 8;
     layout.matrices.push_back(placement);
-    const int caption_width = static_cast<int>(m.caption.size()) * char_width;
-    x += std::max(placement.side, caption_width) + kMatrixGap;
+    x += std::max(placement.side, metrics.width(m.caption, TextStyle::Caption)) + kMatrixGap;
     tallest = std::max(tallest, placement.side);
   }
 
-  layout.swatch = char_height + 4;
+  layout.swatch = line_height + 4;
   layout.legend_line = layout.swatch + 8;
-  layout.legend_x = x - kMatrixGap + 2 * char_width;
+  layout.legend_x = x - kMatrixGap + kLegendGap;
+  layout.legend_text_x = layout.legend_x + layout.swatch + kSwatchTextGap;
   layout.legend_y = top;
 
-  std::size_t longest = std::char_traits<char>::length(legend_heading());
-  for (const LegendEntry& entry : picture.legend) longest = std::max(longest, legend_text(entry, picture.unit).size());
-  const int legend_width = layout.swatch + char_width + static_cast<int>(longest) * char_width;
+  int legend_text_width = metrics.width(legend_heading(), TextStyle::LegendHeading);
+  for (const LegendEntry& entry : picture.legend)
+    legend_text_width = std::max(legend_text_width, metrics.width(legend_text(entry, picture.unit), TextStyle::Legend));
   const int legend_height = static_cast<int>(picture.legend.size() + 1) * layout.legend_line;
-  const int title_width = static_cast<int>(picture.title.size()) * char_width;
+  const int title_width = metrics.width(picture.title, TextStyle::Title);
 
-  layout.width = std::max(layout.legend_x + legend_width, layout.margin + title_width) + layout.margin;
+  layout.width = std::max(layout.legend_text_x + legend_text_width, layout.margin + title_width) + layout.margin;
   layout.height = top + std::max(tallest, legend_height) + layout.margin;
   return layout;
 }
