@@ -55,14 +55,13 @@ void draw_tiles(cairo_t* cr, const TileMatrix& m, const MatrixPlacement& at, int
 
 // Each owned tile's processor index, centred, in black or white as reads better on its colour.
 void draw_tile_labels(cairo_t* cr, const TileMatrix& m, const MatrixPlacement& at, int s) {
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, s * 9 / 20);
   for (std::size_t i = 0; i < m.tiles; ++i)
     for (std::size_t j = 0; j < m.tiles; ++j) {
       const std::size_t owner = m.owner_at(i, j);
       if (owner == TilePicture::kNoOwner) continue;
       const std::string label = std::to_string(owner);
       cairo_text_extents_t extents;
+      select_tile_label_font(cr, s, label);
       cairo_text_extents(cr, label.c_str(), &extents);
       const double centre_x = at.x + (static_cast<double>(j) + 0.5) * s;
       const double centre_y = at.y + (static_cast<double>(i) + 0.5) * s;

@@ -4,6 +4,8 @@
 /// cairo surface (image, SVG, PDF), text in DejaVu fonts through cairo's text API.
 #include <cairo.h>
 
+#include <string>
+
 #include "tools/plan/picture.hpp"
 #include "tools/plan/picture_layout.hpp"
 
@@ -11,6 +13,10 @@ namespace hetscal::tools::plan {
 
 /// Makes `style`'s font (family, weight, size) current on `cr`.
 void select_font(cairo_t* cr, TextStyle style);
+
+/// Makes current on `cr` the font of `label` inside a tile of `tile_px` pixels: about half
+/// the tile high, smaller when the label would not fit across the tile.
+void select_tile_label_font(cairo_t* cr, int tile_px, const std::string& label);
 
 /// Text metrics of the fonts select_font() chooses, measured by cairo, so that the layout
 /// leaves room for the text exactly as it will be drawn.

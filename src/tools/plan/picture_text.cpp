@@ -23,6 +23,16 @@ void select_font(cairo_t* cr, TextStyle style) {
   cairo_set_font_size(cr, style == TextStyle::Title ? kTitlePx : kTextPx);
 }
 
+void select_tile_label_font(cairo_t* cr, int tile_px, const std::string& label) {
+  const double nominal = tile_px * 0.45;
+  const double room = tile_px - 4.0;  // keep clear of the lines around the tile
+  cairo_select_font_face(cr, kSans, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, nominal);
+  cairo_text_extents_t extents;
+  cairo_text_extents(cr, label.c_str(), &extents);
+  if (extents.width > room) cairo_set_font_size(cr, nominal * room / extents.width);
+}
+
 TextMetrics cairo_text_metrics() {
   // Text advances do not depend on the surface; a one-pixel image is enough to measure on.
   cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
