@@ -3,8 +3,8 @@
 /// Shared by the real-run factorisation benchmarks (bench_cholesky_real, bench_lu_real,
 /// bench_qr_real): the command line, the 1×P and P×1 BLACS grids, and a kept variant (how
 /// to make its matrix, how to factorise it, its timings and flops per rank) with the
-/// block-size sweep that picks it. `Matrix` is the benchmark's own matrix type: constructible by the variant's
-/// maker, with a `check()` of the factorisation it holds.
+/// block-size sweep that picks it. `Matrix` is the benchmark's own matrix type:
+/// constructible by the variant's maker, with a `check()` of the factorisation it holds.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -181,8 +181,8 @@ struct LaidOutMatrix {
           column[static_cast<std::size_t>(first_row + ii + jj * n)] =
               data[static_cast<std::size_t>(where.offset + ii + jj * where.ld)];
     }
-    MPI_Allreduce(MPI_IN_PLACE, column.data(), static_cast<int>(column.size()), MPI_DOUBLE,
-                  MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, column.data(), static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
     return column;
   }
   kernels::DistributedMatrix<double> view() {

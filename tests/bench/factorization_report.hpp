@@ -16,9 +16,9 @@ namespace hetscal::bench {
 
 /// What a benchmark's table says beyond its timings.
 struct ReportLines {
-  std::string row_target;              ///< e.g. "target >= 1.2 on 2 equal ranks", for 1×P
-  std::string column_target;           ///< the same for P×1
-  std::vector<std::string> planned;    ///< the names of the variants on the planned grid
+  std::string row_target;            ///< e.g. "target >= 1.2 on 2 equal ranks", for 1×P
+  std::string column_target;         ///< the same for P×1
+  std::vector<std::string> planned;  ///< the names of the variants on the planned grid
 };
 
 /// Prints the table for order n (rank 0 calls it).
@@ -27,8 +27,7 @@ struct ReportLines {
 /// @param planned_speedup what the GEMM planner predicts the planned grid gains over 2DBC.
 template <typename Matrix>
 void print_report(const std::vector<Variant<Matrix>>& variants, const FactorizationOptions& o,
-                  std::int64_t n, double flops, const ReportLines& lines,
-                  double planned_speedup) {
+                  std::int64_t n, double flops, const ReportLines& lines, double planned_speedup) {
   bool ok = true;
   for (const Variant<Matrix>& v : variants) ok = ok && v.correct;
   std::printf("N=%lld reps=%d results %s\n", static_cast<long long>(n), o.reps,
@@ -49,10 +48,9 @@ void print_report(const std::vector<Variant<Matrix>>& variants, const Factorizat
   const std::string best_cyclic =
       ratio("hetscal_1xP", "hetscal_Px1") <= 1.0 ? "hetscal_1xP" : "hetscal_Px1";
   for (const std::string& planned : lines.planned) {
-    std::printf("ratio %s/best_scalapack %.3f\n", planned.c_str(),
-                ratio(best_scalapack, planned));
-    std::printf("ratio %s/best_cyclic    %.3f  (ideal by the GEMM planner %.3f)\n",
-                planned.c_str(), ratio(best_cyclic, planned), planned_speedup);
+    std::printf("ratio %s/best_scalapack %.3f\n", planned.c_str(), ratio(best_scalapack, planned));
+    std::printf("ratio %s/best_cyclic    %.3f  (ideal by the GEMM planner %.3f)\n", planned.c_str(),
+                ratio(best_cyclic, planned), planned_speedup);
   }
   print_flop_balance(variants, o.speeds);
 }

@@ -21,12 +21,12 @@ namespace hetscal::bench {
 /// What a panel-rank benchmark compares.
 template <typename Matrix>
 struct PanelRankBench {
-  const char* title;                                ///< the --help line
-  std::function<int(Matrix&)> scalapack;            ///< ScaLAPACK's routine on a.descriptor
+  const char* title;                      ///< the --help line
+  std::function<int(Matrix&)> scalapack;  ///< ScaLAPACK's routine on a.descriptor
   /// hetscal's kernel with these options (LuOptions, which QrOptions names too)
   std::function<std::function<int(Matrix&)>(const kernels::LuOptions&)> hetscal;
-  std::function<double(std::int64_t)> flops;        ///< LAWN 41's count for order N
-  std::string homogeneous_target;                   ///< "target >= …" of hetscal/ScaLAPACK
+  std::function<double(std::int64_t)> flops;  ///< LAWN 41's count for order N
+  std::string homogeneous_target;             ///< "target >= …" of hetscal/ScaLAPACK
 };
 
 /// The whole main: factorization_bench_main with the variants above.
@@ -34,11 +34,13 @@ struct PanelRankBench {
 template <typename Matrix>
 int panel_rank_bench_main(const PanelRankBench<Matrix>& bench, int argc, char** argv) {
   return factorization_bench_main(
-      bench.title, argc, argv, [&](const FactorizationOptions& o, const BlacsGrids& grids, int rank) {
+      bench.title, argc, argv,
+      [&](const FactorizationOptions& o, const BlacsGrids& grids, int rank) {
         kernels::LuOptions diagonal, fastest;
         fastest.panel_rank = kernels::LuPanelRank::Fastest;
         fastest.rank_speeds = o.speeds;
-        const ReportLines lines{bench.homogeneous_target, bench.homogeneous_target,
+        const ReportLines lines{bench.homogeneous_target,
+                                bench.homogeneous_target,
                                 {"hetscal_planned_diagonal", "hetscal_planned_fastest"}};
         bool all_correct = true;
         for (const std::int64_t n : o.n) {
@@ -48,8 +50,8 @@ int panel_rank_bench_main(const PanelRankBench<Matrix>& bench, int argc, char** 
           const auto planned = [&plan, n, rank] {
             return planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
           };
-          for (const auto& [name, options] : {std::pair(lines.planned[0], diagonal),
-                                              std::pair(lines.planned[1], fastest)})
+          for (const auto& [name, options] :
+               {std::pair(lines.planned[0], diagonal), std::pair(lines.planned[1], fastest)})
             variants.emplace_back(name, shape_of(plan.grid), plan.nb, planned,
                                   bench.hetscal(options), true);
           all_correct = run_interleaved(variants, o.reps) && all_correct;

@@ -84,9 +84,9 @@ struct NineWorkstationsRow {
 
 /// The table's header on stdout and the CSV's (when open).
 inline void print_nine_workstations_header(std::FILE* csv) {
-  std::printf("%-4s %5s %-18s %-12s %8s %8s %8s %7s %5s %6s %8s %8s %8s %5s %5s %5s\n", "grid",
-              "N", "hetero/nb", "2DBC/nb", "2dbc_s", "het_s", "hetfst_s", "speedup", "S_W",
-              "of_S_W", "mod_2dbc", "mod_het", "mod_hfst", "b2dbc", "bhet", "bhfst");
+  std::printf("%-4s %5s %-18s %-12s %8s %8s %8s %7s %5s %6s %8s %8s %8s %5s %5s %5s\n", "grid", "N",
+              "hetero/nb", "2DBC/nb", "2dbc_s", "het_s", "hetfst_s", "speedup", "S_W", "of_S_W",
+              "mod_2dbc", "mod_het", "mod_hfst", "b2dbc", "bhet", "bhfst");
   if (csv != nullptr)
     std::fprintf(csv,
                  "grid,n,hetero,hetero_nb,hetero_fastest_nb,cyclic,cyclic_nb,cyclic_s,hetero_s,"
@@ -100,13 +100,13 @@ inline bool write_nine_workstations_plot(const std::string& path, const char* ro
   std::vector<Panel> panels;
   for (const NineWorkstationsRow& row : rows) {
     if (&row == &rows.front() || row.grid != (&row - 1)->grid)
-      panels.push_back({std::string(routine) + " on a " + row.grid +
-                            " grid (9 workstations, simulated)",
-                        {},
-                        {{"2DBC", "#d62728", {}},
-                         {"hetero, panels on the diagonal owner", "#1f77b4", {}},
-                         {"hetero, panels on the fastest rank", "#9467bd", {}},
-                         {"theoretical (2DBC / S_W)", "#2ca02c", {}}}});
+      panels.push_back(
+          {std::string(routine) + " on a " + row.grid + " grid (9 workstations, simulated)",
+           {},
+           {{"2DBC", "#d62728", {}},
+            {"hetero, panels on the diagonal owner", "#1f77b4", {}},
+            {"hetero, panels on the fastest rank", "#9467bd", {}},
+            {"theoretical (2DBC / S_W)", "#2ca02c", {}}}});
     Panel& panel = panels.back();
     panel.x.push_back(double(row.n));
     panel.series[0].y.push_back(row.cyclic_run.seconds);
@@ -121,9 +121,11 @@ inline bool write_nine_workstations_plot(const std::string& path, const char* ro
 /// 3×3, nb = 64: only the redistribution, which kernel_seconds leaves out, depends on it)
 /// and simulates the fastest-modelled p×q grids: 2DBC with panels on the diagonal owner
 /// (ScaLAPACK's way), the heterogeneous grid with either panel rank.
-inline NineWorkstationsRow simulate_nine_workstations_grid(
-    const NineWorkstationsFactorization& f, std::size_t p, std::size_t q, std::int64_t n,
-    const core::Platform& platform, const std::vector<double>& speeds) {
+inline NineWorkstationsRow simulate_nine_workstations_grid(const NineWorkstationsFactorization& f,
+                                                           std::size_t p, std::size_t q,
+                                                           std::int64_t n,
+                                                           const core::Platform& platform,
+                                                           const std::vector<double>& speeds) {
   core::LuPlanOptions options;
   options.kinds = {core::LuLayoutKind::BlockCyclic, core::LuLayoutKind::HeterogeneousGrid};
   const core::LuChoice choice =  // deterministic: the same on every rank
@@ -161,8 +163,8 @@ inline NineWorkstationsRow simulate_nine_workstations_grid(
 inline int run_nine_workstations(const NineWorkstationsFactorization& f, int argc, char** argv,
                                  int rank) {
   const std::string prefix = argc > 1 ? argv[1] : f.default_prefix;
-  const std::vector<std::int64_t> sizes = parse_list<std::int64_t>(
-      argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
+  const std::vector<std::int64_t> sizes =
+      parse_list<std::int64_t>(argc > 2 ? argv[2] : "1000,2000,3000,4000,5000,6000,7000,8000");
   const core::Platform platform = nine_workstations_model();
   const std::vector<double> speeds = start_on_hosts_of(platform, f.program, rank);
   if (speeds.empty()) return 2;

@@ -137,8 +137,7 @@ inline double unit_solve_excess(const layout::Distribution& d) {
 /// nm² − m³/3 + 2nm − m²/2 + 23m/6 and nm² − m³/3 + nm − m²/2 + 5m/6.
 inline double lawn_geqrf_flops(std::int64_t rows, std::int64_t cols) {
   const double m = static_cast<double>(rows), n = static_cast<double>(cols);
-  if (m >= n)
-    return 2.0 * (m * n * n - n * n * n / 3.0 + n * n / 2.0) + m * n + 14.0 * n / 3.0;
+  if (m >= n) return 2.0 * (m * n * n - n * n * n / 3.0 + n * n / 2.0) + m * n + 14.0 * n / 3.0;
   return 2.0 * (n * m * m - m * m * m / 3.0 - m * m / 2.0) + 3.0 * n * m + 14.0 * m / 3.0;
 }
 

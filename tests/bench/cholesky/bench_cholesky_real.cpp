@@ -22,14 +22,14 @@
 #include <utility>
 #include <vector>
 
+#include "factorization_bench.hpp"
+#include "factorization_report.hpp"
 #include "gemm/planned_grid.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
-#include "factorization_bench.hpp"
-#include "factorization_report.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
@@ -115,10 +115,10 @@ int main(int argc, char** argv) {
               hetscal_factor, true);
           all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
           if (rank == 0)
-            bench::print_report(variants, o, n, kernels::potrf_flops<double>(n),
-                                {"target >= 1.5 on 2 ranks", "target >= 1.15 on 2 ranks",
-                                 {"hetscal_planned"}},
-                                plan.grid.predicted_speedup());
+            bench::print_report(
+                variants, o, n, kernels::potrf_flops<double>(n),
+                {"target >= 1.5 on 2 ranks", "target >= 1.15 on 2 ranks", {"hetscal_planned"}},
+                plan.grid.predicted_speedup());
         }
         return all_correct;
       });

@@ -89,8 +89,8 @@ int scalapack_factor(Matrix& a) {
            &info);
   const int lwork = static_cast<int>(size);
   std::vector<double> work(static_cast<std::size_t>(std::max(1, lwork)));
-  pdgeqrf_(&n, &n, a.data.data(), &one, &one, a.descriptor.data(), tau.data(), work.data(),
-           &lwork, &info);
+  pdgeqrf_(&n, &n, a.data.data(), &one, &one, a.descriptor.data(), tau.data(), work.data(), &lwork,
+           &info);
   std::fill(a.tau.begin(), a.tau.end(), 0.0);
   const auto& array = dynamic_cast<const layout::CartesianLocalLayout&>(*a.storage);
   if (array.local_row_of_tile(0) >= 0) {
