@@ -79,15 +79,12 @@ LapackOutcome moved(const Call& call) {
   if (call.m == 0 || call.n == 0) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::LU, call.m, call.n, call.arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const MPI_Comm comm = context->grid.comm;
-  MovedOperand factors(comm, std::move(caller),
-                       hetero_matrix(*planned, context->grid.my_rank, call.m, call.n),
-                       Written::Whole);
-  allocate_agreed(comm, {&factors});
-  factors.move_in(call.a);
   std::vector<std::int64_t> pivots;
-  const std::int64_t zero_pivot = factor(factors.view(), *planned, call, comm, pivots);
-  factors.move_back(call.a);  // completed even when INFO > 0, as ScaLAPACK's
+  const std::int64_t zero_pivot = compute_on_copy(  // completed even when INFO > 0
+      *context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
+      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+        return factor(copy, *planned, call, comm, pivots);
+      });
   runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
                                   pivots.data(), call.ipiv);
   return LapackOutcome::of_info(static_cast<int>(zero_pivot));

@@ -44,12 +44,11 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
   if (n == 0) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::Cholesky, n, n, arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  MovedOperand factor(context->grid.comm, std::move(caller),
-                      hetero_matrix(*planned, context->grid.my_rank, n, n), triangle_of(*uplo));
-  allocate_agreed(context->grid.comm, {&factor});
-  factor.move_in(a);
-  const auto order = kernels::cholesky<double>(*uplo, factor.view(), context->grid.comm);
-  factor.move_back(a);  // the partial factor too when INFO > 0, as ScaLAPACK leaves it
+  const auto order = compute_on_copy(  // the partial factor too when INFO > 0
+      *context, std::move(caller), *planned, n, n, triangle_of(*uplo), a,
+      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+        return kernels::cholesky<double>(*uplo, copy, comm);
+      });
   return LapackOutcome::of_info(static_cast<int>(order));
 }
 

@@ -11,15 +11,27 @@
 namespace hetscal::api {
 
 MovedOperand::MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target,
-                           Written written)
-    : comm_(comm), caller_(std::move(caller)), target_(std::move(target)), written_(written) {}
+                           Written written, mpi::Op op)
+    : MovedOperand(comm, HeteroMatrix{std::move(caller.distribution), std::move(caller.storage)},
+                   std::move(target), written, op) {}
+
+MovedOperand::MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix target,
+                           Written written, mpi::Op op)
+    : comm_(comm),
+      caller_(std::move(caller)),
+      target_(std::move(target)),
+      written_(written),
+      op_(op) {
+  if (op != mpi::Op::None && written != Written::Whole)
+    throw InvalidArgument("MovedOperand: a triangle cannot be moved transposed");
+}
 
 void MovedOperand::allocate() {
   copy_.resize(static_cast<std::size_t>(target_.storage->local_elements()));
   const mpi::MatrixMove in{caller_.distribution.get(), caller_.storage.get(),
-                           target_.distribution.get(), target_.storage.get(), mpi::Op::None};
+                           target_.distribution.get(), target_.storage.get(), op_};
   const mpi::MatrixMove out{target_.distribution.get(), target_.storage.get(),
-                            caller_.distribution.get(), caller_.storage.get(), mpi::Op::None};
+                            caller_.distribution.get(), caller_.storage.get(), op_};
   in_.emplace(comm_, std::vector<mpi::MatrixMove>{in});
   out_.emplace(comm_, std::vector<mpi::MatrixMove>{out});
   mpi::reserve_buffers<double>(*in_);

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "api/hetero_matrix.hpp"
@@ -28,8 +29,13 @@ inline Written triangle_of(kernels::Uplo uplo) {
 class MovedOperand {
  public:
   /// @param caller sub(X) in the caller's layout (checked), over `comm`'s ranks.
-  /// @param target the same rows×cols in the context's layout.
-  MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target, Written written);
+  /// @param target the same rows×cols in the context's layout (cols×rows when transposed).
+  /// @param op Transpose: the copy is sub(X)ᵀ, moved back transposed (Written::Whole only).
+  MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target, Written written,
+               mpi::Op op = mpi::Op::None);
+  /// The same from a matrix of any layout (a hetscal matrix copied transposed).
+  MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix target, Written written,
+               mpi::Op op = mpi::Op::None);
 
   /// This rank's local part: the copy, the returned image of the caller's array and both
   /// redistribution plans. Communicates nothing: run it inside an agreed stage.
@@ -45,9 +51,10 @@ class MovedOperand {
 
  private:
   MPI_Comm comm_;
-  mpi::CallerMatrix caller_;
+  HeteroMatrix caller_;
   HeteroMatrix target_;
   Written written_;
+  mpi::Op op_;
   std::vector<double> copy_;
   std::vector<double> returned_;  ///< triangles: sub(X) as the caller's array holds it
   std::optional<mpi::RedistributionPlan> in_, out_;
@@ -57,6 +64,23 @@ class MovedOperand {
 /// the fault tests make a rank fail), before the first move.
 /// @throws mpi::StageFailed on every rank when any rank's allocation failed.
 void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand*> operands);
+
+/// A factorisation of sub(A) on a copy: sub(A) (rows×cols, the caller's layout) moved into
+/// `layout`, compute(copy view, comm) run there, the `written` part moved back. Collective
+/// over the context's processes. @return what compute returns.
+template <typename Compute>
+auto compute_on_copy(const Context& context, mpi::CallerMatrix caller, const ContextLayout& layout,
+                     std::int64_t rows, std::int64_t cols, Written written, double* a,
+                     Compute&& compute) {
+  const MPI_Comm comm = context.grid.comm;
+  MovedOperand copy(comm, std::move(caller),
+                    hetero_matrix(layout, context.grid.my_rank, rows, cols), written);
+  allocate_agreed(comm, {&copy});
+  copy.move_in(a);
+  auto result = compute(copy.view(), comm);
+  copy.move_back(a);  // also after INFO > 0: the partial factors, as ScaLAPACK leaves them
+  return result;
+}
 
 /// The layout `routine` computes an M×N sub(A) held on ScaLAPACK descriptor `a` in
 /// (Context::plan_factorization, deterministic on every process); nullptr when no layout

@@ -7,7 +7,8 @@
 namespace hetscal::api {
 namespace {
 
-// PBLAS numbers descriptor fields as in its 11-entry descriptor; the native API numbers them
+// PBLAS numbers descriptor fields as in its 11-entry descriptor (CHK1MAT as in its 9-entry
+// one, already the native API's numbering); the native API numbers them
 // 1..9 as in ScaLAPACK's 9-entry one (the header's rule, whatever the descriptor's kind):
 // IMB and INB, which a 9-entry descriptor lacks, count as MB and NB.
 int nine_entry_numbering(int info) {
@@ -21,12 +22,13 @@ int nine_entry_numbering(int info) {
 }  // namespace
 
 int describe_scalapack_operand(const mpi::ContextInfo& grid, int blacs_context,
-                               const layout::MatrixArgument& a, mpi::CallerMatrix& matrix) {
+                               const layout::MatrixArgument& a, mpi::CallerMatrix& matrix,
+                               mpi::CheckRules rules, int previous_info) {
   try {
-    matrix = mpi::describe_caller_matrix(grid, blacs_context, a, mpi::CheckRules::Pblas);
+    matrix = mpi::describe_caller_matrix(grid, blacs_context, a, rules, previous_info);
     return 0;
   } catch (const mpi::DescriptorError& e) {
-    return nine_entry_numbering(e.info());
+    return rules == mpi::CheckRules::Pblas ? nine_entry_numbering(e.info()) : e.info();
   } catch (const InvalidArgument&) {  // accepted by PBLAS, but RSRC or CSRC = -1
     return HETSCAL_ERR_UNSUPPORTED;
   }

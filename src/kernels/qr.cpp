@@ -30,7 +30,10 @@ class RightLooking {
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
     panel_.allocate(tiles_);
-    update_.allocate(tiles_, a_);
+    update_.allocate(
+        tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
+        [](std::int64_t k) { return k + 1; });
+    step_.v_tiles.assign(static_cast<std::size_t>(tiles_.rows().count()), nullptr);
   }
 
   /// Runs every step over `comm` (collective); writes τ.
@@ -43,19 +46,32 @@ class RightLooking {
       std::copy(step_tau, step_tau + detail::QrPanelFactor<T>::reflectors(tiles_, k),
                 tau + tiles_.rows().offset(k));
       detail::make_diagonal_v_explicit(panel_, tiles_, k);
+      describe_step(k);
       // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
-      update_.apply(tiles_, panel_, a_, k, k + 1, k + 2, comm);
+      update_.apply(tiles_, step_, a_, k + 1, k + 2, comm);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
-      update_.apply(tiles_, panel_, a_, k, k + 2, columns, comm);
+      update_.apply(tiles_, step_, a_, k + 2, columns, comm);
     }
     panel_.wait_sends();
   }
 
  private:
+  /// step_ := panel k's reflectors, (I − V·T·Vᴴ)ᴴ. @pre finish(k) of the panel.
+  void describe_step(std::int64_t k) {
+    step_.step = k;
+    step_.count = tiles_.pivot_count(k);
+    step_.t = detail::qr_panel_t(panel_, tiles_, k);
+    step_.t_op = Op::ConjTrans;
+    step_.v_ld = panel_.l_ld(k);
+    for (std::int64_t i = k; i < tiles_.rows().count(); ++i)
+      step_.v_tiles[static_cast<std::size_t>(i)] = panel_.l_tile(k, i);
+  }
+
   DistributedMatrix<T> a_;
   detail::FactorizationTiles tiles_;
   detail::QrPanel<T> panel_;
   detail::QrUpdate<T> update_;
+  detail::StepReflectors<T> step_;
 };
 
 }  // namespace

@@ -1,19 +1,22 @@
 #pragma once
 /// @file qr_update.hpp
-/// Internal to kernels::qr: step k's trailing update, A := (I − V·T·Vᴴ)ᴴ·A on the columns
-/// right of the panel, in three parts per call (the driver calls for tile column k+1 alone,
-/// then for the rest, for the lookahead):
+/// Internal to kernels::qr and kernels::qr_multiply: one step's block reflector applied to
+/// the tile rows from k down, A := (I − V·T·Vᴴ)ᴴ·A (kernels::qr's trailing update, and
+/// Qᴴ·C) or A := (I − V·T·Vᴴ)·A (Q·C), on a range of tile columns, in three parts per call
+/// (kernels::qr calls for tile column k+1 alone, then for the rest, for the lookahead):
 /// - every owner of trailing tiles (i >= k, j) of a column j computes its partial
 ///   W_j = Σ_i V_ikᴴ·A_ij (one GEMM on a Cartesian local array, whose rows from tile row k
 ///   follow the panel's stacked V rows and whose columns follow W's; tile by tile otherwise);
 /// - the partials of W_j are summed on the owner of tile (k, j), the column's root, which
-///   applies W_j := Tᴴ·W_j and sends W_j back: one message per contributor and root and
+///   applies W_j := op(T)·W_j and sends W_j back: one message per contributor and root and
 ///   call, with every column the two share (on a Cartesian grid the root of all of a grid
 ///   column's columns is the same rank, so this is one reduction per grid column);
 /// - A_ij −= V_ik·W_j on every trailing tile (GEMMs).
-/// V is the panel's stacked tile rows (factorization_panel.hpp) with the diagonal tile made
-/// explicitly unit lower (qr.cpp), so the GEMMs need no triangular special case. The sums of
-/// the partials, like an MPI_Reduce's, are not counted as flops.
+/// V is given tile row by tile row (StepReflectors; kernels::qr passes the panel's stacked
+/// tile rows, factorization_panel.hpp) with the diagonal tile explicitly unit lower, so the
+/// GEMMs need no triangular special case. On a Cartesian local array the tile rows this rank
+/// holds from k down must follow one another in V's storage, as in the panel's stack. The
+/// sums of the partials, like an MPI_Reduce's, are not counted as flops.
 #include <mpi.h>
 
 #include <algorithm>
@@ -25,7 +28,6 @@
 #include "kernels/factorization_panel.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
-#include "kernels/qr_panel.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -35,18 +37,36 @@ namespace hetscal::kernels::detail {
 inline constexpr int kQrPartialTag = 21;
 inline constexpr int kQrReducedTag = 22;
 
+/// One step's block reflector I − V·T·Vᴴ as QrUpdate applies it.
+template <typename T>
+struct StepReflectors {
+  std::int64_t step = 0;   ///< k: V's first row is tile row k's first
+  std::int64_t count = 0;  ///< r: the reflectors (V's columns, T's order)
+  const T* t = nullptr;    ///< r×r upper triangular (xLARFT's), leading dimension r
+  /// W := op(T)·W: ConjTrans applies (I − V·T·Vᴴ)ᴴ (the factorisation, Qᴴ), NoTrans
+  /// I − V·T·Vᴴ (Q).
+  Op t_op = Op::ConjTrans;
+  /// Per tile row i (all of A's): V's rows of tile row i (i >= step) as this rank holds them,
+  /// or nullptr; leading dimension v_ld.
+  std::vector<const T*> v_tiles;
+  std::int64_t v_ld = 1;
+};
+
 template <typename T>
 class QrUpdate {
  public:
-  /// Sizes the buffers for the largest step (without communicating).
-  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+  /// Sizes the buffers for `steps` steps (without communicating): step k applies
+  /// reflectors(k) reflectors to the tile columns from first_column(k) on.
+  template <typename Reflectors, typename FirstColumn>
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                std::int64_t steps, Reflectors&& reflectors, FirstColumn&& first_column);
 
-  /// Applies step k's reflectors to this rank's trailing tiles of columns [first, last),
-  /// first > k. Collective over the owners of those columns' trailing tiles.
-  /// @pre finish(k) of `panel`, its diagonal V tile made unit lower.
-  void apply(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-             const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first, std::int64_t last,
-             MPI_Comm comm);
+  /// Applies a step's reflectors to this rank's tiles from tile row step.step down in the
+  /// tile columns [first, last). Collective over the owners of those tiles.
+  /// @pre step.v_tiles holds every tile row from step.step down this rank owns tiles in
+  ///      among those columns, the diagonal tile unit lower.
+  void apply(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+             const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last, MPI_Comm comm);
 
  private:
   /// Stacks this rank's columns of [first, last) with tiles from row k in w_ (w_start_);
@@ -61,23 +81,21 @@ class QrUpdate {
   /// tile column) for this rank's trailing blocks of columns [first, last): its whole local
   /// array part at once on a Cartesian grid, tile by tile otherwise.
   template <typename Block>
-  void for_each_block(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                      const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
-                      std::int64_t last, Block&& block);
-  void compute_partials(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                        const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
-                        std::int64_t last);
+  void for_each_block(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                      const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last,
+                      Block&& block);
+  void compute_partials(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                        const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last);
   /// Posts the transfer of the W columns of [first, last) rooted at `root` that `contributor`
   /// adds to, from or into w_ (Isend to `peer` when sending, Irecv from it otherwise).
-  void post_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
-                    std::int64_t last, int root, int contributor, int peer, bool sending, int tag,
-                    MPI_Comm comm, std::vector<MPI_Request>& requests);
-  /// Adds the received partials into w_ and applies Tᴴ to the columns this rank roots.
-  void reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T>& panel, std::int64_t k,
+  void post_columns(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                    std::int64_t first, std::int64_t last, int root, int contributor, int peer,
+                    bool sending, int tag, MPI_Comm comm, std::vector<MPI_Request>& requests);
+  /// Adds the received partials into w_ and applies op(T) to the columns this rank roots.
+  void reduce_rooted(const FactorizationTiles& tiles, const StepReflectors<T>& step,
                      std::int64_t first, std::int64_t last);
-  void apply_reflectors(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                        const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
-                        std::int64_t last);
+  void apply_reflectors(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                        const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last);
 
   std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
   std::vector<T> w_;                      ///< this rank's W columns, r×width each, side by side
@@ -112,18 +130,21 @@ std::int64_t QrUpdate<T>::shared_width(const FactorizationTiles& tiles, std::int
 }
 
 template <typename T>
-void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
+template <typename Reflectors, typename FirstColumn>
+void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                           std::int64_t steps, Reflectors&& reflectors,
+                           FirstColumn&& first_column) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   const std::int64_t columns = tiles.cols().count();
   std::int64_t w = 0, incoming = 0;
-  for (std::int64_t k = 0; k < tiles.steps(); ++k) {
-    const std::int64_t r = tiles.pivot_count(k);
-    w = std::max(w, r * plan_columns(tiles, k, k + 1, columns, tiles.my_rank(), nullptr));
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t r = reflectors(k), first = first_column(k);
+    w = std::max(w, r * plan_columns(tiles, k, first, columns, tiles.my_rank(), nullptr));
     std::int64_t received = 0;
     for (int rank = 0; rank < tiles.num_ranks(); ++rank)
       if (rank != tiles.my_rank())
-        received += shared_width(tiles, k, k + 1, columns, tiles.my_rank(), rank);
+        received += shared_width(tiles, k, first, columns, tiles.my_rank(), rank);
     incoming = std::max(incoming, r * received);
   }
   w_.resize(static_cast<std::size_t>(w));
@@ -135,34 +156,35 @@ void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
 }
 
 template <typename T>
-void QrUpdate<T>::apply(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                        const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
-                        std::int64_t last, MPI_Comm comm) {
+void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                        const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last,
+                        MPI_Comm comm) {
   last = std::min(last, tiles.cols().count());
   if (first >= last) return;
   const int me = tiles.my_rank();
+  const std::int64_t k = step.step;
   if (plan_columns(tiles, k, first, last, me, &w_start_) == 0) return;
   // Partials from every contributor to the columns this rank roots, at consecutive places.
   std::int64_t received = 0;
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == me) continue;
-    const std::int64_t count = tiles.pivot_count(k) * shared_width(tiles, k, first, last, me, rank);
+    const std::int64_t count = step.count * shared_width(tiles, k, first, last, me, rank);
     if (count == 0) continue;
     receives_.emplace_back(MPI_REQUEST_NULL);
     MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
               mpi::mpi_type<T>(), rank, kQrPartialTag, comm, &receives_.back());
     received += count;
   }
-  compute_partials(tiles, panel, a, k, first, last);
+  compute_partials(tiles, step, a, first, last);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
-      post_columns(tiles, k, first, last, root, me, root, true, kQrPartialTag, comm,
+      post_columns(tiles, step, first, last, root, me, root, true, kQrPartialTag, comm,
                    partial_sends_);
   wait_all(receives_);
-  reduce_rooted(tiles, panel, k, first, last);
+  reduce_rooted(tiles, step, first, last);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank)
     if (rank != me)
-      post_columns(tiles, k, first, last, me, rank, rank, true, kQrReducedTag, comm, sends_);
+      post_columns(tiles, step, first, last, me, rank, rank, true, kQrReducedTag, comm, sends_);
   // The partials leave w_ once their roots have posted the receives (first thing in their
   // call); only then may w_ receive the reduced columns in their place. The reduced columns
   // this rank sends are waited for last: a wait for them before posting this rank's own
@@ -170,17 +192,19 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const QrPanel<T>& panel
   wait_all(partial_sends_);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
-      post_columns(tiles, k, first, last, root, me, root, false, kQrReducedTag, comm, receives_);
+      post_columns(tiles, step, first, last, root, me, root, false, kQrReducedTag, comm,
+                   receives_);
   wait_all(receives_);
-  apply_reflectors(tiles, panel, a, k, first, last);
+  apply_reflectors(tiles, step, a, first, last);
   wait_all(sends_);
 }
 
 template <typename T>
-void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
-                               std::int64_t last, int root, int contributor, int peer, bool sending,
-                               int tag, MPI_Comm comm, std::vector<MPI_Request>& requests) {
-  const std::int64_t r = tiles.pivot_count(k);
+void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                               std::int64_t first, std::int64_t last, int root, int contributor,
+                               int peer, bool sending, int tag, MPI_Comm comm,
+                               std::vector<MPI_Request>& requests) {
+  const std::int64_t k = step.step, r = step.count;
   lengths_.clear();
   offsets_.clear();
   for (std::int64_t j = first; j < last; ++j) {
@@ -200,17 +224,18 @@ void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, std::int64_t k, 
 
 template <typename T>
 template <typename Block>
-void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                                 const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
+void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                                 const DistributedMatrix<T>& a, std::int64_t first,
                                  std::int64_t last, Block&& block) {
-  const std::int64_t r = tiles.pivot_count(k), v_ld = panel.l_ld(k);
+  const std::int64_t k = step.step, r = step.count, v_ld = step.v_ld;
+  const auto v_tile = [&](std::int64_t i) { return step.v_tiles[static_cast<std::size_t>(i)]; };
   if (array_) {
     // This rank's rows from tile row k are consecutive in the local array and in V's stack,
     // its columns of [first, last) in the local array and in w_: one block.
     const layout::CartesianLocalLayout& array = array_->array();
     const std::vector<std::int64_t>& tile_rows = array_->tile_rows();
     const std::int64_t row = array_->local_row_from(k), col = array_->local_col_from(first);
-    const T* v = panel.l_tile(k, *std::lower_bound(tile_rows.begin(), tile_rows.end(), k));
+    const T* v = v_tile(*std::lower_bound(tile_rows.begin(), tile_rows.end(), k));
     block(v, v_ld, a.data + row + col * array.ld(), array.ld(),
           array.row_base() + array.local_rows() - row, array_->local_col_from(last) - col,
           w_.data(), true);
@@ -223,18 +248,18 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const QrPanel<
     const auto from = std::lower_bound(mine.begin(), mine.end(), k);
     for (auto i = from; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
-      block(panel.l_tile(k, *i), v_ld, a.data + where.offset, where.ld, tiles.rows().size(*i),
+      block(v_tile(*i), v_ld, a.data + where.offset, where.ld, tiles.rows().size(*i),
             tiles.cols().size(j), w_.data() + at * r, i == from);
     }
   }
 }
 
 template <typename T>
-void QrUpdate<T>::compute_partials(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                                   const DistributedMatrix<T>& a, std::int64_t k,
-                                   std::int64_t first, std::int64_t last) {
-  const std::int64_t r = tiles.pivot_count(k);
-  for_each_block(tiles, panel, a, k, first, last,
+void QrUpdate<T>::compute_partials(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                                   const DistributedMatrix<T>& a, std::int64_t first,
+                                   std::int64_t last) {
+  const std::int64_t r = step.count;
+  for_each_block(tiles, step, a, first, last,
                  [&](const T* v, std::int64_t v_ld, const T* block, std::int64_t ld,
                      std::int64_t rows, std::int64_t cols, T* w, bool first_of_column) {
                    gemm<T>(Op::ConjTrans, Op::NoTrans, r, cols, rows, T(1), v, v_ld, block, ld,
@@ -243,10 +268,10 @@ void QrUpdate<T>::compute_partials(const FactorizationTiles& tiles, const QrPane
 }
 
 template <typename T>
-void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                                std::int64_t k, std::int64_t first, std::int64_t last) {
+void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                                std::int64_t first, std::int64_t last) {
   const int me = tiles.my_rank();
-  const std::int64_t r = tiles.pivot_count(k);
+  const std::int64_t k = step.step, r = step.count;
   // The partials arrived contributor by contributor, each in increasing column order.
   const T* partial = incoming_.data();
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
@@ -259,12 +284,11 @@ void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T
       partial += count;
     }
   }
-  // W_j := Tᴴ·W_j, one TRMM per run of adjacent rooted columns.
-  const T* t = qr_panel_t(panel, tiles, k);
+  // W_j := op(T)·W_j, one TRMM per run of adjacent rooted columns.
   std::int64_t run_start = -1, run_width = 0;
   const auto flush = [&] {
     if (run_width > 0)
-      trmm<T>(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, r, run_width, T(1), t, r,
+      trmm<T>(Side::Left, Uplo::Upper, step.t_op, Diag::NonUnit, r, run_width, T(1), step.t, r,
               w_.data() + r * run_start, r);
     run_width = 0;
   };
@@ -280,11 +304,11 @@ void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const QrPanel<T
 }
 
 template <typename T>
-void QrUpdate<T>::apply_reflectors(const FactorizationTiles& tiles, const QrPanel<T>& panel,
-                                   const DistributedMatrix<T>& a, std::int64_t k,
-                                   std::int64_t first, std::int64_t last) {
-  const std::int64_t r = tiles.pivot_count(k);
-  for_each_block(tiles, panel, a, k, first, last,
+void QrUpdate<T>::apply_reflectors(const FactorizationTiles& tiles, const StepReflectors<T>& step,
+                                   const DistributedMatrix<T>& a, std::int64_t first,
+                                   std::int64_t last) {
+  const std::int64_t r = step.count;
+  for_each_block(tiles, step, a, first, last,
                  [&](const T* v, std::int64_t v_ld, T* block, std::int64_t ld, std::int64_t rows,
                      std::int64_t cols, const T* w, bool) {
                    gemm<T>(Op::NoTrans, Op::NoTrans, rows, cols, r, T(-1), v, v_ld, w, r, T(1),

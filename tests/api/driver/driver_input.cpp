@@ -130,8 +130,9 @@ PotrfInput read_potrf_input(const std::string& path) {
   });
 }
 
-GetrfInput read_getrf_input(const std::string& path) {
-  return read_input<GetrfInput>(path, [](Lines& lines, std::size_t problems, GetrfInput& in) {
+RectangularInput read_rectangular_input(const std::string& path) {
+  return read_input<RectangularInput>(path, [](Lines& lines, std::size_t problems,
+                                               RectangularInput& in) {
     in.m = lines.positive<int>(problems, "values of M");
     in.n = lines.positive<int>(problems, "values of N");
     in.layout = options(lines, problems, "ACP", "values of LAYOUT");

@@ -31,8 +31,8 @@ struct PotrfInput : DriverSettings {
   std::vector<char> layout;  ///< in-place context: 'A' (any), 'C' (Cartesian), 'P' (pattern)
 };
 
-/// PDGETRF-HETSCAL.dat: LU problems.
-struct GetrfInput : DriverSettings {
+/// PDGETRF-HETSCAL.dat and PDGEQRF-HETSCAL.dat: LU or QR problems of an M×N matrix.
+struct RectangularInput : DriverSettings {
   std::vector<int> m, n;     ///< size of A, one per problem
   std::vector<char> layout;  ///< in-place context: 'A' (any), 'C' (Cartesian), 'P' (pattern)
 };
@@ -45,8 +45,8 @@ GemmInput read_gemm_input(const std::string& path);
 /// @throws std::runtime_error naming the line that is missing or malformed.
 PotrfInput read_potrf_input(const std::string& path);
 
-/// Reads a PDGETRF driver input.
+/// Reads a PDGETRF or PDGEQRF driver input.
 /// @throws std::runtime_error naming the line that is missing or malformed.
-GetrfInput read_getrf_input(const std::string& path);
+RectangularInput read_rectangular_input(const std::string& path);
 
 }  // namespace hetscal::driver

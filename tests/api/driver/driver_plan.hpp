@@ -1,7 +1,8 @@
 #pragma once
 // What the factorisation drivers share around hetscal's plan of a case: a context of the
 // routine on the grid (its layout described and its predictions), the .dat's layout
-// letters, and the median time of repeated runs.
+// letters, the median time of repeated runs, and the columns of a result row that are not
+// checks.
 #include <cstddef>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "driver_matrices.hpp"
 #include "driver_runs.hpp"
 #include "hetscal/hetscal.h"
+#include "kernels/flop_counter.hpp"
 #include "real_bench_support.hpp"
 
 namespace hetscal::driver {
@@ -97,10 +99,82 @@ void run_problems(const Grid& grid, const DriverSettings& in, std::size_t proble
   }
 }
 
+/// A case of an M×N factorisation driver (PDGETRF, PDGEQRF): the problem's size, the block
+/// size and the in-place context's LAYOUT letter.
+struct RectangularCase {
+  int m, n, nb;
+  char layout;
+};
+
+/// run_problems over the problems × block sizes of an M×N factorisation driver's input,
+/// each case named "MxN NB nb" when skipped.
+template <typename Row, typename Run, typename Print>
+void run_rectangular_problems(const Grid& grid, const RectangularInput& in, Tally& tally, Run run,
+                              Print print) {
+  run_problems<Row>(
+      grid, in, in.n.size(), tally,
+      [&](std::size_t t, int nb) {
+        return RectangularCase{in.m[t], in.n[t], nb, in.layout[t]};
+      },
+      run, print,
+      [](const RectangularCase& c) {
+        return std::to_string(c.m) + "x" + std::to_string(c.n) + " NB " + std::to_string(c.nb);
+      });
+}
+
 /// The median over the input's repetitions of `run`'s time, `restore` before each.
 template <typename Run, typename Restore>
 double median_time(const DriverSettings& in, const Grid& grid, Run run, Restore restore) {
   return bench::median(timed_runs(in.repetitions, grid.comm, run, restore));
 }
+
+/// The in-place runs of a case: `a` scattered once into `plan`'s layout, timed(h, restore)
+/// on that copy h (restore() refills h with the scattered A before each run, its pointer
+/// kept), then h gathered back into `a` for the checks. Collective over a's grid.
+template <typename Timed>
+void run_in_layout(const Plan& plan, Operand& a, Timed timed) {
+  HeteroOperand h(plan.ctx, a);
+  const std::vector<double> start = h.local;
+  timed(h, [&] { h.local = start; });
+  h.gather(a);
+}
+
+/// A factorisation driver's result row less its checks: the routine, the layout it factored
+/// in, its median time, flop balance with the speeds, the planner's predicted time, INFO and
+/// the verdict (set by the driver's checks).
+struct RowBase {
+  explicit RowBase(const char* name) : routine(name) {}
+  const char* routine;
+  std::string layout;
+  double seconds = 0.0, balance = 0.0, predicted = 0.0;
+  int info = 0;
+  bool passed = false;
+
+  /// Times ScaLAPACK's `run` (`restore` before each run) on its block-cyclic layout (block
+  /// nb) of `grid`; `flops` is this process's share of the work by its tiles, `any` the
+  /// case's plan (its model of an even block-cyclic split is ScaLAPACK's prediction).
+  template <typename Run, typename Restore>
+  void time_scalapack(const DriverSettings& in, const Grid& grid, int nb, double flops,
+                      const std::vector<double>& speeds, const Plan& any, Run run,
+                      Restore restore) {
+    seconds = median_time(in, grid, run, restore);
+    balance = kernels::flop_balance(grid.gather(flops), speeds);
+    layout = "bc " + std::to_string(grid.nprow) + "x" + std::to_string(grid.npcol) + "/" +
+             std::to_string(nb);
+    predicted = any.scalapack_predicted;
+  }
+
+  /// Times hetscal's `run` (`restore` before each run) in the layout of `plan`, its balance
+  /// from the flops hetscal's kernels counted in the runs.
+  template <typename Run, typename Restore>
+  void time_hetscal(const DriverSettings& in, const Grid& grid, const std::vector<double>& speeds,
+                    const Plan& plan, Run run, Restore restore) {
+    kernels::reset_flops();
+    seconds = median_time(in, grid, run, restore);
+    balance = kernels::gather_flop_balance(grid.comm, speeds).balance;
+    layout = plan.description;
+    predicted = plan.predicted;
+  }
+};
 
 }  // namespace hetscal::driver

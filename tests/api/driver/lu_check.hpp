@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_cyclic_flops.hpp"
 #include "driver_matrices.hpp"
 #include "kernels/local_blas.hpp"
 
@@ -74,30 +75,17 @@ inline double check_lu(const Operand& a, const std::vector<int>& pivots) {
 }
 
 /// This process's flops of a right-looking blocked LU on the block-cyclic layout of `grid`
-/// (block nb, first block on process (0, 0)), each tile's work on its owner by LAWN 41's
-/// counts: step k's panel GETRF shared by the owners of its tiles in proportion to their
-/// rows, TRSM on the tiles of row block k, GEMM on the trailing tiles, as ScaLAPACK's
-/// PDGETRF assigns the work.
+/// (block nb, first block on process (0, 0)) by LAWN 41's counts: step k's panel GETRF,
+/// TRSM on the tiles of row block k, GEMM on the trailing tiles, as ScaLAPACK's PDGETRF
+/// assigns the work.
 inline double block_cyclic_lu_flops(int m, int n, int nb, const Grid& grid) {
-  const int row_tiles = (m + nb - 1) / nb, col_tiles = (n + nb - 1) / nb;
-  const auto mine = [&](int i, int j) {
-    return i % grid.nprow == grid.myrow && j % grid.npcol == grid.mycol;
-  };
-  const auto extent = [nb](int tile, int total) { return std::min(nb, total - tile * nb); };
-  double flops = 0.0;
-  for (int k = 0; k < std::min(row_tiles, col_tiles); ++k) {
-    const std::int64_t width = extent(k, n), panel_rows = m - static_cast<std::int64_t>(k) * nb;
-    const double panel = kernels::getrf_flops(panel_rows, width);
-    for (int i = k; i < row_tiles; ++i) {
-      if (mine(i, k)) flops += panel * extent(i, m) / static_cast<double>(panel_rows);
-      for (int j = k + 1; j < col_tiles; ++j) {
-        if (!mine(i, j)) continue;
-        flops += i == k ? kernels::trsm_flops(kernels::Side::Left, width, extent(j, n))
-                        : kernels::gemm_flops(extent(i, m), extent(j, n), width);
-      }
-    }
-  }
-  return flops;
+  return block_cyclic_flops(
+      m, n, nb, grid,
+      [](std::int64_t rows, std::int64_t width) { return kernels::getrf_flops(rows, width); },
+      [](int i, int k, std::int64_t rows, std::int64_t cols, std::int64_t width) {
+        return i == k ? kernels::trsm_flops(kernels::Side::Left, width, cols)
+                      : kernels::gemm_flops(rows, cols, width);
+      });
 }
 
 }  // namespace hetscal::driver

@@ -41,19 +41,12 @@ namespace {
 
 constexpr int kUnwritten = -7;  // IPIV's entries before a call
 
-struct Case {
-  int m, n, nb;
-  char layout;
-};
+using Case = RectangularCase;
 
-struct Row {
-  explicit Row(const char* name) : routine(name) {}
-  const char* routine;
-  std::string layout;  ///< the layout factored in
-  double seconds = 0.0, balance = 0.0, predicted = 0.0, residual = 0.0;
-  int info = 0;
+struct Row : RowBase {
+  using RowBase::RowBase;
+  double residual = 0.0;
   const char* pivots = "ref";  ///< "same" / "DIFF" against ScaLAPACK's; "ref" on its own row
-  bool passed = false;
 };
 
 // The random A of the case in ScaLAPACK's block-cyclic layout, and IPIV's size there.
@@ -84,78 +77,67 @@ bool same_everywhere(const std::vector<int>& x, const std::vector<int>& y, const
   return same == 1;
 }
 
-Row run_scalapack(const Case& c, CaseMatrix& m, const Plan& any, const GetrfInput& in,
+Row run_scalapack(const Case& c, CaseMatrix& m, const Plan& any, const RectangularInput& in,
                   const std::vector<double>& speeds, std::vector<int>& ipiv) {
   const Grid& grid = *m.a.grid;
   Row row("ScaLAPACK pdgetrf");
   const int one = 1;
-  row.seconds = median_time(
-      in, grid,
+  row.time_scalapack(
+      in, grid, c.nb, block_cyclic_lu_flops(c.m, c.n, c.nb, grid), speeds, any,
       [&] { pdgetrf_(&c.m, &c.n, m.a.local.data(), &one, &one, m.a.desc, ipiv.data(), &row.info); },
       [&] {
         m.restore();
         CaseMatrix::clear(ipiv);
       });
   judge(row, m.a, gathered_pivots(m.a, ipiv), true, in.threshold);
-  row.layout = "bc " + std::to_string(grid.nprow) + "x" + std::to_string(grid.npcol) + "/" +
-               std::to_string(c.nb);
-  row.balance =
-      kernels::flop_balance(grid.gather(block_cyclic_lu_flops(c.m, c.n, c.nb, grid)), speeds);
-  row.predicted = any.scalapack_predicted;
   return row;
 }
 
-// Times hetero_pdgetrf on (data, desc) with `ipiv`, and counts its flop balance. `restore`
-// refills the same arrays (vector assignments of equal size keep the pointers valid).
+// hetero_pdgetrf, timed in `plan`'s layout, on (data, desc) with `ipiv`. `restore` refills
+// the same arrays (vector assignments of equal size keep the pointers valid).
 template <typename Restore>
 void time_hetero(Row& row, const Case& c, double* data, const int* desc, int* ipiv,
-                 const Grid& grid, const GetrfInput& in, const std::vector<double>& speeds,
-                 Restore restore) {
-  kernels::reset_flops();
-  row.seconds = median_time(
-      in, grid, [&] { hetero_pdgetrf(c.m, c.n, data, 1, 1, desc, ipiv, &row.info); }, restore);
-  row.balance = kernels::gather_flop_balance(grid.comm, speeds).balance;
+                 const Grid& grid, const RectangularInput& in, const std::vector<double>& speeds,
+                 const Plan& plan, Restore restore) {
+  row.time_hetscal(
+      in, grid, speeds, plan, [&] { hetero_pdgetrf(c.m, c.n, data, 1, 1, desc, ipiv, &row.info); },
+      restore);
 }
 
 // hetero_pdgetrf on the ScaLAPACK matrix: moved into the layout hetscal plans (kind any)
 // with the speeds of the grid's latest context; IPIV in ScaLAPACK's format.
-Row run_moved(const Case& c, CaseMatrix& m, const Plan& any, const GetrfInput& in,
+Row run_moved(const Case& c, CaseMatrix& m, const Plan& any, const RectangularInput& in,
               const std::vector<double>& speeds, const std::vector<int>& scalapack_ipiv) {
   Row row("hetero_pdgetrf moved");
   row.pivots = "";
   std::vector<int> ipiv = m.fresh_ipiv();
-  time_hetero(row, c, m.a.local.data(), m.a.desc, ipiv.data(), *m.a.grid, in, speeds, [&] {
+  time_hetero(row, c, m.a.local.data(), m.a.desc, ipiv.data(), *m.a.grid, in, speeds, any, [&] {
     m.restore();
     CaseMatrix::clear(ipiv);
   });
   judge(row, m.a, gathered_pivots(m.a, ipiv), same_everywhere(ipiv, scalapack_ipiv, *m.a.grid),
         in.threshold);
-  row.layout = any.description;
-  row.predicted = any.predicted;
   return row;
 }
 
 // hetero_pdgetrf on a hetscal descriptor of `plan`'s context: A scattered in once, the
 // factors gathered back into `m` after the timed runs; pivots in hetscal's format.
-Row run_in_place(const Case& c, CaseMatrix& m, const Plan& plan, const GetrfInput& in,
+Row run_in_place(const Case& c, CaseMatrix& m, const Plan& plan, const RectangularInput& in,
                  const std::vector<double>& speeds, const std::vector<int>& scalapack_pivots) {
   Row row("hetero_pdgetrf in place");
   row.pivots = "";
   m.restore();
-  HeteroOperand h(plan.ctx, m.a);
-  const std::vector<double> h_start = h.local;
   std::vector<int> pivots(scalapack_pivots.size(), kUnwritten);
-  time_hetero(row, c, h.local.data(), h.desc, pivots.data(), *m.a.grid, in, speeds,
-              [&] { h.local = h_start; });
-  h.gather(m.a);
+  run_in_layout(plan, m.a, [&](HeteroOperand& h, auto restore) {
+    time_hetero(row, c, h.local.data(), h.desc, pivots.data(), *m.a.grid, in, speeds, plan,
+                restore);
+  });
   judge(row, m.a, pivots, same_everywhere(pivots, scalapack_pivots, *m.a.grid), in.threshold);
-  row.layout = plan.description;
-  row.predicted = plan.predicted;
   return row;
 }
 
 // One case on the grid. @return false when hetscal could not plan it (rows then empty).
-bool run_case(const Case& c, const Grid& grid, const GetrfInput& in, std::vector<Row>& rows) {
+bool run_case(const Case& c, const Grid& grid, const RectangularInput& in, std::vector<Row>& rows) {
   const std::vector<double> speeds(in.speeds.begin(), in.speeds.begin() + grid.size());
   const CasePlans plans(grid, speeds, HETSCAL_ROUTINE_GETRF, c.m, c.n, c.layout);
   if (!plans.planned()) return false;
@@ -168,7 +150,7 @@ bool run_case(const Case& c, const Grid& grid, const GetrfInput& in, std::vector
   return true;
 }
 
-void print_header(const GetrfInput& in) {
+void print_header(const RectangularInput& in) {
   std::printf(
       "%s\nresidual = |P A - L U|_1 / (|A|_1 max(M,N) eps), threshold %g; ipiv: the pivots "
       "against ScaLAPACK's (moved: the whole IPIV array; in place: hetscal's format against "
@@ -193,17 +175,11 @@ void print_row(const Case& c, const Grid& grid, const Row& row) {
 }
 
 // Every case of the input on one grid.
-void run_grid(const Grid& grid, const GetrfInput& in, Tally& tally) {
-  run_problems<Row>(
-      grid, in, in.n.size(), tally,
-      [&](std::size_t t, int nb) {
-        return Case{in.m[t], in.n[t], nb, in.layout[t]};
-      },
+void run_grid(const Grid& grid, const RectangularInput& in, Tally& tally) {
+  run_rectangular_problems<Row>(
+      grid, in, tally,
       [&](const Case& c, std::vector<Row>& rows) { return run_case(c, grid, in, rows); },
-      [&](const Case& c, const Row& row) { print_row(c, grid, row); },
-      [](const Case& c) {
-        return std::to_string(c.m) + "x" + std::to_string(c.n) + " NB " + std::to_string(c.nb);
-      });
+      [&](const Case& c, const Row& row) { print_row(c, grid, row); });
 }
 
 }  // namespace
@@ -211,6 +187,6 @@ void run_grid(const Grid& grid, const GetrfInput& in, Tally& tally) {
 
 int main(int argc, char** argv) {
   using namespace hetscal::driver;
-  return driver_main<GetrfInput>(argc, argv, "hetscal_pdgetrf_driver", "PDGETRF-HETSCAL.dat",
-                                 read_getrf_input, print_header, run_grid);
+  return driver_main<RectangularInput>(argc, argv, "hetscal_pdgetrf_driver", "PDGETRF-HETSCAL.dat",
+                                       read_rectangular_input, print_header, run_grid);
 }

@@ -44,14 +44,9 @@ struct Case {
   char uplo, layout;
 };
 
-struct Row {
-  explicit Row(const char* name) : routine(name) {}
-  const char* routine;
-  std::string layout;  ///< the layout factored in
-  double seconds = 0.0, balance = 0.0, predicted = 0.0;
-  int info = 0;
+struct Row : RowBase {
+  using RowBase::RowBase;
   FactorCheck check;
-  bool passed = false;
 };
 
 // Checks the factor now in `a` (the whole matrix, as the routine of `row` left it).
@@ -77,28 +72,24 @@ Row run_scalapack(const Case& c, CaseMatrix& m, const Plan& any, const PotrfInpu
   Row row("ScaLAPACK pdpotrf");
   const char uplo[2] = {c.uplo, 0};
   const int one = 1;
-  row.seconds = median_time(
-      in, grid, [&] { pdpotrf_(uplo, &c.n, m.a.local.data(), &one, &one, m.a.desc, &row.info); },
+  row.time_scalapack(
+      in, grid, c.nb, block_cyclic_cholesky_flops(c.n, c.nb, c.uplo, grid), speeds, any,
+      [&] { pdpotrf_(uplo, &c.n, m.a.local.data(), &one, &one, m.a.desc, &row.info); },
       [&] { m.restore(); });
   judge(row, m.a, c.uplo, in.threshold);
-  row.layout = "bc " + std::to_string(grid.nprow) + "x" + std::to_string(grid.npcol) + "/" +
-               std::to_string(c.nb);
-  row.balance = kernels::flop_balance(
-      grid.gather(block_cyclic_cholesky_flops(c.n, c.nb, c.uplo, grid)), speeds);
-  row.predicted = any.scalapack_predicted;
   return row;
 }
 
-// Times hetero_pdpotrf on the matrix (data, desc) and counts its flop balance. `restore`
-// refills the same array (vector assignments of equal size keep `data` valid).
+// hetero_pdpotrf, timed in `plan`'s layout, on the matrix (data, desc). `restore` refills
+// the same array (vector assignments of equal size keep `data` valid).
 template <typename Restore>
 void time_hetero(Row& row, const Case& c, double* data, const int* desc, const Grid& grid,
-                 const PotrfInput& in, const std::vector<double>& speeds, Restore restore) {
+                 const PotrfInput& in, const std::vector<double>& speeds, const Plan& plan,
+                 Restore restore) {
   const char uplo[2] = {c.uplo, 0};
-  kernels::reset_flops();
-  row.seconds = median_time(
-      in, grid, [&] { hetero_pdpotrf(uplo, c.n, data, 1, 1, desc, &row.info); }, restore);
-  row.balance = kernels::gather_flop_balance(grid.comm, speeds).balance;
+  row.time_hetscal(
+      in, grid, speeds, plan, [&] { hetero_pdpotrf(uplo, c.n, data, 1, 1, desc, &row.info); },
+      restore);
 }
 
 // hetero_pdpotrf on the ScaLAPACK matrix: moved into the layout hetscal plans (kind any)
@@ -106,10 +97,8 @@ void time_hetero(Row& row, const Case& c, double* data, const int* desc, const G
 Row run_moved(const Case& c, CaseMatrix& m, const Plan& any, const PotrfInput& in,
               const std::vector<double>& speeds) {
   Row row("hetero_pdpotrf moved");
-  time_hetero(row, c, m.a.local.data(), m.a.desc, *m.a.grid, in, speeds, [&] { m.restore(); });
+  time_hetero(row, c, m.a.local.data(), m.a.desc, *m.a.grid, in, speeds, any, [&] { m.restore(); });
   judge(row, m.a, c.uplo, in.threshold);
-  row.layout = any.description;
-  row.predicted = any.predicted;
   return row;
 }
 
@@ -119,13 +108,10 @@ Row run_in_place(const Case& c, CaseMatrix& m, const Plan& plan, const PotrfInpu
                  const std::vector<double>& speeds) {
   Row row("hetero_pdpotrf in place");
   m.restore();
-  HeteroOperand h(plan.ctx, m.a);
-  const std::vector<double> h_start = h.local;
-  time_hetero(row, c, h.local.data(), h.desc, *m.a.grid, in, speeds, [&] { h.local = h_start; });
-  h.gather(m.a);
+  run_in_layout(plan, m.a, [&](HeteroOperand& h, auto restore) {
+    time_hetero(row, c, h.local.data(), h.desc, *m.a.grid, in, speeds, plan, restore);
+  });
   judge(row, m.a, c.uplo, in.threshold);
-  row.layout = plan.description;
-  row.predicted = plan.predicted;
   return row;
 }
 

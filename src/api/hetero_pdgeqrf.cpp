@@ -1,0 +1,87 @@
+// Native API: hetero_pdgeqrf, PDGEQRF's arguments less WORK and LWORK, computed by hetscal's
+// Householder QR kernel in place on a hetscal descriptor (TAU in hetscal's format), or on a
+// ScaLAPACK sub(A) moved in and back (TAU in PDGEQRF's, through the shim's
+// runtime::write_scalapack_tau).
+#include <algorithm>
+#include <vector>
+
+#include "api/hetero_matrix.hpp"
+#include "api/lapack_outcome.hpp"
+#include "api/moved_operand.hpp"
+#include "api/scalapack_operand.hpp"
+#include "kernels/qr.hpp"
+#include "runtime/scalapack_tau.hpp"
+
+namespace hetscal::api {
+namespace {
+
+// Positions of the arguments (1-based), as PDGEQRF's INFO names them.
+enum Position { kM = 1, kN = 2, kDescA = 6 };
+
+struct Call {
+  int m = 0, n = 0;
+  double* a = nullptr;
+  double* tau = nullptr;
+  layout::MatrixArgument arg;
+
+  bool empty() const { return m == 0 || n == 0; }
+};
+
+/// kernels::qr on `a` with the panel options `layout` was planned with: τ of the min(M, N)
+/// reflectors, the same on every process.
+std::vector<double> factor(kernels::DistributedMatrix<double> a, const ContextLayout& layout,
+                           const Call& call, MPI_Comm comm) {
+  std::vector<double> tau(static_cast<std::size_t>(std::min(call.m, call.n)));
+  kernels::qr<double>(a, tau.data(), comm, layout.lu_options);
+  return tau;
+}
+
+LapackOutcome in_place(const Call& call) {
+  const Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
+  if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // local
+  int info = call.m < 0 ? -kM : call.n < 0 ? -kN : 0;
+  if (info == 0) info = check_in_place_operand(call.arg, *context);
+  info = agreed_info(context->grid.comm, info);
+  if (info != 0 || call.empty()) return LapackOutcome::of_info(info);
+  const HeteroMatrix h = hetero_matrix(*context, call.arg.desc);
+  const std::vector<double> tau =
+      factor(view(h, call.a), context->layout, call, context->grid.comm);
+  std::copy(tau.begin(), tau.end(), call.tau);
+  return LapackOutcome::of_info(0);
+}
+
+LapackOutcome moved(const Call& call) {
+  const int blacs_context = call.arg.desc[field::kCtxt - 1];
+  const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
+  if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
+  mpi::CallerMatrix caller;  // CHK1MAT's checks, as PDGEQRF makes them
+  const int info =
+      describe_scalapack_operand(*grid, blacs_context, call.arg, caller, mpi::CheckRules::Scalapack);
+  if (info > 0) return LapackOutcome::failed(info);
+  if (info != 0) return LapackOutcome::of_info(info);  // the same on every process
+  const Context* context = latest_context_of(blacs_context);
+  if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
+  if (call.empty()) return LapackOutcome::of_info(0);
+  const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, call.arg);
+  if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
+  const std::vector<double> tau = compute_on_copy(
+      *context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
+      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+        return factor(copy, *planned, call, comm);
+      });
+  runtime::write_scalapack_tau(*grid, call.arg.desc, call.arg.ja, call.m, call.n, tau.data(),
+                               call.tau);
+  return LapackOutcome::of_info(0);
+}
+
+}  // namespace
+}  // namespace hetscal::api
+
+extern "C" int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca,
+                              double* tau, int* info) {
+  using namespace hetscal::api;
+  return report(info, [&] {
+    const Call call{m, n, a, tau, {m, kM, n, kN, ia, ja, desca, kDescA}};
+    return desca[0] == HETSCAL_DTYPE ? in_place(call) : moved(call);
+  });
+}
