@@ -16,10 +16,9 @@ void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
                const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
-void pdtrsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-             const int* m, const int* n, const double* alpha, const double* a, const int* ia,
-             const int* ja, const int* desca, double* b, const int* ib, const int* jb,
-             const int* descb);
+void pdtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+             const int* n, const double* alpha, const double* a, const int* ia, const int* ja,
+             const int* desca, double* b, const int* ib, const int* jb, const int* descb);
 
 enum { kNrhs = 2, kBlock = 16 };
 
@@ -114,18 +113,18 @@ int main(int argc, char** argv) {
   if (call == HETSCAL_SUCCESS && info == 0)
     call = hetero_pdormqr("L", "T", rows, kNrhs, order, a.data, 1, 1, a.desc, tau, b.data, 1, 1,
                           b.desc, &info);
-  BlockCyclic r, qtb;  /* R and Qᵀ·B moved back into ScaLAPACK's layout */
+  BlockCyclic r, qtb; /* R and Qᵀ·B moved back into ScaLAPACK's layout */
   block_cyclic_init(&r, context, rows, order);
   block_cyclic_init(&qtb, context, rows, kNrhs);
-  if (call == HETSCAL_SUCCESS && info == 0) hetscal_gather(rows, order, r.data, 1, 1, r.desc,
-                                                           a.data, a.desc, &info);
-  if (call == HETSCAL_SUCCESS && info == 0) hetscal_gather(rows, kNrhs, qtb.data, 1, 1,
-                                                           qtb.desc, b.data, b.desc, &info);
+  if (call == HETSCAL_SUCCESS && info == 0)
+    hetscal_gather(rows, order, r.data, 1, 1, r.desc, a.data, a.desc, &info);
+  if (call == HETSCAL_SUCCESS && info == 0)
+    hetscal_gather(rows, kNrhs, qtb.data, 1, 1, qtb.desc, b.data, b.desc, &info);
   const int one = 1, nrhs = kNrhs;
   const double alpha = 1.0;
-  if (call == HETSCAL_SUCCESS && info == 0)  /* R·X = (Qᵀ·B)(1:N) */
-    pdtrsm_("L", "U", "N", "N", &order, &nrhs, &alpha, r.data, &one, &one, r.desc, qtb.data,
-            &one, &one, qtb.desc);
+  if (call == HETSCAL_SUCCESS && info == 0) /* R·X = (Qᵀ·B)(1:N) */
+    pdtrsm_("L", "U", "N", "N", &order, &nrhs, &alpha, r.data, &one, &one, r.desc, qtb.data, &one,
+            &one, qtb.desc);
   double worst = 0.0, residual_squared = 0.0;
   check_solution(&qtb, context, &worst, &residual_squared);
   const double expected = kNrhs * residual_norm_squared();

@@ -59,13 +59,12 @@ LapackOutcome factors_in_place(const OrmqrCall& call) {
   const MPI_Comm comm = context->grid.comm;
   if (c_in_place && call.left()) {
     const HeteroMatrix c = hetero_matrix(*context, call.descc);
-    kernels::qr_multiply<double>(kernel_op(call), factors, call.k, call.tau, view(c, call.c),
-                                 comm);
+    kernels::qr_multiply<double>(kernel_op(call), factors, call.k, call.tau, view(c, call.c), comm);
     return LapackOutcome::of_info(0);
   }
-  HeteroMatrix source = c_in_place ? hetero_matrix(*context, call.descc)
-                                   : HeteroMatrix{std::move(caller.distribution),
-                                                  std::move(caller.storage)};
+  HeteroMatrix source =
+      c_in_place ? hetero_matrix(*context, call.descc)
+                 : HeteroMatrix{std::move(caller.distribution), std::move(caller.storage)};
   MovedOperand c = moved_c(call, comm, std::move(source), context->layout, context->grid.my_rank);
   allocate_agreed(comm, {&c});
   apply_to_copy(call, factors, call.tau, c, comm);
@@ -92,12 +91,12 @@ LapackOutcome both_moved(const OrmqrCall& call) {
   const MPI_Comm comm = context->grid.comm;
   const int me = context->grid.my_rank;
   MovedOperand a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.order(), call.k),
-                 Written::Whole);
+                 Written::Nothing);
   MovedOperand c = moved_c(
       call, comm, HeteroMatrix{std::move(caller_c.distribution), std::move(caller_c.storage)},
       *planned, me);
   allocate_agreed(comm, {&a, &c});
-  a.move_in(call.a);  // A itself is never written back
+  a.move_in(call.a);
   const kernels::DistributedMatrix<double> factors = a.view();
   apply_to_copy(call, {factors.distribution, factors.storage, factors.data}, tau.data(), c, comm);
   return LapackOutcome::of_info(0);

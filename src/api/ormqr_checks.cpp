@@ -39,9 +39,9 @@ int alignment_info(const OrmqrCall& call, const mpi::ContextInfo& grid) {
 }  // namespace
 
 OrmqrCall::OrmqrCall(const char* side_option, const char* trans_option, int rows, int cols,
-                     int reflectors, const double* factors, int a_row, int a_col,
-                     const int* a_desc, const double* scalar_factors, double* c_data, int c_row,
-                     int c_col, const int* c_desc)
+                     int reflectors, const double* factors, int a_row, int a_col, const int* a_desc,
+                     const double* scalar_factors, double* c_data, int c_row, int c_col,
+                     const int* c_desc)
     : side(runtime::parse_side(side_option)),
       op(parse_ormqr_trans(trans_option)),
       m(rows),
@@ -86,8 +86,8 @@ int ormqr_option_info(const OrmqrCall& call) {
   return call.k > call.order() ? -kOrmqrK : 0;
 }
 
-int scalapack_ormqr_info(const OrmqrCall& call, const mpi::ContextInfo& grid,
-                         mpi::CallerMatrix& a, mpi::CallerMatrix& c) {
+int scalapack_ormqr_info(const OrmqrCall& call, const mpi::ContextInfo& grid, mpi::CallerMatrix& a,
+                         mpi::CallerMatrix& c) {
   const int blacs_context = call.desca[field::kCtxt - 1];
   const auto rules = mpi::CheckRules::Scalapack;
   int info = describe_scalapack_operand(grid, blacs_context, call.a_argument(), a, rules);

@@ -19,10 +19,9 @@ inline constexpr int kOrmqrM = 3, kOrmqrN = 4, kOrmqrK = 5, kOrmqrDescA = 9, kOr
 
 /// One hetero_pdormqr call.
 struct OrmqrCall {
-  OrmqrCall(const char* side_option, const char* trans_option, int rows, int cols,
-            int reflectors, const double* factors, int a_row, int a_col, const int* a_desc,
-            const double* scalar_factors, double* c_data, int c_row, int c_col,
-            const int* c_desc);
+  OrmqrCall(const char* side_option, const char* trans_option, int rows, int cols, int reflectors,
+            const double* factors, int a_row, int a_col, const int* a_desc,
+            const double* scalar_factors, double* c_data, int c_row, int c_col, const int* c_desc);
 
   std::optional<kernels::Side> side;  ///< nullopt: not L or R
   std::optional<kernels::Op> op;      ///< NoTrans or Trans; nullopt: not N or T
@@ -59,7 +58,7 @@ int ormqr_option_info(const OrmqrCall& call);
 /// @param[out] a, c the operands' descriptions when the call is accepted.
 /// @return 0, PDORMQR's negative INFO, or a #hetscal_status > 0 for an operand hetscal does
 ///         not take.
-int scalapack_ormqr_info(const OrmqrCall& call, const mpi::ContextInfo& grid,
-                         mpi::CallerMatrix& a, mpi::CallerMatrix& c);
+int scalapack_ormqr_info(const OrmqrCall& call, const mpi::ContextInfo& grid, mpi::CallerMatrix& a,
+                         mpi::CallerMatrix& c);
 
 }  // namespace hetscal::api

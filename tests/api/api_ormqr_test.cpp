@@ -25,8 +25,8 @@ std::vector<double> scalapack_ormqr(const char* side, const char* trans, int m, 
   std::vector<double> result = c.local;
   int info = -1;
   std::vector<double> work = workspace_for([&](double* w, const int* lwork) {
-    pdormqr_(side, trans, &m, &n, &k, a_local.data(), &ia, &ja, a.desc, tau.data(),
-             result.data(), &ic, &jc, c.desc, w, lwork, &info);
+    pdormqr_(side, trans, &m, &n, &k, a_local.data(), &ia, &ja, a.desc, tau.data(), result.data(),
+             &ic, &jc, c.desc, w, lwork, &info);
   });
   const int lwork = static_cast<int>(work.size());
   pdormqr_(side, trans, &m, &n, &k, a_local.data(), &ia, &ja, a.desc, tau.data(), result.data(),
@@ -70,8 +70,8 @@ TEST(ApiOrmqr, ScalapackDescriptorsGivePdormqrsResult) {
         std::vector<double> local = cc.local;
         const std::vector<double> a_before = factors, tau_before = tau;
         int info = -99;
-        EXPECT_EQ(hetero_pdormqr(side, trans, m, n, k, factors.data(), ia, ja, a.desc,
-                                 tau.data(), local.data(), ic, jc, cc.desc, &info),
+        EXPECT_EQ(hetero_pdormqr(side, trans, m, n, k, factors.data(), ia, ja, a.desc, tau.data(),
+                                 local.data(), ic, jc, cc.desc, &info),
                   HETSCAL_SUCCESS);
         EXPECT_EQ(info, 0);
         EXPECT_LT(max_relative_difference(local, expected), kRounding);
@@ -193,8 +193,8 @@ TEST(ApiOrmqr, BadArgumentsGiveTheirCodesAndLeaveCUntouched) {
       {"L", "N", n, n, -1, 1, 1, 1, c.desc, -5},
       {"L", "N", n - 4, n, 21, 5, 5, 1, c.desc, -5},  // K > Q's order
       {"L", "N", n, n, 4, 1, 1, 1, typed.data(), -1401},
-      {"L", "N", n - 1, n, 4, 2, 1, 1, c.desc, -12},        // IA, IC: other block offsets
-      {"R", "N", n, n - 1, 4, 1, 1, 2, c.desc, -13},        // IA, JC: other offsets
+      {"L", "N", n - 1, n, 4, 2, 1, 1, c.desc, -12},  // IA, IC: other block offsets
+      {"R", "N", n, n - 1, 4, 1, 1, 2, c.desc, -13},  // IA, JC: other offsets
       {"L", "N", n, n, 4, 1, 1, 1, tall_blocks.data(), -1405},
       {"R", "N", n, n, 4, 1, 1, 1, wide_blocks.data(), -906},
       {"L", "N", n, n, 4, 1, 1, 1, elsewhere.desc, -1402},
@@ -226,8 +226,8 @@ TEST(ApiOrmqr, BadArgumentsGiveTheirCodesAndLeaveCUntouched) {
   for (const Case& k : in_place) {
     SCOPED_TRACE(k.expected);
     int info = 0;
-    EXPECT_EQ(hetero_pdormqr(k.side, k.trans, k.m, k.n, k.k, factors.data(), k.ia, 1,
-                             desca.data(), tau.data(), local.data(), k.ic, k.jc, k.descc, &info),
+    EXPECT_EQ(hetero_pdormqr(k.side, k.trans, k.m, k.n, k.k, factors.data(), k.ia, 1, desca.data(),
+                             tau.data(), local.data(), k.ic, k.jc, k.descc, &info),
               HETSCAL_ERR_ARGUMENT);
     EXPECT_EQ(info, k.expected);
     EXPECT_TRUE(bit_identical(local, before));
