@@ -3,6 +3,7 @@
 // kernels::qr_multiply. SIDE "R" is computed on sub(C)ᵀ: C·op(Q) = (op(Q)ᵀ·Cᵀ)ᵀ, sub(C) moved
 // into the factors' layout transposed and moved back transposed. The argument checks are
 // api/ormqr_checks'. sub(A) and TAU are only read.
+#include <utility>
 #include <vector>
 
 #include "api/hetero_matrix.hpp"
