@@ -6,9 +6,9 @@
 !> options are passed as one-character strings ('N', 'T', 'L'). Omit SPEEDS in
 !> hetscal_context_create / hetscal_gemm_context_create for the configured speeds
 !> (HETSCAL_SPEEDS) or measured ones. hetero_pdgetrf, hetero_pdgetrs, hetero_pdgeqrf,
-!> hetero_pdpotrf and hetero_pdpotrs are functions: they return the hetscal_status and set
-!> INFO as ScaLAPACK's PDGETRF / PDGETRS / PDGEQRF / PDPOTRF / PDPOTRS do (IPIV and TAU as
-!> hetscal.h describes them; no WORK or LWORK).
+!> hetero_pdormqr, hetero_pdpotrf and hetero_pdpotrs are functions: they return the
+!> hetscal_status and set INFO as ScaLAPACK's PDGETRF / PDGETRS / PDGEQRF / PDORMQR /
+!> PDPOTRF / PDPOTRS do (IPIV and TAU as hetscal.h describes them; no WORK or LWORK).
 module hetscal
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
   implicit none
@@ -34,7 +34,7 @@ module hetscal
        hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
        hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
-       hetero_pdgeqrf, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
+       hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -197,6 +197,17 @@ module hetscal
       integer(c_int), value :: m, n, ia, ja
       real(c_double), intent(inout) :: a(*), tau(*)
       integer(c_int), intent(in) :: desca(*)
+      integer(c_int), intent(out) :: info
+    end function
+
+    integer(c_int) function hetero_pdormqr(side, trans, m, n, k, a, ia, ja, desca, tau, c, &
+         ic, jc, descc, info) bind(C, name="hetero_pdormqr")
+      import :: c_int, c_double, c_char
+      character(kind=c_char), intent(in) :: side(*), trans(*)
+      integer(c_int), value :: m, n, k, ia, ja, ic, jc
+      real(c_double), intent(in) :: a(*), tau(*)
+      integer(c_int), intent(in) :: desca(*), descc(*)
+      real(c_double), intent(inout) :: c(*)
       integer(c_int), intent(out) :: info
     end function
 

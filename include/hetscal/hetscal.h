@@ -408,14 +408,22 @@ int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca, do
  * order M, the K reflectors in A(IA:IA+M-1, JA:JA+K-1); SIDE "R": sub(C) := sub(C)·op(Q), Q
  * of order N, the reflectors in A(IA:IA+N-1, JA:JA+K-1); TRANS "N": op(Q) = Q, "T":
  * Qᵀ. Collective over A's grid. sub(A) is either on a hetscal descriptor (the factors
- * hetero_pdgeqrf() left in place, TAU in hetscal's format; IA = JA = 1) — sub(C) then on a
- * hetscal descriptor of the same context (IC = JC = 1, C's rows A's rows for SIDE "L") or on
- * a ScaLAPACK descriptor of the context's BLACS grid (moved in and back) — or both are on
- * ScaLAPACK descriptors of one BLACS grid (moved into the layout hetero_pdgeqrf() plans),
- * TAU then in PDGEQRF's format. sub(A) and TAU are not written; nothing outside sub(C) is.
+ * hetero_pdgeqrf() left in place, TAU in hetscal's format; IA = JA = 1, M_A = Q's order,
+ * K <= N_A) — sub(C) then on a hetscal descriptor of the same context (IC = JC = 1,
+ * M_C = M, N_C = N) or on a ScaLAPACK descriptor of the context's BLACS grid (moved in and
+ * back) — or both are on ScaLAPACK descriptors of one BLACS grid (moved into the layout
+ * hetero_pdgeqrf() plans for Q's order × K), TAU then in PDGEQRF's format. SIDE "R" is
+ * computed as (op(Q)ᵀ·sub(C)ᵀ)ᵀ: sub(C) is moved transposed into the factors' layout and
+ * back. sub(A) and TAU are not written; nothing outside sub(C) is.
  * @param[out] info 0; -(position) or -(100·position + field) as PDORMQR numbers them (side
- *             1, trans 2, m 3, n 4, k 5, ia 7, ja 8, desca 9, ic 11, jc 12, descc 13),
- *             nothing written; HETSCAL_INFO_FAILED(status) when hetscal could not compute.
+ *             1, trans 2, m 3, n 4, k 5, ia 7, ja 8, desca 9, ic 12, jc 13, descc 14), in
+ *             PDORMQR's order: sub(A) (Q's order × K) and sub(C) as CHK1MAT checks them,
+ *             then SIDE, TRANS, K > Q's order (-5), then, on ScaLAPACK descriptors,
+ *             PDORMQR's alignment (SIDE "R": NB_C ≠ MB_A -906, IA and JC at other offsets
+ *             in their blocks -13; SIDE "L": IA and IC at other offsets or on other process
+ *             rows -12, MB_C ≠ MB_A -1405) and C on another BLACS context (-1402, also
+ *             beside a hetscal DESCA); nothing written; HETSCAL_INFO_FAILED(status) when
+ *             hetscal could not compute.
  * @return as hetero_pdgetrf().
  */
 int hetero_pdormqr(const char* side, const char* trans, int m, int n, int k, const double* a,

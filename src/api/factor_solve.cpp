@@ -87,7 +87,7 @@ LapackOutcome both_moved(const FactorSolve& call) {
   const MPI_Comm comm = context->grid.comm;
   const int me = context->grid.my_rank;
   MovedOperand a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n),
-                 Written::Whole);
+                 Written::Nothing);
   MovedOperand b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs),
                  Written::Whole);
   allocate_agreed(comm, {&a, &b});

@@ -55,8 +55,8 @@ LapackOutcome moved(const Call& call) {
   const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
   if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
   mpi::CallerMatrix caller;  // CHK1MAT's checks, as PDGEQRF makes them
-  const int info =
-      describe_scalapack_operand(*grid, blacs_context, call.arg, caller, mpi::CheckRules::Scalapack);
+  const int info = describe_scalapack_operand(*grid, blacs_context, call.arg, caller,
+                                              mpi::CheckRules::Scalapack);
   if (info > 0) return LapackOutcome::failed(info);
   if (info != 0) return LapackOutcome::of_info(info);  // the same on every process
   const Context* context = latest_context_of(blacs_context);
@@ -64,11 +64,11 @@ LapackOutcome moved(const Call& call) {
   if (call.empty()) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, call.arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const std::vector<double> tau = compute_on_copy(
-      *context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
-      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
-        return factor(copy, *planned, call, comm);
-      });
+  const std::vector<double> tau =
+      compute_on_copy(*context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
+                      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+                        return factor(copy, *planned, call, comm);
+                      });
   runtime::write_scalapack_tau(*grid, call.arg.desc, call.arg.ja, call.m, call.n, tau.data(),
                                call.tau);
   return LapackOutcome::of_info(0);

@@ -22,7 +22,8 @@ MovedOperand::MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix targ
       target_(std::move(target)),
       written_(written),
       op_(op) {
-  if (op != mpi::Op::None && written != Written::Whole)
+  const bool triangle = written == Written::LowerTriangle || written == Written::UpperTriangle;
+  if (op != mpi::Op::None && triangle)
     throw InvalidArgument("MovedOperand: a triangle cannot be moved transposed");
 }
 
@@ -33,8 +34,9 @@ void MovedOperand::allocate() {
   const mpi::MatrixMove out{target_.distribution.get(), target_.storage.get(),
                             caller_.distribution.get(), caller_.storage.get(), op_};
   in_.emplace(comm_, std::vector<mpi::MatrixMove>{in});
-  out_.emplace(comm_, std::vector<mpi::MatrixMove>{out});
   mpi::reserve_buffers<double>(*in_);
+  if (written_ == Written::Nothing) return;
+  out_.emplace(comm_, std::vector<mpi::MatrixMove>{out});
   mpi::reserve_buffers<double>(*out_);
   // A triangle goes back through an image of the caller's array, so that the move, which
   // writes whole tiles, never touches the caller's other triangle.
@@ -47,6 +49,8 @@ void MovedOperand::move_in(const double* caller_data) {
 }
 
 void MovedOperand::move_back(double* caller_data) {
+  if (written_ == Written::Nothing)
+    throw InvalidArgument("MovedOperand: an input-only operand is never moved back");
   if (written_ == Written::Whole) {
     mpi::redistribute<double>(*out_, copy_.data(), caller_data);
     return;

@@ -19,7 +19,12 @@
 namespace hetscal::api {
 
 /// Which part of sub(X) the result moved back writes.
-enum class Written { Whole, LowerTriangle, UpperTriangle };
+enum class Written {
+  Whole,
+  LowerTriangle,
+  UpperTriangle,
+  Nothing,  ///< an input only: never moved back (no plan or buffer is made for it)
+};
 
 /// The triangle a factorisation with `uplo` writes.
 inline Written triangle_of(kernels::Uplo uplo) {
@@ -30,7 +35,7 @@ class MovedOperand {
  public:
   /// @param caller sub(X) in the caller's layout (checked), over `comm`'s ranks.
   /// @param target the same rows×cols in the context's layout (cols×rows when transposed).
-  /// @param op Transpose: the copy is sub(X)ᵀ, moved back transposed (Written::Whole only).
+  /// @param op Transpose: the copy is sub(X)ᵀ, moved back transposed (not for a triangle).
   MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target, Written written,
                mpi::Op op = mpi::Op::None);
   /// The same from a matrix of any layout (a hetscal matrix copied transposed).
@@ -45,6 +50,7 @@ class MovedOperand {
   void move_in(const double* caller_data);
   /// Collective: the copy back into the caller's array, only the `written` part of sub(X)
   /// (for a triangle, the other triangle and everything outside sub(X) stay bit-identical).
+  /// @throws InvalidArgument for an operand of Written::Nothing.
   void move_back(double* caller_data);
 
   kernels::DistributedMatrix<double> view() { return api::view(target_, copy_.data()); }

@@ -47,8 +47,7 @@ int check_arguments(Op op, const DistributedMatrix<const T>& a, std::int64_t ref
   const std::int64_t m = a.distribution->rows().extent(), n = a.distribution->cols().extent();
   if (reflectors < 0 || reflectors > std::min(m, n))
     throw InvalidArgument("qr_multiply: K = " + std::to_string(reflectors) +
-                          " reflectors, not in 0..min(M, N_A) = " +
-                          std::to_string(std::min(m, n)));
+                          " reflectors, not in 0..min(M, N_A) = " + std::to_string(std::min(m, n)));
   return rank;
 }
 
@@ -59,7 +58,11 @@ class Multiply {
  public:
   Multiply(Op op, const DistributedMatrix<const T>& a, std::int64_t reflectors, const T* tau,
            const DistributedMatrix<T>& c, int my_rank)
-      : a_(a), c_(c), tau_(tau), reflectors_(reflectors), op_(op),
+      : a_(a),
+        c_(c),
+        tau_(tau),
+        reflectors_(reflectors),
+        op_(op),
         tiles_(*c.distribution, my_rank, LuPanelRank::DiagonalOwner, {}) {
     const layout::TileSplit& cols = a.distribution->cols();
     while (steps_ < cols.count() && cols.offset(steps_) < reflectors) ++steps_;
@@ -198,15 +201,14 @@ void qr_multiply(Op op, DistributedMatrix<const T> a, std::int64_t reflectors, c
     return check_arguments(op, a, reflectors, c, comm);
   });
   std::unique_ptr<Multiply<T>> multiply;
-  detail::allocate_agreed(comm, [&] {
-    multiply = std::make_unique<Multiply<T>>(op, a, reflectors, tau, c, my_rank);
-  });
+  detail::allocate_agreed(
+      comm, [&] { multiply = std::make_unique<Multiply<T>>(op, a, reflectors, tau, c, my_rank); });
   const detail::DuplicatedComm messages(comm);
   multiply->run(messages.get());
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_QR_MULTIPLY(T)                                                  \
+#define HETSCAL_INSTANTIATE_QR_MULTIPLY(T)                                             \
   template void qr_multiply<T>(Op, DistributedMatrix<const T>, std::int64_t, const T*, \
                                DistributedMatrix<T>, MPI_Comm);
 HETSCAL_INSTANTIATE_QR_MULTIPLY(float)

@@ -20,6 +20,14 @@ std::optional<kernels::Op> parse_trans(const char* option) {
   }
 }
 
+std::optional<kernels::Side> parse_side(const char* option) {
+  switch (upper(option)) {
+    case 'L': return kernels::Side::Left;
+    case 'R': return kernels::Side::Right;
+    default: return std::nullopt;
+  }
+}
+
 std::optional<kernels::Uplo> parse_uplo(const char* option) {
   switch (upper(option)) {
     case 'U': return kernels::Uplo::Upper;

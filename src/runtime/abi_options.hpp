@@ -12,6 +12,9 @@ namespace hetscal::runtime {
 /// product as Trans); anything else (or a null pointer) → nullopt.
 std::optional<kernels::Op> parse_trans(const char* option);
 
+/// SIDE: 'L' → Left, 'R' → Right; anything else (or a null pointer) → nullopt.
+std::optional<kernels::Side> parse_side(const char* option);
+
 /// UPLO: 'U' → Upper, 'L' → Lower; anything else → nullopt.
 std::optional<kernels::Uplo> parse_uplo(const char* option);
 

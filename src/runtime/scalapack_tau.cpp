@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "layout/block_cyclic.hpp"
 #include "layout/descriptor.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
 
 namespace hetscal::runtime {
 
@@ -27,6 +29,20 @@ void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja,
     if (layout::owner_coordinate(cols, column) != grid.mycol) continue;
     local_tau[layout::global_to_local(cols, column)] = tau[j];
   }
+}
+
+void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t k,
+                        const double* local_tau, double* tau) {
+  const layout::CyclicAxis cols = layout::Descriptor::parse(desca).col_axis(grid.npcol);
+  // One holder per column contributes, the others add zeros.
+  for (std::int64_t j = 0; j < k; ++j) {
+    const std::int64_t column = ja - 1 + j;
+    const bool holder = grid.myrow == 0 && layout::owner_coordinate(cols, column) == grid.mycol;
+    tau[j] = holder ? local_tau[layout::global_to_local(cols, column)] : 0.0;
+  }
+  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, tau, mpi::mpi_count(k, "read_scalapack_tau"),
+                               MPI_DOUBLE, MPI_SUM, grid.comm),
+                 "read_scalapack_tau: MPI_Allreduce");
 }
 
 template void write_scalapack_tau<float>(const mpi::ContextInfo&, const int*, int, std::int64_t,

@@ -1,7 +1,8 @@
 #pragma once
 /// @file scalapack_tau.hpp
-/// QR's scalar factors in ScaLAPACK's TAU format, written exactly where PDGEQRF writes them.
-/// Shared by the shim's PxGEQRF and the native API on ScaLAPACK descriptors.
+/// QR's scalar factors in ScaLAPACK's TAU format, written exactly where PDGEQRF writes them
+/// and read back from there (as PDORMQR reads them). Shared by the shim's PxGEQRF and the
+/// native API on ScaLAPACK descriptors.
 ///
 /// TAU is tied to A's columns (LOCc(JA+MIN(M,N)-1) entries): PDGEQRF's PDLARFG computes
 /// reflector j on every process of the process column owning global column JA+j-1, each of
@@ -28,5 +29,15 @@ namespace hetscal::runtime {
 template <typename T>
 void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
                          std::int64_t n, const T* tau, T* local_tau);
+
+/// The τ of the K reflectors in columns JA..JA+K-1 of A, from TAU as PDGEQRF leaves it (the
+/// entry of column j read on process row 0 of the process column holding j), on every
+/// process alike. Collective over grid.comm.
+/// @param desca A's checked descriptor (9 entries) of `grid`'s context.
+/// @param local_tau this process's TAU, LOCc(JA+K-1) entries (read only where column j is
+///        held, on process row 0).
+/// @param[out] tau K entries.
+void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t k,
+                        const double* local_tau, double* tau);
 
 }  // namespace hetscal::runtime

@@ -133,9 +133,9 @@ TEST(ApiGeqrf, BadArgumentsGiveTheirCodesAndLeaveAAndTauUntouched) {
     int expected;
   };
   const Case cases[] = {
-      {-1, n, 1, 1, desc.data(), -1},  {n, -2, 1, 1, desc.data(), -2},
-      {n, n, 3, 1, desc.data(), -4},   {n, n, 1, 2, desc.data(), -5},
-      {n, n, 1, 1, wide.data(), -604}, {n, n, 1, 1, bad_tile.data(), -605},
+      {-1, n, 1, 1, desc.data(), -1},      {n, -2, 1, 1, desc.data(), -2},
+      {n, n, 3, 1, desc.data(), -4},       {n, n, 1, 2, desc.data(), -5},
+      {n, n, 1, 1, wide.data(), -604},     {n, n, 1, 1, bad_tile.data(), -605},
       {n - 1, n, 1, 1, desc.data(), -603},
   };
   const std::vector<double> tau0(static_cast<std::size_t>(n), kUnwritten);
@@ -155,8 +155,8 @@ TEST(ApiGeqrf, BadArgumentsGiveTheirCodesAndLeaveAAndTauUntouched) {
   short_lld[8] = 0;
   typed[0] = 2;
   const Case scalapack_cases[] = {
-      {-1, n, 1, 1, scalapack.desc, -1}, {n, n, 2, 1, scalapack.desc, -1},
-      {n, n, 0, 1, scalapack.desc, -4},  {-1, n, 1, 1, typed.data(), -601},
+      {-1, n, 1, 1, scalapack.desc, -1},    {n, n, 2, 1, scalapack.desc, -1},
+      {n, n, 0, 1, scalapack.desc, -4},     {-1, n, 1, 1, typed.data(), -601},
       {n, n, 1, 1, short_lld.data(), -609},
   };
   for (const Case& k : scalapack_cases) expect_refused(k, scalapack.local);

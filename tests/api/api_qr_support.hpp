@@ -16,8 +16,8 @@
 extern "C" {
 void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
              const int* lwork, int* info);
-void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
-              const int* desca, double* tau, double* work, const int* lwork, int* info);
+void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca,
+              double* tau, double* work, const int* lwork, int* info);
 void pdormqr_(const char* side, const char* trans, const int* m, const int* n, const int* k,
               const double* a, const int* ia, const int* ja, const int* desca, const double* tau,
               double* c, const int* ic, const int* jc, const int* descc, double* work,
@@ -51,8 +51,8 @@ inline void apply_reflectors(const Dense& factors, const std::vector<double>& ta
 
 /// Q (m×m) from the reflectors of `factors`, by applying them to the identity.
 inline Dense explicit_q(const Dense& factors, const std::vector<double>& tau, int k) {
-  Dense q{factors.rows, factors.rows, std::vector<double>(
-                                          static_cast<std::size_t>(factors.rows) * factors.rows)};
+  Dense q{factors.rows, factors.rows,
+          std::vector<double>(static_cast<std::size_t>(factors.rows) * factors.rows)};
   for (int i = 0; i < q.rows; ++i) q(i, i) = 1.0;
   apply_reflectors(factors, tau, k, false, q);
   return q;
@@ -70,8 +70,8 @@ inline double qr_residual(const Dense& a, const Dense& factors, const std::vecto
     r2 += (a.x[e] - qr.x[e]) * (a.x[e] - qr.x[e]);
     a2 += a.x[e] * a.x[e];
   }
-  return std::sqrt(r2) / (std::sqrt(a2) * std::max(a.rows, a.cols) *
-                          std::numeric_limits<double>::epsilon());
+  return std::sqrt(r2) /
+         (std::sqrt(a2) * std::max(a.rows, a.cols) * std::numeric_limits<double>::epsilon());
 }
 
 /// ‖I − QᵀQ‖_F / (M·eps).

@@ -32,11 +32,10 @@ struct Case {
 };
 
 inline constexpr Case kCases[] = {
-    {{37, 23, 5, 5}, 23, 11, {4}},  // tall, every reflector, C cut in other columns
-    {{37, 23, 5, 5}, 17, 9, {5}},   // K ends inside a tile
+    {{37, 23, 5, 5}, 23, 11, {4}},    // tall, every reflector, C cut in other columns
+    {{37, 23, 5, 5}, 17, 9, {5}},     // K ends inside a tile
     {{19, 44, 4, 6}, 19, 7, {3, 2}},  // wide: M reflectors, first tiles unlike the others
-    {{29, 29, 6, 2}, 29, 29, {6, 2}},
-    {{12, 8, 3, 3}, 0, 5, {3}},  // no reflector: C unchanged
+    {{29, 29, 6, 2}, 29, 29, {6, 2}}, {{12, 8, 3, 3}, 0, 5, {3}},  // no reflector: C unchanged
 };
 
 /// op(Q)·C from the definition: the gathered factors' reflectors applied one at a time.
@@ -46,14 +45,15 @@ std::vector<Complex> reference(Op op, const std::vector<Complex>& factors,
   const bool adjoint = op != Op::NoTrans;  // Qᴴ = H(K)ᴴ···H(1)ᴴ: H(1)ᴴ first
   for (std::int64_t step = 0; step < k; ++step) {
     const std::int64_t r = adjoint ? step : k - 1 - step;
-    const Complex t = adjoint ? std::conj(tau[static_cast<std::size_t>(r)])
-                              : tau[static_cast<std::size_t>(r)];
+    const Complex t =
+        adjoint ? std::conj(tau[static_cast<std::size_t>(r)]) : tau[static_cast<std::size_t>(r)];
     const auto v = [&](std::int64_t i) {
       return i == r ? Complex(1) : factors[static_cast<std::size_t>(i + r * m)];
     };
     for (std::int64_t j = 0; j < n; ++j) {
       Complex dot = 0;
-      for (std::int64_t i = r; i < m; ++i) dot += std::conj(v(i)) * c[static_cast<std::size_t>(i + j * m)];
+      for (std::int64_t i = r; i < m; ++i)
+        dot += std::conj(v(i)) * c[static_cast<std::size_t>(i + j * m)];
       for (std::int64_t i = r; i < m; ++i) c[static_cast<std::size_t>(i + j * m)] -= t * v(i) * dot;
     }
   }
@@ -92,12 +92,13 @@ void check_multiply(Family family, const Case& test, Op op) {
 TEST(QrMultiply, DoubleOnEveryFamilyBothWays) {
   for (const Family family : kEveryFamily)
     for (const Case& test : kCases)
-      for (const Op op : {Op::NoTrans, Op::Trans, Op::ConjTrans}) check_multiply<double>(family, test, op);
+      for (const Op op : {Op::NoTrans, Op::Trans, Op::ConjTrans})
+        check_multiply<double>(family, test, op);
 }
 
 TEST(QrMultiply, OtherScalarTypes) {
-  for (const Family family : {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc,
-                              Family::HeteroPattern}) {
+  for (const Family family :
+       {Family::BlockCyclic, Family::Heterogeneous, Family::G2dbc, Family::HeteroPattern}) {
     for (const Op op : {Op::NoTrans, Op::ConjTrans}) {
       check_multiply<float>(family, kCases[0], op);
       check_multiply<std::complex<float>>(family, kCases[2], op);
@@ -131,8 +132,7 @@ TEST(QrMultiply, RefusesBadArgumentsOnEveryRank) {
   TestMatrix<std::complex<double>> zc(Family::BlockCyclic, 12, 5, {3}, {2});
   std::vector<std::complex<double>> ztau(8);
   EXPECT_TRUE(thrown_everywhere<InvalidArgument>([&] {  // Qᵀ of a complex Q: not a product
-    qr_multiply<std::complex<double>>(Op::Trans, za.in(), 8, ztau.data(), zc.out(),
-                                      MPI_COMM_WORLD);
+    qr_multiply<std::complex<double>>(Op::Trans, za.in(), 8, ztau.data(), zc.out(), MPI_COMM_WORLD);
   }));
 }
 
