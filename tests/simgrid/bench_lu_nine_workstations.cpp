@@ -17,7 +17,7 @@
 // Usage (tests/bench/lu/run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
 //   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_lu_nine_workstations [OUTPUT_PREFIX [N_LIST]]
-// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_lu).
+// Writes OUTPUT_PREFIX.csv (default prefix: nine_workstations_lu); tests/report plots it.
 #include <mpi.h>
 
 #include <algorithm>
@@ -32,7 +32,6 @@
 #include "layout/candidate_distribution.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
-#include "svg_time_plot.hpp"
 
 namespace {
 using namespace hetscal;
@@ -82,27 +81,6 @@ void print_header(std::FILE* csv) {
                  "grid,n,hetero,hetero_nb,hetero_fastest_nb,cyclic,cyclic_nb,cyclic_s,hetero_s,"
                  "hetero_fastest_s,speedup,w_speedup,fraction,model_cyclic_s,model_hetero_s,"
                  "model_hetero_fastest_s,cyclic_balance,hetero_balance,hetero_fastest_balance\n");
-}
-
-/// One panel per grid shape: 2DBC, both heterogeneous runs, and 2DBC / S_W.
-bool write_plot(const std::string& path, const std::vector<Row>& rows) {
-  std::vector<bench::Panel> panels;
-  for (const Row& row : rows) {
-    if (&row == &rows.front() || row.grid != (&row - 1)->grid)
-      panels.push_back({"LU on a " + row.grid + " grid (9 workstations, simulated)",
-                        {},
-                        {{"2DBC", "#d62728", {}},
-                         {"hetero, diagonal owner pivots", "#1f77b4", {}},
-                         {"hetero, fastest rank pivots", "#9467bd", {}},
-                         {"theoretical (2DBC / S_W)", "#2ca02c", {}}}});
-    bench::Panel& panel = panels.back();
-    panel.x.push_back(double(row.n));
-    panel.series[0].y.push_back(row.cyclic_run.seconds);
-    panel.series[1].y.push_back(row.hetero_run.seconds);
-    panel.series[2].y.push_back(row.hetero_fastest_run.seconds);
-    panel.series[3].y.push_back(row.cyclic_run.seconds / row.w_speedup);
-  }
-  return bench::write_time_plot(path, panels);
 }
 
 /// A priced LU candidate's flop-injected run on all the world's ranks.
@@ -156,15 +134,11 @@ int run(int argc, char** argv, int rank) {
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_header(csv);
-  std::vector<Row> rows;
   for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{3, 3}, {2, 4}})
-    for (std::int64_t n : sizes) {
-      rows.push_back(simulate_grid(shape.first, shape.second, n, platform, speeds));
-      bench::report_row(rows.back(), rank, csv);
-    }
+    for (std::int64_t n : sizes)
+      bench::report_row(simulate_grid(shape.first, shape.second, n, platform, speeds), rank, csv);
   if (rank != 0) return 0;
-  return bench::finish_outputs(csv, prefix,
-                               [&](const std::string& svg) { return write_plot(svg, rows); });
+  return bench::finish_outputs(csv, prefix);
 }
 
 }  // namespace
