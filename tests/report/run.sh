@@ -9,7 +9,8 @@
 #   - hetscal-plan's pictures of the chosen distributions.
 # Usage: run.sh [smoke|quick|full [OUT_DIR]]   (default: quick, build/report)
 #   smoke: tiny sizes, for the report_smoke test (a minute or two once built);
-#   quick: fewer sizes and repetitions, about 15 minutes on 2 cores;  full: the papers' sizes.
+#   quick: fewer sizes (N <= 4000) and block sizes, meant for about 15 minutes on 2 cores;
+#   full: the papers' sizes.
 # Environment: HETSCAL_BUILD_DIR (default build; configured by cmake/bootstrap.sh when
 # missing), HETSCAL_SIMGRID_BUILD_DIR (default BUILD/simgrid), HETSCAL_PYTHON (default
 # /usr/bin/python3, Debian's, where python3-matplotlib lives).
@@ -24,9 +25,9 @@ python=${HETSCAL_PYTHON:-/usr/bin/python3}
 case $scale in
   smoke) nine_sizes=500,1000; cluster_n=1500; cluster_nb=50; node_counts=23; gcrm_seeds=2
          clusters=switched_cluster_64; real_sizes="500"; real_reps=1; real_nb=64,128; rate_n=1000 ;;
-  quick) nine_sizes=1000,2000,4000,8000; cluster_n=5000; cluster_nb=125; node_counts=23,31,35,39
+  quick) nine_sizes=1000,2000,3000,4000; cluster_n=5000; cluster_nb=125; node_counts=23,31,35,39
          gcrm_seeds=10; clusters=switched_cluster_64; real_sizes="2000"; real_reps=3
-         real_nb=64,128,256; rate_n=3000 ;;
+         real_nb=64,128; rate_n=3000 ;;
   full)  nine_sizes=1000,2000,3000,4000,5000,6000,7000,8000; cluster_n=10000; cluster_nb=125
          node_counts=23,31,35,39; gcrm_seeds=25; clusters="switched_cluster_64 omnipath_cluster_44"
          real_sizes="4000 8000"; real_reps=3; real_nb=32,64,128,256; rate_n=3000 ;;
