@@ -52,14 +52,23 @@ side_by_side() {
   hetero=$("${slowed[@]}" -x LD_PRELOAD="$slowdown:$build/src/libhetscal.so" -x HETSCAL_SPEEDS=1,0.3333 \
     -x HETSCAL_VERBOSE=1 "$example" "$n" "$nb" 1 2 2>>"$log")
   echo "$hetero" >>"$log"
-  summary+=("$(awk -v r="$routine" -v rp="$(field residual <<<"$plain")" -v rh="$(field residual <<<"$hetero")" \
-    -v tp="$(field time_s <<<"$plain")" -v th="$(field time_s <<<"$hetero")" -v ideal="$ideal" \
+  local plain_s hetero_s
+  plain_s=$(field time_s <<<"$plain") hetero_s=$(field time_s <<<"$hetero")
+  awk -v tp="$plain_s" -v th="$hetero_s" -v ideal="$ideal" \
+    'BEGIN { printf "   ScaLAPACK %.2f s, hetscal %.2f s: speedup %.2f (%s)\n", tp, th,
+             (th > 0 ? tp / th : 0), ideal }'
+  summary+=("$(summary_row "$routine" "$(field residual <<<"$plain")" \
+    "$(field residual <<<"$hetero")" "$plain_s" "$hetero_s" "$ideal")")
+}
+
+# summary_row ROUTINE RESIDUAL_PLAIN RESIDUAL_HETSCAL SECONDS_PLAIN SECONDS_HETSCAL IDEAL_TEXT:
+# one row of the final table (the ideal speedup is the first number of IDEAL_TEXT).
+summary_row() {
+  awk -v r="$1" -v rp="$2" -v rh="$3" -v tp="$4" -v th="$5" -v ideal="$6" \
     'BEGIN { match(ideal, /[0-9]+([.][0-9]+)?/); i = substr(ideal, RSTART, RLENGTH)
              s = th > 0 ? tp / th : 0
              printf "%-8s %13.3g %11.3g %11.2f %9.2f %8.2f %6.2f %8.0f%%", r, rp, rh, tp, th, s, i,
-                    (i > 0 ? 100 * s / i : 0) }')")
-  awk -v tp="$(field time_s <<<"$plain")" -v th="$(field time_s <<<"$hetero")" -v ideal="$ideal" \
-    'BEGIN { printf "   ScaLAPACK %.2f s, hetscal %.2f s: speedup %.2f (%s)\n", tp, th, (th > 0 ? tp / th : 0), ideal }'
+                    (i > 0 ? 100 * s / i : 0) }'
 }
 
 echo "-- PDGEMM: examples/scalapack/pdgemm_example.f90 (C = A*B)"
@@ -84,5 +93,6 @@ fi
 
 echo
 echo "== Summary: N=$n, NB=$nb, 2 ranks, rank 1 slowed 3x; SL = plain ScaLAPACK (details: $log) =="
-printf "%-8s %13s %11s %11s %9s %8s %6s %9s\n" routine "residual: SL" hetscal "time: SL s" hetscal speedup ideal "of ideal"
+printf "%-8s %13s %11s %11s %9s %8s %6s %9s\n" routine "residual: SL" hetscal "time: SL s" hetscal \
+  speedup ideal "of ideal"
 printf "%s\n" "${summary[@]}"

@@ -25,9 +25,9 @@ def png_size(data):
     while at < len(data):
         if at + 12 > len(data):
             raise ValueError("truncated chunk")
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        (crc,) = struct.unpack(">I", data[at + 8 + length:at + 12 + length])
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        body = data[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
         if len(body) != length or zlib.crc32(kind + body) != crc:
             raise ValueError(f"bad {kind!r} chunk")
         if kind == b"IHDR":
@@ -55,7 +55,9 @@ def problems(out_dir, stems):
     if not report.exists():
         return [f"{report} was not written"]
     linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", report.read_text())
-    found = [f"figure {stem}.png is not in report.md" for stem in stems if f"{stem}.png" not in linked]
+    found = [
+        f"figure {stem}.png is not in report.md" for stem in stems if f"{stem}.png" not in linked
+    ]
     for name in linked:
         try:
             width, height = png_size((out_dir / name).read_bytes())

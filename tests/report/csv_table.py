@@ -38,6 +38,7 @@ def grouped(rows, column):
 def markdown_table(header, lines):
     """A Markdown table: `header` a list of column titles, `lines` lists of cells (numbers
     printed with 4 significant digits)."""
+
     def cell(value):
         return f"{value:.4g}" if isinstance(value, float) else str(value)
 

@@ -34,13 +34,16 @@ def _finish_axes(ax, xlabel, ylabel):
 
 
 def _panels(count):
-    figure, axes = plt.subplots(1, count, figsize=(PANEL_SIZE[0] * count, PANEL_SIZE[1]), squeeze=False)
+    figure, axes = plt.subplots(
+        1, count, figsize=(PANEL_SIZE[0] * count, PANEL_SIZE[1]), squeeze=False
+    )
     return figure, list(axes[0])
 
 
 @dataclass
 class Curve:
     """One plotted series: its legend and how to get its value from a CSV row."""
+
     label: str
     value: object  # a column name, or a function of the row
 
@@ -53,6 +56,7 @@ class TimesVersusSize:
     """Simulated times against N, one panel per value of `group` (the grid): seed 000's
     Figures 10-15. `speedup`, `ideal` and `fraction` name the CSV's columns for the
     achieved speedup over 2DBC, the speedup the work rates predict and their ratio."""
+
     stem: str
     title: str
     source: str
@@ -76,17 +80,24 @@ class TimesVersusSize:
     def table(self, rows):
         header = ([self.group] if self.group else []) + ["N"] + [c.label for c in self.curves]
         header += ["speedup", "ideal", "fraction"]
-        lines = [([r[self.group]] if self.group else []) + [int(r["n"])] + [c.of(r) for c in self.curves]
-                 + [r[self.speedup], r[self.ideal], r[self.fraction]] for r in rows]
+        lines = [
+            ([r[self.group]] if self.group else [])
+            + [int(r["n"])]
+            + [c.of(r) for c in self.curves]
+            + [r[self.speedup], r[self.ideal], r[self.fraction]]
+            for r in rows
+        ]
         return markdown_table(header, lines)
 
     def headline(self, rows):
         parts = []
         for name, group_rows in grouped(rows, self.group).items():
             last = group_rows[-1]
-            parts.append(f"{name + ': ' if name else ''}at N = {int(last['n'])} speedup "
-                         f"{last[self.speedup]:.2f} of the ideal {last[self.ideal]:.2f} "
-                         f"(fraction {last[self.fraction]:.2f})")
+            parts.append(
+                f"{name + ': ' if name else ''}at N = {int(last['n'])} speedup "
+                f"{last[self.speedup]:.2f} of the ideal {last[self.ideal]:.2f} "
+                f"(fraction {last[self.fraction]:.2f})"
+            )
         return f"{self.title}: " + "; ".join(parts)
 
 
@@ -94,13 +105,18 @@ class TimesVersusSize:
 class AnyProcessorCount:
     """Seed 002's experiment on a homogeneous cluster: the paper's pattern on all P nodes
     against the best 2DBC on P and on fewer nodes; simulated times and costs T against P."""
+
     stem: str
     title: str
     source: str
-    pattern: str       # its name: "G-2DBC"
-    csv_pattern: str   # its CSV column prefix: "g2dbc"
-    layouts: list = field(default_factory=lambda: [("cyclic_p", "best 2DBC on P"),
-                                                   ("cyclic_fewer", "best 2DBC on fewer nodes")])
+    pattern: str  # its name: "G-2DBC"
+    csv_pattern: str  # its CSV column prefix: "g2dbc"
+    layouts: list = field(
+        default_factory=lambda: [
+            ("cyclic_p", "best 2DBC on P"),
+            ("cyclic_fewer", "best 2DBC on fewer nodes"),
+        ]
+    )
 
     def _named_layouts(self):
         return [(self.csv_pattern, f"{self.pattern} on P")] + self.layouts
@@ -111,7 +127,12 @@ class AnyProcessorCount:
         for prefix, label in self._named_layouts():
             _line(times, nodes, [r[f"{prefix}_s"] for r in rows], label)
             _line(costs, nodes, [r[f"{prefix}_T"] for r in rows], label)
-        costs.plot(nodes, [r[f"paper_{self.csv_pattern}_T"] for r in rows], "k*", label=f"{self.pattern} (paper)")
+        costs.plot(
+            nodes,
+            [r[f"paper_{self.csv_pattern}_T"] for r in rows],
+            "k*",
+            label=f"{self.pattern} (paper)",
+        )
         times.set_title(f"{self.title} (simulated)")
         costs.set_title(f"communication cost T ({self.source})")
         _finish_axes(times, "nodes P", "simulated time (s)")
@@ -120,14 +141,26 @@ class AnyProcessorCount:
 
     def table(self, rows):
         layouts = self._named_layouts()
-        header = ["P"] + [f"{label}: shape, T, s" for _, label in layouts] + [f"paper T ({self.pattern})"]
-        lines = [[int(r["p"])] + [f"{r[p + '_shape']}, {r[p + '_T']:.3f}, {r[p + '_s']:.4g}" for p, _ in layouts]
-                 + [r[f"paper_{self.csv_pattern}_T"]] for r in rows]
+        header = (
+            ["P"]
+            + [f"{label}: shape, T, s" for _, label in layouts]
+            + [f"paper T ({self.pattern})"]
+        )
+        lines = [
+            [int(r["p"])]
+            + [f"{r[p + '_shape']}, {r[p + '_T']:.3f}, {r[p + '_s']:.4g}" for p, _ in layouts]
+            + [r[f"paper_{self.csv_pattern}_T"]]
+            for r in rows
+        ]
         return markdown_table(header, lines)
 
     def headline(self, rows):
-        parts = [f"P = {int(r['p'])}: {r['cyclic_p_s'] / r[self.csv_pattern + '_s']:.2f}x faster than 2DBC on P, "
-                 f"{r['cyclic_fewer_s'] / r[self.csv_pattern + '_s']:.2f}x than 2DBC on fewer" for r in rows]
+        own = self.csv_pattern + "_s"
+        parts = [
+            f"P = {int(r['p'])}: {r['cyclic_p_s'] / r[own]:.2f}x faster than 2DBC on P, "
+            f"{r['cyclic_fewer_s'] / r[own]:.2f}x than 2DBC on fewer"
+            for r in rows
+        ]
         return f"{self.title}, {self.pattern}: " + "; ".join(parts)
 
 
@@ -135,6 +168,7 @@ class AnyProcessorCount:
 class PatternCosts:
     """Seed 002's Table I: the costs T of 2DBC, G-2DBC (LU) and GCR&M (Cholesky, symmetric
     cost) as hetscal's core builds them, next to the paper's values."""
+
     stem: str
     title: str
     source: str
@@ -146,7 +180,10 @@ class PatternCosts:
         _line(lu, nodes, [r["g2dbc_T"] for r in rows], "G-2DBC")
         _line(cholesky, nodes, [r["cyclic_sym_T"] for r in rows], "best 2DBC")
         _line(cholesky, nodes, [r["gcrm_T"] for r in rows], "GCR&M")
-        for ax, column, name in ((lu, "paper_g2dbc_T", "G-2DBC"), (cholesky, "paper_gcrm_T", "GCR&M")):
+        for ax, column, name in (
+            (lu, "paper_g2dbc_T", "G-2DBC"),
+            (cholesky, "paper_gcrm_T", "GCR&M"),
+        ):
             paper = [(r["p"], r[column]) for r in rows if isinstance(r[column], float)]
             if paper:
                 ax.plot(*zip(*paper), "k*", label=f"{name} (paper)")
@@ -157,15 +194,43 @@ class PatternCosts:
         _save(figure, path)
 
     def table(self, rows):
-        header = ["P", "2DBC", "T", "z̄", "G-2DBC", "T", "paper T", "GCR&M r", "z̄", "paper r", "paper z̄"]
-        lines = [[int(r["p"]), r["cyclic_shape"], r["cyclic_T"], r["cyclic_sym_T"], r["g2dbc_shape"], r["g2dbc_T"],
-                  r["paper_g2dbc_T"], int(r["gcrm_r"]), r["gcrm_T"], r["paper_gcrm_r"], r["paper_gcrm_T"]]
-                 for r in rows]
+        header = [
+            "P",
+            "2DBC",
+            "T",
+            "z̄",
+            "G-2DBC",
+            "T",
+            "paper T",
+            "GCR&M r",
+            "z̄",
+            "paper r",
+            "paper z̄",
+        ]
+        lines = [
+            [
+                int(r["p"]),
+                r["cyclic_shape"],
+                r["cyclic_T"],
+                r["cyclic_sym_T"],
+                r["g2dbc_shape"],
+                r["g2dbc_T"],
+                r["paper_g2dbc_T"],
+                int(r["gcrm_r"]),
+                r["gcrm_T"],
+                r["paper_gcrm_r"],
+                r["paper_gcrm_T"],
+            ]
+            for r in rows
+        ]
         return markdown_table(header, lines)
 
     def headline(self, rows):
-        parts = [f"P = {int(r['p'])}: G-2DBC T {r['g2dbc_T']:.3f} vs 2DBC {r['cyclic_T']:.0f}, "
-                 f"GCR&M z̄ {r['gcrm_T']:.3f} vs 2DBC {r['cyclic_sym_T']:.0f}" for r in rows]
+        parts = [
+            f"P = {int(r['p'])}: G-2DBC T {r['g2dbc_T']:.3f} vs 2DBC {r['cyclic_T']:.0f}, "
+            f"GCR&M z̄ {r['gcrm_T']:.3f} vs 2DBC {r['cyclic_sym_T']:.0f}"
+            for r in rows
+        ]
         return f"{self.title}: " + "; ".join(parts)
 
 
@@ -173,6 +238,7 @@ class PatternCosts:
 class RealRuns:
     """The real 2-rank runs: ScaLAPACK against hetscal for every routine, homogeneous and with
     rank 1 slowed 3x; bars of the speedup next to the ideal."""
+
     stem: str
     title: str
     source: str
@@ -181,8 +247,19 @@ class RealRuns:
         figure, (ax,) = _panels(1)
         labels = [f"{r['routine']}\n{r['scenario']}\nN={int(r['n'])}" for r in rows]
         positions = range(len(rows))
-        ax.bar([p - 0.2 for p in positions], [r["speedup"] for r in rows], 0.4, label="hetscal / ScaLAPACK")
-        ax.bar([p + 0.2 for p in positions], [r["ideal_speedup"] for r in rows], 0.4, label="ideal", alpha=0.5)
+        ax.bar(
+            [p - 0.2 for p in positions],
+            [r["speedup"] for r in rows],
+            0.4,
+            label="hetscal / ScaLAPACK",
+        )
+        ax.bar(
+            [p + 0.2 for p in positions],
+            [r["ideal_speedup"] for r in rows],
+            0.4,
+            label="ideal",
+            alpha=0.5,
+        )
         ax.set_xticks(list(positions))
         ax.set_xticklabels(labels, fontsize=7)
         ax.set_ylabel("speedup over ScaLAPACK")
@@ -193,14 +270,40 @@ class RealRuns:
         _save(figure, path)
 
     def table(self, rows):
-        header = ["routine", "ranks", "N", "ScaLAPACK (nb)", "s", "hetscal (nb)", "s", "speedup", "ideal", "fraction"]
-        lines = [[r["routine"], r["scenario"], int(r["n"]), f"{r['scalapack_variant']} ({int(r['scalapack_nb'])})",
-                  r["scalapack_s"], f"{r['hetscal_variant']} ({int(r['hetscal_nb'])})", r["hetscal_s"],
-                  r["speedup"], r["ideal_speedup"], r["fraction"]] for r in rows]
+        header = [
+            "routine",
+            "scenario",
+            "N",
+            "ScaLAPACK (nb)",
+            "s",
+            "hetscal (nb)",
+            "s",
+            "speedup",
+            "ideal",
+            "fraction",
+        ]
+        lines = [
+            [
+                r["routine"],
+                r["scenario"],
+                int(r["n"]),
+                f"{r['scalapack_variant']} ({int(r['scalapack_nb'])})",
+                r["scalapack_s"],
+                f"{r['hetscal_variant']} ({int(r['hetscal_nb'])})",
+                r["hetscal_s"],
+                r["speedup"],
+                r["ideal_speedup"],
+                r["fraction"],
+            ]
+            for r in rows
+        ]
         return markdown_table(header, lines)
 
     def headline(self, rows):
         slowed = [r for r in rows if r["scenario"] != "homogeneous"]
-        parts = [f"{r['routine']} N = {int(r['n'])}: {r['speedup']:.2f}x ({r['fraction']:.0%} of the ideal "
-                 f"{r['ideal_speedup']:.2f})" for r in slowed]
+        parts = [
+            f"{r['routine']} N = {int(r['n'])}: {r['speedup']:.2f}x "
+            f"({r['fraction']:.0%} of the ideal {r['ideal_speedup']:.2f})"
+            for r in slowed
+        ]
         return f"{self.title}, rank 1 slowed 3x: " + "; ".join(parts)

@@ -11,11 +11,27 @@ import re
 import sys
 from pathlib import Path
 
-FILE_NAME = re.compile(r"real_(?P<routine>[a-z]+)_(?P<scenario>homogeneous|slowed)_(?P<n>\d+)\.txt$")
+FILE_NAME = re.compile(
+    r"real_(?P<routine>[a-z]+)_(?P<scenario>homogeneous|slowed)_(?P<n>\d+)\.txt$"
+)
 # A variant's result line: its name, then (grid,) nb, median seconds and GFLOP/s.
-VARIANT = re.compile(r"^(?P<name>(scalapack|hetscal)_\S+)\s+(\S+\s+)?(?P<nb>\d+)\s+(?P<median>[\d.]+)\s+[\d.]+\s*$")
-COLUMNS = ["routine", "scenario", "n", "scalapack_variant", "scalapack_nb", "scalapack_s",
-           "hetscal_variant", "hetscal_nb", "hetscal_s", "speedup", "ideal_speedup", "fraction"]
+VARIANT = re.compile(
+    r"^(?P<name>(scalapack|hetscal)_\S+)\s+(\S+\s+)?(?P<nb>\d+)\s+(?P<median>[\d.]+)\s+[\d.]+\s*$"
+)
+COLUMNS = [
+    "routine",
+    "scenario",
+    "n",
+    "scalapack_variant",
+    "scalapack_nb",
+    "scalapack_s",
+    "hetscal_variant",
+    "hetscal_nb",
+    "hetscal_s",
+    "speedup",
+    "ideal_speedup",
+    "fraction",
+]
 
 
 def variants(text, path):
@@ -59,19 +75,33 @@ def row_of(path, speeds):
     scenario = name["scenario"]
     sl_name, sl_nb, sl_s = fastest(found, lambda v: v.startswith("scalapack_"), path, "ScaLAPACK")
     planned = scenario == "slowed"
-    hs_name, hs_nb, hs_s = fastest(found, lambda v: v.startswith("hetscal_") and ("planned" in v) == planned,
-                                   path, "hetscal")
+    hs_name, hs_nb, hs_s = fastest(
+        found, lambda v: v.startswith("hetscal_") and ("planned" in v) == planned, path, "hetscal"
+    )
     ideal = ideal_speedup(scenario, speeds)
     speedup = sl_s / hs_s
-    return [name["routine"].upper(), "homogeneous" if not planned else "1:3 slowed", int(name["n"]),
-            sl_name, sl_nb, f"{sl_s:.4f}", hs_name, hs_nb, f"{hs_s:.4f}", f"{speedup:.4f}",
-            f"{ideal:.4f}", f"{speedup / ideal:.4f}"]
+    return [
+        name["routine"].upper(),
+        "homogeneous" if not planned else "1:3 slowed",
+        int(name["n"]),
+        sl_name,
+        sl_nb,
+        f"{sl_s:.4f}",
+        hs_name,
+        hs_nb,
+        f"{hs_s:.4f}",
+        f"{speedup:.4f}",
+        f"{ideal:.4f}",
+        f"{speedup / ideal:.4f}",
+    ]
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("output")
-    parser.add_argument("--speeds", required=True, help="relative speed per rank of the slowed runs")
+    parser.add_argument(
+        "--speeds", required=True, help="relative speed per rank of the slowed runs"
+    )
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
     speeds = [float(s) for s in args.speeds.split(",")]

@@ -34,9 +34,10 @@ case $scale in
   *) echo "usage: $0 [smoke|quick|full [OUT_DIR]]" >&2; exit 2 ;;
 esac
 cluster_ranks=${node_counts##*,}  # the largest P, listed last
-settings="9 workstations N = $nine_sizes; clusters $clusters, N = $cluster_n in tiles of $cluster_nb, \
-P = $node_counts, $gcrm_seeds GCR&M seeds per size; real runs N = $real_sizes, $real_reps repetitions, \
-nb in $real_nb"
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+settings="9 workstations N = $nine_sizes; clusters $clusters, N = $cluster_n in tiles of \
+$cluster_nb, P = $node_counts, $gcrm_seeds GCR&M seeds per size; real runs N = $real_sizes, \
+$real_reps repetitions, nb in $real_nb; $(nproc) cores, commit $commit"
 
 # The simulated figures, one entry each: CSV name, smpicxx target, ranks, platform, then the
 # program's arguments after its output prefix.
@@ -46,9 +47,10 @@ simulations=(
   "nine_workstations_cholesky bench_cholesky_nine_workstations 9 nine_workstations $nine_sizes"
 )
 for cluster in $clusters; do
+  on_cluster="$cluster_ranks $cluster $cluster $cluster_n $cluster_nb"
   simulations+=(
-    "${cluster}_lu bench_lu_switched_cluster $cluster_ranks $cluster $cluster $cluster_n $cluster_nb $node_counts"
-    "${cluster}_cholesky bench_cholesky_switched_cluster $cluster_ranks $cluster $cluster $cluster_n $cluster_nb $gcrm_seeds $node_counts")
+    "${cluster}_lu bench_lu_switched_cluster $on_cluster $node_counts"
+    "${cluster}_cholesky bench_cholesky_switched_cluster $on_cluster $gcrm_seeds $node_counts")
 done
 # The real-run benchmarks, one entry each: the routine (tests/bench/ROUTINE/bench_ROUTINE_real)
 # and its block-size options, NB standing for the scale's list.
@@ -85,10 +87,13 @@ build_host_programs() {
 simulate() {
   local csv=$1 target=$2 ranks=$3 platform=$4
   shift 4
-  "$repo/tests/simgrid/run_benchmark.sh" "$simgrid_build" "$target" "$ranks" "$platform" "$out/$csv" "$@"
+  "$repo/tests/simgrid/run_benchmark.sh" "$simgrid_build" "$target" "$ranks" "$platform" \
+    "$out/$csv" "$@"
 }
 
-table_one() { "$build/tests/bench/bench_table_one" "$node_counts" "$gcrm_seeds" >"$out/table_one.csv"; }
+table_one() {
+  "$build/tests/bench/bench_table_one" "$node_counts" "$gcrm_seeds" >"$out/table_one.csv"
+}
 
 draw_plan() {
   local name=$1
@@ -99,7 +104,8 @@ draw_plan() {
 # One core's DGEMM rate: what libhetscal-slowdown.so's sleeps are computed against.
 measure_rate() {
   local gflops
-  gflops=$(mpirun -np 1 "$build/examples/pdgemm_example" "$rate_n" 256 1 1 | awk '$1 == "gflops" { print $2 }')
+  gflops=$(mpirun -np 1 "$build/examples/pdgemm_example" "$rate_n" 256 1 1 |
+    awk '$1 == "gflops" { print $2 }')
   rate=$(awk -v g="$gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
   echo "one core: $gflops GFLOP/s, HETSCAL_SLOWDOWN_RATE=$rate"
 }
@@ -114,8 +120,8 @@ real_run() {
           -x HETSCAL_SLOWDOWN_RATE="$rate")
     speeds=(--speeds "$slowed_speeds")
   fi
-  "${mpi[@]}" "$build/tests/bench/$routine/bench_${routine}_real" --n "$n" --reps "$real_reps" "$@" \
-    "${speeds[@]}" | tee "$out/raw/real_${routine}_${scenario}_$n.txt"
+  "${mpi[@]}" "$build/tests/bench/$routine/bench_${routine}_real" --n "$n" --reps "$real_reps" \
+    "$@" "${speeds[@]}" | tee "$out/raw/real_${routine}_${scenario}_$n.txt"
 }
 
 collect_real_runs() {
@@ -135,7 +141,9 @@ step() { labels+=("$1"); commands+=("$2"); }
 step "building hetscal's programs" build_host_programs
 step "Table I's costs" table_one
 for entry in "${plans[@]}"; do step "picture ${entry%% *}" "draw_plan $entry"; done
-for entry in "${simulations[@]}"; do step "simulating ${entry%% *} (SimGrid)" "simulate $entry"; done
+for entry in "${simulations[@]}"; do
+  step "simulating ${entry%% *} (SimGrid)" "simulate $entry"
+done
 step "measuring one core's DGEMM rate" measure_rate
 for entry in "${real_routines[@]}"; do
   for n in $real_sizes; do
