@@ -23,12 +23,12 @@ def png_size(data):
         raise ValueError("no PNG signature")
     at, header, compressed = len(SIGNATURE), None, b""
     while at < len(data):
-        if at + 12 > len(data):
+        length, kind = struct.unpack(">I4s", data[at : at + 8]) if at + 8 <= len(data) else (0, b"")
+        if not kind or at + 12 + length > len(data):
             raise ValueError("truncated chunk")
-        length, kind = struct.unpack(">I4s", data[at : at + 8])
         body = data[at + 8 : at + 8 + length]
         (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
-        if len(body) != length or zlib.crc32(kind + body) != crc:
+        if zlib.crc32(kind + body) != crc:
             raise ValueError(f"bad {kind!r} chunk")
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
