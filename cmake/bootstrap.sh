@@ -19,10 +19,7 @@ packages=(
   python3-matplotlib  # the benchmark report's figures (tests/report)
 )
 
-# progress TEXT: rewrites the progress line on a terminal; one line per phase elsewhere.
-progress() {
-  if [ -t 1 ]; then printf '\r\033[Ksetup: %s' "$1"; else echo "setup: $1"; fi
-}
+source "$repo/cmake/progress.sh"
 
 # logged COMMAND...: runs it into the log; on failure shows the end of the log and stops.
 logged() {
@@ -39,7 +36,7 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  progress "installing ${#missing[@]} Debian packages (${missing[*]})"
+  progress "setup: installing ${#missing[@]} Debian packages (${missing[*]})"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   logged "${sudo_cmd[@]}" apt-get update -q
@@ -48,20 +45,18 @@ if ((${#missing[@]})); then
 fi
 
 export OPENBLAS_NUM_THREADS=1
-progress "configuring $build"
+progress "setup: configuring $build"
 # HETSCAL_CMAKE_ARGS holds several options: split on blanks on purpose.
 # shellcheck disable=SC2086
 logged cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${HETSCAL_CMAKE_ARGS:-}
-progress "building"
+progress "setup: building"
 # The build's "[ 42%]" lines drive the progress line on a terminal; all goes to the log.
 if ! cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$log" | while IFS= read -r line; do
-  if [ -t 1 ] && [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then progress "building ${BASH_REMATCH[1]}%"; fi
+  if [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then progress "setup: building ${BASH_REMATCH[1]}%" detail; fi
 done; then
   printf '\nsetup failed: the build\n'
   grep -E -B2 -A8 'error|Error' "$log" | tail -n 40
   echo "full log: $log"
   exit 1
 fi
-progress "done (log: $log)"
-[ -t 1 ] && echo
-exit 0
+progress_done "setup: done (log: $log)"
