@@ -77,3 +77,20 @@ function(require_runs_near_model what fields)
     require_within_two("${what}, ${name}" ${simulated_s} ${model_s})
   endforeach()
 endfunction()
+
+# check_nine_workstations(<prefix> <program>): runs a factorisation benchmark on the 9
+# workstations (tests/simgrid/nine_workstations_factorization.hpp: 3×3 and 2×4 grids, here
+# N = 500 and 2000) and requires every run's simulated time within a factor of 2 of the
+# planner's model of it, for 2DBC and for the heterogeneous grid with either panel rank.
+function(check_nine_workstations prefix program)
+  run_bench(${prefix} 9 nine_workstations ${program} 500,2000)
+  read_rows(${prefix}.csv 4 rows)
+  foreach(row ${rows})
+    string(REPLACE "|" ";" fields "${row}")
+    list(GET fields 0 grid)
+    list(GET fields 1 n)
+    require_runs_near_model("${program}, ${grid}, N = ${n}" "${fields}" "7,13,2DBC" "8,14,hetero"
+                            "9,15,hetero with panels on the fastest rank")
+  endforeach()
+endfunction()
+

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The main job: set-up (packages, configure, build), then
-#  1. three unchanged ScaLAPACK programs (examples/scalapack/pdgemm_example.f90, then
-#     pdpotrf_example.f90 and pdgetrf_example.f90) run on 2 ranks of this machine made
-#     heterogeneous: rank 1 slowed 3x by the emulator (libhetscal-slowdown.so), once with
-#     plain ScaLAPACK and once with libhetscal.so preloaded (HETSCAL_SPEEDS=1,0.3333), side
-#     by side;
+#  1. four unchanged ScaLAPACK programs (examples/scalapack/pdgemm_example.f90, then
+#     pdpotrf_example.f90, pdgetrf_example.f90 and pdgeqrf_example.f90) run on 2 ranks of
+#     this machine made heterogeneous: rank 1 slowed 3x by the emulator
+#     (libhetscal-slowdown.so), once with plain ScaLAPACK and once with libhetscal.so
+#     preloaded (HETSCAL_SPEEDS=1,0.3333), side by side;
 #  2. the grid planner on the 9 heterogeneous workstations of Boudet, Petitet, Rastello &
 #     Robert (1999), Table 3, with a picture of the distribution;
 #  3. the summary table: every routine, ScaLAPACK against hetscal (residuals, times, speedup,
@@ -79,6 +79,9 @@ side_by_side "$build/examples/pdpotrf_example" "ideal 2.00 from balance alone"
 echo
 echo "-- PDGETRF: examples/scalapack/pdgetrf_example.f90 (P*A = L*U, then ScaLAPACK's PDGETRS)"
 side_by_side "$build/examples/pdgetrf_example" "ideal 2.00 from balance alone"
+echo
+echo "-- PDGEQRF: examples/scalapack/pdgeqrf_example.f90 (A = Q*R, then ScaLAPACK's PDORMQR and PDTRSM)"
+side_by_side "$build/examples/pdgeqrf_example" "ideal 2.00 from balance alone"
 
 echo
 echo "== 2. The grid planner on the 9 workstations of Boudet et al. (1999), Table 3 =="

@@ -14,15 +14,16 @@ program pdgetrf_example
   use mpi
   use example_arguments, only: join_grid
   use example_report, only: report, solve_residual
+  use example_system, only: sine_system
   implicit none
   integer, parameter :: dp = kind(1.0d0)
   integer :: n, nb, nprow, npcol, iam, ictxt, myrow, mycol, info
-  integer :: mloc, nloc, lld, il, jl, i, j, ignored_row, ignored_col
+  integer :: mloc, nloc, lld, ignored_row, ignored_col
   integer :: desca(9), descb(9)
   integer, allocatable :: ipiv(:)
-  real(dp), allocatable :: a(:,:), a_copy(:,:), b(:), x(:), ones(:)
+  real(dp), allocatable :: a(:,:), a_copy(:,:), b(:), x(:)
   real(dp) :: residual, t0, seconds
-  integer, external :: numroc, indxl2g
+  integer, external :: numroc
 
   call join_grid('pdgetrf_example', iam, n, nb, nprow, npcol, ictxt, myrow, mycol)
 
@@ -31,20 +32,11 @@ program pdgetrf_example
   lld = max(1, mloc)
   call descinit(desca, n, n, nb, nb, 0, 0, ictxt, lld, info)
   call descinit(descb, n, 1, nb, nb, 0, 0, ictxt, lld, info)
-  allocate(a(lld, max(1, nloc)), a_copy(lld, max(1, nloc)), b(lld), x(lld), ones(lld))
+  allocate(a(lld, max(1, nloc)), a_copy(lld, max(1, nloc)), b(lld), x(lld))
   allocate(ipiv(mloc + nb))
-  do jl = 1, nloc
-    j = indxl2g(jl, nb, mycol, 0, npcol)
-    do il = 1, mloc
-      i = indxl2g(il, nb, myrow, 0, nprow)
-      a(il, jl) = sin(real(i, dp) + real(n, dp) * real(j - 1, dp))
-    end do
-  end do
+  call sine_system(n, a, desca, b, descb)
   a_copy = a
-  ones = 1.0_dp  ! the exact solution, in grid column 0 like b
-  x = 0.0_dp
-  call pdgemv('N', n, n, 1.0_dp, a, 1, 1, desca, ones, 1, 1, descb, 1, 0.0_dp, x, 1, 1, descb, 1)
-  b = x
+  x = b
 
   call blacs_barrier(ictxt, 'All')
   t0 = mpi_wtime()
@@ -58,7 +50,7 @@ program pdgetrf_example
   if (info == 0) residual = solve_residual(n, a_copy, desca, x, b, descb)
   call report('pdgetrf_example', iam, n, nb, nprow, npcol, info, seconds, &
               2.0_dp * real(n, dp)**3 / 3.0_dp, residual)
-  deallocate(a, a_copy, b, x, ones, ipiv)
+  deallocate(a, a_copy, b, x, ipiv)
   call blacs_gridexit(ictxt)
   call blacs_exit(0)
   if (info /= 0 .or. .not. (residual <= 16.0_dp)) error stop 1

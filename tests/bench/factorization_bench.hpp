@@ -1,14 +1,15 @@
 #pragma once
 /// @file factorization_bench.hpp
-/// Shared by the real-run factorisation benchmarks (bench_cholesky_real, bench_lu_real): the
-/// command line, the 1×P and P×1 BLACS grids, and a kept variant (how to make its matrix,
-/// how to factorise it, its timings and flops per rank) with the block-size sweep that
-/// picks it. `Matrix` is the benchmark's own matrix type: constructible by the variant's
-/// maker, with a `check()` of the factorisation it holds.
+/// Shared by the real-run factorisation benchmarks (bench_cholesky_real, bench_lu_real,
+/// bench_qr_real): the command line, the 1×P and P×1 BLACS grids, and a kept variant (how
+/// to make its matrix, how to factorise it, its timings and flops per rank) with the
+/// block-size sweep that picks it. `Matrix` is the benchmark's own matrix type:
+/// constructible by the variant's maker, with a `check()` of the factorisation it holds.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -86,6 +87,55 @@ struct BlacsGrids {
   BlacsGrids& operator=(const BlacsGrids&) = delete;
 };
 
+/// A hashed value in [-0.5, 0.5) for element (i, j): no structure, so pivoting and
+/// Householder reflections work as on random matrices (bench_lu_real, bench_qr_real).
+inline double hashed_value(std::int64_t i, std::int64_t j) {
+  std::uint64_t x = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL ^
+                    static_cast<std::uint64_t>(j + 1) * 0xBF58476D1CE4E5B9ULL;
+  x ^= x >> 31;
+  x *= 0xD6E8FEB86659FD93ULL;
+  x ^= x >> 29;
+  return static_cast<double>(x >> 11) / static_cast<double>(1ULL << 53) - 0.5;
+}
+
+/// The vector the factorisations' checks multiply by: x_j = 1 + j mod 3 (‖x‖_∞ = 3).
+inline std::vector<double> check_vector(std::int64_t n) {
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = 1.0 + static_cast<double>(j % 3);
+  return x;
+}
+
+/// A·x and ‖A‖_∞ of the N×N matrix of hashed_value elements, from the formula: the
+/// independent side of a factorisation's check.
+struct HashedProduct {
+  std::vector<double> ax;
+  double norm = 0.0;
+};
+inline HashedProduct hashed_product(const std::vector<double>& x) {
+  HashedProduct p;
+  p.ax.assign(x.size(), 0.0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    double row = 0.0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      const double a = hashed_value(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
+      p.ax[i] += a * x[j];
+      row += std::abs(a);
+    }
+    p.norm = std::max(p.norm, row);
+  }
+  return p;
+}
+
+/// Whether ‖computed − expected‖_∞ <= ‖A‖_∞·‖x‖_∞·N·ε·16 (check_vector's x): a backward
+/// stable factorisation's residual, with room for the summation order.
+inline bool within_backward_error(const std::vector<double>& computed,
+                                  const std::vector<double>& expected, double norm) {
+  double error = 0.0;
+  for (std::size_t i = 0; i < computed.size(); ++i)
+    error = std::max(error, std::abs(computed[i] - expected[i]));
+  return error <= norm * 3.0 * static_cast<double>(computed.size()) * 2.2e-16 * 16.0;
+}
+
 /// One N×N matrix of doubles on one layout, filled from a formula, with its ScaLAPACK
 /// descriptor when it is a caller's layout. A benchmark's Matrix adds its own check().
 struct LaidOutMatrix {
@@ -115,6 +165,25 @@ struct LaidOutMatrix {
           visit(d.rows().offset(t.row) + ii, d.cols().offset(t.col) + jj,
                 data[static_cast<std::size_t>(where.offset + ii + jj * where.ld)]);
     }
+  }
+  /// Tile column `t` of A, all N rows (column-major, leading dimension N), on every rank:
+  /// each rank writes the tiles it owns and MPI_COMM_WORLD sums them.
+  std::vector<double> gathered_tile_column(std::int64_t t) {
+    const layout::Distribution& d = *distribution;
+    const std::int64_t width = d.cols().size(t);
+    std::vector<double> column(static_cast<std::size_t>(n * width), 0.0);
+    for (const layout::GlobalTile& tile : storage->owned_tiles()) {
+      if (tile.col != t) continue;
+      const layout::TileLocation where = storage->tile_location(tile);
+      const std::int64_t first_row = d.rows().offset(tile.row);
+      for (std::int64_t jj = 0; jj < width; ++jj)
+        for (std::int64_t ii = 0; ii < d.rows().size(tile.row); ++ii)
+          column[static_cast<std::size_t>(first_row + ii + jj * n)] =
+              data[static_cast<std::size_t>(where.offset + ii + jj * where.ld)];
+    }
+    MPI_Allreduce(MPI_IN_PLACE, column.data(), static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
+    return column;
   }
   kernels::DistributedMatrix<double> view() {
     return {distribution.get(), storage.get(), data.data()};

@@ -1,6 +1,6 @@
-# Sourced by the factorisation benchmarks' run_real.sh (cholesky, lu): their common arguments
+# Sourced by the factorisation benchmarks' run_real.sh (cholesky, lu, qr): their common arguments
 # and environment, the helpers that read the benchmark's output, and the slowdown rate.
-# Expects `bench_name` (the benchmark's folder and executable suffix: "cholesky", "lu").
+# Expects `bench_name` (the benchmark's folder and executable suffix: "cholesky", "lu", "qr").
 # Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
 #            (default: build, "4000 8000", 3, "32,64,128,256")
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,3 +26,15 @@ if [[ -z ${HETSCAL_SLOWDOWN_RATE:-} ]]; then
   export HETSCAL_SLOWDOWN_RATE=$(awk -v g="$rate_gflops" 'BEGIN { printf "%.4g", g * 1e9 }')
 fi
 echo "slowdown rate: HETSCAL_SLOWDOWN_RATE=$HETSCAL_SLOWDOWN_RATE flop/s" | tee -a "$log"
+
+# print_rows TITLE WIDTH: the final table, one block per N of $sizes with the rows the
+# caller collected in the associative array row[N,hom] and row[N,het], comparisons WIDTH wide.
+print_rows() {
+  echo
+  echo "$1, 2 ranks, OPENBLAS_NUM_THREADS=1, medians of $reps interleaved repetitions (seconds); full log: $log"
+  for n in $sizes; do
+    echo "N = $n"
+    printf "  %-${2}s %8s %8s %8s\n" "comparison (baseline / candidate)" "base_s" "cand_s" "ratio"
+    for k in hom het; do sed 's/^/  /' <<<"${row[$n,$k]}"; done
+  done
+}

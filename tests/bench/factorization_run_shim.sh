@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark (not a test), shared by tests/bench/{cholesky,lu}/run_shim.sh, which set `routine`
-# (PDPOTRF, PDGETRF) and `example` (the unchanged ScaLAPACK program examples/scalapack/
+# Benchmark (not a test), shared by tests/bench/{cholesky,lu,qr}/run_shim.sh, which set `routine`
+# (PDPOTRF, PDGETRF, PDGEQRF) and `example` (the unchanged ScaLAPACK program examples/scalapack/
 # <example>.f90 calling it) and source this file: that program on 2 ranks with rank 1 slowed
 # FACTOR times by libhetscal-slowdown.so, plain ScaLAPACK against the same binary with
 # libhetscal.so preloaded (HETSCAL_SPEEDS=1,1/FACTOR), on the 1x2 and 2x1 grids; interleaved

@@ -1,7 +1,8 @@
 #pragma once
 /// @file real_bench_support.hpp
-/// Shared by the real-run benchmarks (bench_gemm_real, bench_cholesky_real, bench_lu_real): comma lists on
-/// the command line, a timed run agreed by every rank, and medians of repetitions.
+/// Shared by the real-run benchmarks (bench_gemm_real, bench_cholesky_real, bench_lu_real,
+/// bench_qr_real): comma lists on the command line, a timed run agreed by every rank, and
+/// medians of repetitions.
 #include <mpi.h>
 
 #include <algorithm>

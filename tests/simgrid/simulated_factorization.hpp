@@ -1,6 +1,6 @@
 #pragma once
 /// @file simulated_factorization.hpp
-/// Shared by the simulated factorisation benchmarks (Cholesky and LU): the work per time
+/// Shared by the simulated factorisation benchmarks (Cholesky, LU and QR): the work per time
 /// unit W a planned candidate (core::Candidate) promises, the planner's candidates picked by
 /// modelled time, and one flop-injected run of a factorisation kernel with its flop balance,
 /// checked against the factorisation's flop count.
@@ -20,6 +20,7 @@
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/lu.hpp"
+#include "kernels/qr.hpp"
 #include "layout/local_storage.hpp"
 #include "simulation_support.hpp"
 
@@ -54,9 +55,9 @@ inline std::vector<double> start_on_hosts_of(const core::Platform& platform, con
 /// W of seed 000 for any candidate: the matrix elements done per second in steady state when
 /// every processor works on its share, 1 / max_k(share_k / speed_k). share_k is the fraction
 /// of the R×C pattern cells processor k owns, or Σ r_i·c_j / (Σr·Σc) over its cells of a
-/// Cartesian grid. LU's trailing matrix covers whole patterns; on a symmetric pattern every
-/// cell covers as much of the lower triangle as of the whole matrix, so the same shares hold
-/// for Cholesky.
+/// Cartesian grid. LU's and QR's trailing matrices cover whole patterns; on a symmetric
+/// pattern every cell covers as much of the lower triangle as of the whole matrix, so the
+/// same shares hold for Cholesky.
 inline double work_per_time(const core::Candidate& c, const core::Platform& platform) {
   std::vector<double> share(platform.size(), 0.0);
   const bool cartesian = c.kind == core::CandidateKind::Cartesian;
@@ -131,6 +132,33 @@ inline double unit_solve_excess(const layout::Distribution& d) {
   return excess;
 }
 
+/// LAWN 41's GEQRF count for an m×n matrix, real: mn² − n³/3 + mn + n²/2 + 23n/6
+/// multiplications and mn² − n³/3 + n²/2 + 5n/6 additions for m >= n; for m < n,
+/// nm² − m³/3 + 2nm − m²/2 + 23m/6 and nm² − m³/3 + nm − m²/2 + 5m/6.
+inline double lawn_geqrf_flops(std::int64_t rows, std::int64_t cols) {
+  const double m = static_cast<double>(rows), n = static_cast<double>(cols);
+  if (m >= n) return 2.0 * (m * n * n - n * n * n / 3.0 + n * n / 2.0) + m * n + 14.0 * n / 3.0;
+  return 2.0 * (n * m * m - m * m * m / 3.0 - m * m / 2.0) + 3.0 * n * m + 14.0 * m / 3.0;
+}
+
+/// Flops of the blocked Householder QR (compact WY) on `d`'s tiles, real: step k factorises
+/// tile column k from its diagonal down (h = M − offset rows, b columns, r = min(h, b)
+/// reflectors) with LAWN 41's GEQRF count, builds T (xLARFT: column i costs 2i(h − i) + i²),
+/// and updates each trailing column block of width w by W = Vᴴ·A (2hwr), W = Tᴴ·W (wr²)
+/// and A −= V·W (2hwr). Counted from the algorithm, independent of the kernel's tally.
+inline double blocked_qr_flops(const layout::Distribution& d) {
+  const layout::TileSplit &rows = d.rows(), &cols = d.cols();
+  double flops = 0.0;
+  for (std::int64_t k = 0; k < std::min(rows.count(), cols.count()); ++k) {
+    const std::int64_t h = rows.extent() - rows.offset(k), r = std::min(h, cols.size(k));
+    flops += lawn_geqrf_flops(h, cols.size(k));
+    for (std::int64_t i = 0; i < r; ++i) flops += double(2 * i * (h - i) + i * i);
+    const double trailing = double(cols.extent() - cols.offset(k) - cols.size(k));
+    flops += trailing * (4.0 * double(h) * double(r) + double(r) * double(r));
+  }
+  return flops;
+}
+
 struct SimulatedRun {
   double seconds = 0.0;
   double balance = 1.0;  ///< kernels::flop_balance over the host speeds
@@ -175,20 +203,48 @@ inline SimulatedRun simulate_cholesky(const layout::Distribution& d, MPI_Comm co
                                 });
 }
 
-/// simulate_factorization of kernels::lu on the M×N distribution `d` (pivots discarded),
-/// panels factorised where the planner priced them (`panel_rank`; Fastest reads `speeds`).
-inline SimulatedRun simulate_lu(const layout::Distribution& d, MPI_Comm comm,
-                                const std::vector<double>& speeds, core::PanelRank panel_rank) {
-  const std::int64_t m = d.rows().extent(), n = d.cols().extent();
+/// The kernels' options (LU's, which QR's name too) for panels factorised where the planner
+/// priced them: `panel_rank`, Fastest reading `speeds`.
+inline kernels::LuOptions planned_panel_options(core::PanelRank panel_rank,
+                                                const std::vector<double>& speeds) {
   kernels::LuOptions options;
   options.panel_rank = panel_rank == core::PanelRank::Fastest ? kernels::LuPanelRank::Fastest
                                                               : kernels::LuPanelRank::DiagonalOwner;
   options.rank_speeds = speeds;
-  std::vector<std::int64_t> pivots(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, std::min(m, n))));
-  return simulate_factorization("LU", d, comm, speeds, lu_flops(m, n) + unit_solve_excess(d),
+  return options;
+}
+
+/// One entry per factored column of `d`'s M×N matrix (at least one): pivots, τ.
+template <typename T>
+std::vector<T> per_factored_column(const layout::Distribution& d) {
+  return std::vector<T>(static_cast<std::size_t>(
+      std::max<std::int64_t>(1, std::min(d.rows().extent(), d.cols().extent()))));
+}
+
+/// simulate_factorization of kernels::lu on the M×N distribution `d` (pivots discarded),
+/// panels factorised where the planner priced them (planned_panel_options).
+inline SimulatedRun simulate_lu(const layout::Distribution& d, MPI_Comm comm,
+                                const std::vector<double>& speeds, core::PanelRank panel_rank) {
+  const kernels::LuOptions options = planned_panel_options(panel_rank, speeds);
+  std::vector<std::int64_t> pivots = per_factored_column<std::int64_t>(d);
+  return simulate_factorization(
+      "LU", d, comm, speeds, lu_flops(d.rows().extent(), d.cols().extent()) + unit_solve_excess(d),
+      [&](kernels::DistributedMatrix<double> a) {
+        return kernels::lu<double>(a, pivots.data(), comm, options);
+      });
+}
+
+/// simulate_factorization of kernels::qr on the M×N distribution `d` (τ discarded), panels
+/// factorised where the planner priced them (planned_panel_options). INFO is 0 unless
+/// kernels::qr throws.
+inline SimulatedRun simulate_qr(const layout::Distribution& d, MPI_Comm comm,
+                                const std::vector<double>& speeds, core::PanelRank panel_rank) {
+  const kernels::QrOptions options = planned_panel_options(panel_rank, speeds);
+  std::vector<double> tau = per_factored_column<double>(d);
+  return simulate_factorization("QR", d, comm, speeds, blocked_qr_flops(d),
                                 [&](kernels::DistributedMatrix<double> a) {
-                                  return kernels::lu<double>(a, pivots.data(), comm, options);
+                                  kernels::qr<double>(a, tau.data(), comm, options);
+                                  return std::int64_t{0};
                                 });
 }
 

@@ -22,13 +22,14 @@
 #include <utility>
 #include <vector>
 
+#include "factorization_bench.hpp"
+#include "factorization_report.hpp"
 #include "gemm/planned_grid.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
-#include "factorization_bench.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
@@ -95,37 +96,6 @@ int hetscal_factor(Matrix& a) {
       kernels::cholesky<double>(kernels::Uplo::Lower, a.view(), MPI_COMM_WORLD));
 }
 
-void report(const std::vector<Variant>& variants, const bench::FactorizationOptions& o, std::int64_t n,
-            double planned_speedup) {
-  const double flops = kernels::potrf_flops<double>(n);
-  bool ok = true;
-  for (const Variant& v : variants) ok = ok && v.correct;
-  std::printf("N=%lld reps=%d results %s\n", static_cast<long long>(n), o.reps,
-              ok ? "checked" : "WRONG");
-  std::printf("%-18s %5s %5s %10s %9s\n", "variant", "grid", "nb", "median_s", "GFLOP/s");
-  for (const Variant& v : variants)
-    std::printf("%-18s %5s %5lld %10.3f %9.2f\n", v.name.c_str(), v.grid.c_str(),
-                static_cast<long long>(v.nb), bench::median(v.seconds),
-                flops / bench::median(v.seconds) / 1e9);
-  const auto ratio = [&](const char* base, const char* candidate) {
-    return bench::median_of(variants, base) / bench::median_of(variants, candidate);
-  };
-  std::printf("ratio hetscal_1xP/scalapack_1xP   %.3f  (target >= 1.5 on 2 ranks)\n",
-              ratio("scalapack_1xP", "hetscal_1xP"));
-  std::printf("ratio hetscal_Px1/scalapack_Px1   %.3f  (target >= 1.15 on 2 ranks)\n",
-              ratio("scalapack_Px1", "hetscal_Px1"));
-  const bool first_is_faster =
-      bench::median_of(variants, "scalapack_1xP") <= bench::median_of(variants, "scalapack_Px1");
-  const bool cyclic_1xp =
-      bench::median_of(variants, "hetscal_1xP") <= bench::median_of(variants, "hetscal_Px1");
-  std::printf("ratio hetscal_planned/best_scalapack %.3f\n",
-              ratio(first_is_faster ? "scalapack_1xP" : "scalapack_Px1", "hetscal_planned"));
-  std::printf("ratio hetscal_planned/best_cyclic    %.3f  (ideal by the GEMM planner %.3f)\n",
-              ratio(cyclic_1xp ? "hetscal_1xP" : "hetscal_Px1", "hetscal_planned"),
-              planned_speedup);
-  bench::print_flop_balance(variants, o.speeds);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,7 +114,11 @@ int main(int argc, char** argv) {
               },
               hetscal_factor, true);
           all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
-          if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
+          if (rank == 0)
+            bench::print_report(
+                variants, o, n, kernels::potrf_flops<double>(n),
+                {"target >= 1.5 on 2 ranks", "target >= 1.15 on 2 ranks", {"hetscal_planned"}},
+                plan.grid.predicted_speedup());
         }
         return all_correct;
       });

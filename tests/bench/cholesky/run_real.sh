@@ -35,10 +35,4 @@ for n in $sizes; do
     "$(grep '^flops' <<<"$out")")
 done
 
-echo
-echo "Cholesky (UPLO=L), 2 ranks, OPENBLAS_NUM_THREADS=1, medians of $reps interleaved repetitions (seconds); full log: $log"
-for n in $sizes; do
-  echo "N = $n"
-  printf "  %-44s %8s %8s %8s\n" "comparison (baseline / candidate)" "base_s" "cand_s" "ratio"
-  for k in hom het; do sed 's/^/  /' <<<"${row[$n,$k]}"; done
-done
+print_rows "Cholesky (UPLO=L)" 44

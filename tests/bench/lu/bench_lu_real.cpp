@@ -15,7 +15,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -25,24 +24,12 @@
 #include "factorization_bench.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/lu.hpp"
+#include "panel_rank_bench.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
-extern "C" void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
-                         const int* desca, int* ipiv, int* info);
-
 namespace {
 using namespace hetscal;
-
-/// A hashed value in [-0.5, 0.5): no structure, so pivoting works as on random matrices.
-double a_value(std::int64_t i, std::int64_t j) {
-  std::uint64_t x = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL ^
-                    static_cast<std::uint64_t>(j + 1) * 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 31;
-  x *= 0xD6E8FEB86659FD93ULL;
-  x ^= x >> 29;
-  return static_cast<double>(x >> 11) / static_cast<double>(1ULL << 53) - 0.5;
-}
 
 /// A on one layout (bench::LaidOutMatrix), with the global pivots of its factorisation
 /// (0-based) and their check.
@@ -51,15 +38,15 @@ struct Matrix : bench::LaidOutMatrix {
 
   Matrix(std::int64_t order, std::unique_ptr<layout::Distribution> d,
          std::unique_ptr<layout::LocalLayout> s)
-      : LaidOutMatrix(order, std::move(d), std::move(s), a_value),
+      : LaidOutMatrix(order, std::move(d), std::move(s), bench::hashed_value),
         pivots(static_cast<std::size_t>(order), 0) {}
 
   /// Whether ‖L·U·x − P·A·x‖_∞ <= ‖A‖_∞·‖x‖_∞·N·ε·16 on every rank, for x_j = 1 + j mod 3:
   /// U·x and then L·(U·x) summed over the owners of the factors, A·x from the formula.
   bool check() {
     const std::size_t size = static_cast<std::size_t>(n);
-    std::vector<double> x(size), ux(size, 0.0), lux(size, 0.0), ax(size, 0.0);
-    for (std::size_t j = 0; j < size; ++j) x[j] = 1.0 + static_cast<double>(j % 3);
+    const std::vector<double> x = bench::check_vector(n);
+    std::vector<double> ux(size, 0.0), lux(size, 0.0);
     for_each_owned([&](std::int64_t i, std::int64_t j, double& v) {
       if (i <= j) ux[static_cast<std::size_t>(i)] += v * x[static_cast<std::size_t>(j)];
     });
@@ -70,27 +57,13 @@ struct Matrix : bench::LaidOutMatrix {
     });
     MPI_Allreduce(MPI_IN_PLACE, lux.data(), static_cast<int>(size), MPI_DOUBLE, MPI_SUM,
                   MPI_COMM_WORLD);
-    double norm = 0.0;
-    for (std::size_t i = 0; i < size; ++i) {
-      lux[i] += ux[i];  // L's unit diagonal
-      double row = 0.0;
-      for (std::size_t j = 0; j < size; ++j) {
-        const double a = a_value(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
-        ax[i] += a * x[j];
-        row += std::fabs(a);
-      }
-      norm = std::max(norm, row);
-    }
+    for (std::size_t i = 0; i < size; ++i) lux[i] += ux[i];  // L's unit diagonal
+    bench::HashedProduct pax = bench::hashed_product(x);
     for (std::size_t p = 0; p < size; ++p)
-      std::swap(ax[p], ax[static_cast<std::size_t>(pivots[p])]);
-    double error = 0.0;
-    for (std::size_t i = 0; i < size; ++i) error = std::max(error, std::fabs(lux[i] - ax[i]));
-    return error <= norm * 3.0 * static_cast<double>(n) * 2.2e-16 * 16.0;
+      std::swap(pax.ax[p], pax.ax[static_cast<std::size_t>(pivots[p])]);
+    return bench::within_backward_error(lux, pax.ax, pax.norm);
   }
 };
-
-using Variant = bench::Variant<Matrix>;
-using bench::Grid;
 
 /// pdgetrf_, then its IPIV (LOCr + MB entries, global 1-based, for this rank's local rows)
 /// gathered into global 0-based pivots: the rank holding tile column 0 has them all.
@@ -114,68 +87,19 @@ int scalapack_factor(Matrix& a) {
   return info;
 }
 
-std::function<int(Matrix&)> hetscal_factor(kernels::LuOptions options) {
+std::function<int(Matrix&)> hetscal_factor(const kernels::LuOptions& options) {
   return [options](Matrix& a) {
     return static_cast<int>(
         kernels::lu<double>(a.view(), a.pivots.data(), MPI_COMM_WORLD, options));
   };
 }
 
-void report(const std::vector<Variant>& variants, const bench::FactorizationOptions& o,
-            std::int64_t n, double planned_speedup) {
-  const double flops = kernels::getrf_flops<double>(n, n);
-  bool ok = true;
-  for (const Variant& v : variants) ok = ok && v.correct;
-  std::printf("N=%lld reps=%d results %s\n", static_cast<long long>(n), o.reps,
-              ok ? "checked" : "WRONG");
-  std::printf("%-24s %5s %5s %10s %9s\n", "variant", "grid", "nb", "median_s", "GFLOP/s");
-  for (const Variant& v : variants)
-    std::printf("%-24s %5s %5lld %10.3f %9.2f\n", v.name.c_str(), v.grid.c_str(),
-                static_cast<long long>(v.nb), bench::median(v.seconds),
-                flops / bench::median(v.seconds) / 1e9);
-  const auto ratio = [&](const std::string& base, const std::string& candidate) {
-    return bench::median_of(variants, base) / bench::median_of(variants, candidate);
-  };
-  std::printf("ratio hetscal_1xP/scalapack_1xP   %.3f  (target >= 1.2 on 2 equal ranks)\n",
-              ratio("scalapack_1xP", "hetscal_1xP"));
-  std::printf("ratio hetscal_Px1/scalapack_Px1   %.3f  (target >= 1.2 on 2 equal ranks)\n",
-              ratio("scalapack_Px1", "hetscal_Px1"));
-  const std::string best_scalapack =
-      ratio("scalapack_1xP", "scalapack_Px1") <= 1.0 ? "scalapack_1xP" : "scalapack_Px1";
-  const std::string best_cyclic =
-      ratio("hetscal_1xP", "hetscal_Px1") <= 1.0 ? "hetscal_1xP" : "hetscal_Px1";
-  for (const char* planned : {"hetscal_planned_diagonal", "hetscal_planned_fastest"}) {
-    std::printf("ratio %s/best_scalapack %.3f\n", planned, ratio(best_scalapack, planned));
-    std::printf("ratio %s/best_cyclic    %.3f  (ideal by the GEMM planner %.3f)\n", planned,
-                ratio(best_cyclic, planned), planned_speedup);
-  }
-  bench::print_flop_balance(variants, o.speeds);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  return bench::factorization_bench_main(
-      "hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", argc, argv,
-      [](const bench::FactorizationOptions& o, const bench::BlacsGrids& grids, int rank) {
-        kernels::LuOptions diagonal, fastest;
-        fastest.panel_rank = kernels::LuPanelRank::Fastest;
-        fastest.rank_speeds = o.speeds;
-        bool all_correct = true;
-        for (const std::int64_t n : o.n) {
-          std::vector<Variant> variants = bench::cyclic_variants<Matrix>(
-              grids, n, o.nb, scalapack_factor, hetscal_factor(diagonal), rank);
-          const bench::PlannedLayout plan = bench::plan_for(variants, o.speeds, n);
-          const auto planned = [&plan, n, rank] {
-            return bench::planned_matrix<Matrix>(plan.grid, n, plan.nb, rank);
-          };
-          for (const auto& [name, options] : {std::pair("hetscal_planned_diagonal", diagonal),
-                                              std::pair("hetscal_planned_fastest", fastest)})
-            variants.emplace_back(name, bench::shape_of(plan.grid), plan.nb, planned,
-                                  hetscal_factor(options), true);
-          all_correct = bench::run_interleaved(variants, o.reps) && all_correct;
-          if (rank == 0) report(variants, o, n, plan.grid.predicted_speedup());
-        }
-        return all_correct;
-      });
+  return bench::panel_rank_bench_main<Matrix>(
+      {"hetscal's LU kernel against ScaLAPACK's pdgetrf_ (real runs)", scalapack_factor,
+       hetscal_factor, [](std::int64_t n) { return kernels::getrf_flops<double>(n, n); },
+       "target >= 1.2 on 2 equal ranks"},
+      argc, argv);
 }

@@ -1,48 +1,11 @@
 #!/usr/bin/env bash
 # Real-run LU benchmarks on 2 ranks (no oversubscription), OPENBLAS_NUM_THREADS=1, one table
-# (bench_lu_real, medians of interleaved repetitions):
-#  1. homogeneous: hetscal's kernel on block-cyclic (data in place) vs ScaLAPACK pdgetrf_ at
-#     its best block size, on the 1×2 grid and on the 2×1 grid (issue 10's target: >= 1.2);
-#  2. heterogeneous: rank 1 slowed 3x by libhetscal-slowdown.so for every variant; hetscal's
-#     planned grid (speeds 1 : 1/3), panels on the diagonal owner and on the fastest rank, vs
-#     its block-cyclic kernel and vs ScaLAPACK, with the flop balance. The sleep rate is one
-#     core's DGEMM rate, measured first unless HETSCAL_SLOWDOWN_RATE is set.
+# (bench_lu_real, tests/bench/panel_rank_run_real.sh): hetscal's kernel vs ScaLAPACK pdgetrf_
+# at its best block size on 2 equal ranks (issue 10's target: >= 1.2), then rank 1 slowed 3x
+# with hetscal's planned grid (panels on the diagonal owner and on the fastest rank) vs both.
 # Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
 #        (default: build, "4000 8000", 3, "32,64,128,256")
-set -euo pipefail
 bench_name=lu
-source "$(dirname "${BASH_SOURCE[0]}")/../factorization_run_common.sh"
-
-declare -A row
-for n in $sizes; do
-  out=$("${mpi[@]}" "$bench" --n "$n" --reps "$reps" --nb "$block_sizes" | tee -a "$log")
-  grep -q "results checked" <<<"$out" || { echo "N=$n homogeneous: wrong results (see $log)"; exit 1; }
-  row[$n,hom]=""
-  for grid in 1xP Px1; do
-    row[$n,hom]+=$(printf "%-58s %8s %8s %8s  %s\n" \
-      "${grid/P/2}: ScaLAPACK (nb=$(field scalapack_$grid 3 <<<"$out")) / hetscal (nb=$(field hetscal_$grid 3 <<<"$out"))" \
-      "$(field scalapack_$grid 4 <<<"$out")" "$(field hetscal_$grid 4 <<<"$out")" \
-      "$(ratio "hetscal_$grid/scalapack_$grid" <<<"$out")" "target >= 1.2")$'\n'
-  done
-
-  out=$("${mpi[@]}" -x LD_PRELOAD="$slowdown" -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE \
-    "$bench" --n "$n" --reps "$reps" --nb "$block_sizes" --speeds 1,0.333333333333 | tee -a "$log")
-  grep -q "results checked" <<<"$out" || { echo "N=$n slowed: wrong results (see $log)"; exit 1; }
-  row[$n,het]=""
-  for panel in diagonal fastest; do
-    row[$n,het]+=$(printf "%-58s %8s\n%-58s %8s" \
-      "slowed 1:3: best cyclic / planned, $panel panel rank" \
-      "$(ratio "hetscal_planned_$panel/best_cyclic" <<<"$out")" \
-      "slowed 1:3: best ScaLAPACK / planned, $panel panel rank" \
-      "$(ratio "hetscal_planned_$panel/best_scalapack" <<<"$out")")$'\n'
-  done
-  row[$n,het]+=$(grep '^flops' <<<"$out")
-done
-
-echo
-echo "LU (PDGETRF), 2 ranks, OPENBLAS_NUM_THREADS=1, medians of $reps interleaved repetitions (seconds); full log: $log"
-for n in $sizes; do
-  echo "N = $n"
-  printf "  %-58s %8s %8s %8s\n" "comparison (baseline / candidate)" "base_s" "cand_s" "ratio"
-  for k in hom het; do sed 's/^/  /' <<<"${row[$n,$k]}"; done
-done
+routine=PDGETRF
+target=1.2
+source "$(dirname "${BASH_SOURCE[0]}")/../panel_rank_run_real.sh"
