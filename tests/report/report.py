@@ -54,6 +54,7 @@ NINE_WORKSTATIONS = [
         ideal="theoretical_speedup",
     ),
     pivoting_factorization("lu", "LU", "seed 000, Figures 12-13"),
+    pivoting_factorization("qr", "QR", "seed 000, Figures 14-15"),
     TimesVersusSize(
         "nine_workstations_cholesky",
         "Cholesky",
@@ -77,7 +78,7 @@ ANY_P = [
 ]
 FIGURES = [
     (
-        "Seed 000: the 9 workstations, simulated (Figures 10-13, and Cholesky)",
+        "Seed 000: the 9 workstations, simulated (Figures 10-15, and Cholesky)",
         f"{SEED_000}, Table 3's nine workstations on one shared Ethernet (SimGrid): the same "
         "kernel on ScaLAPACK's 2D block-cyclic distribution (cyclic) and on the planner's "
         "heterogeneous grid, next to the theoretical time 2DBC / S, S the speedup the "

@@ -3,7 +3,7 @@
 # at one scale with a one-line progress indicator, writes a CSV file for every figure into
 # OUT_DIR, then draws the figures with matplotlib and writes OUT_DIR/report.md
 # (tests/report/report.py). Everything the benchmarks print goes to OUT_DIR/report.log.
-#   - seed 000's Figures 10-13 and Cholesky, simulated (SimGrid) on the 9 workstations;
+#   - seed 000's Figures 10-15 and Cholesky, simulated (SimGrid) on the 9 workstations;
 #   - seed 002's Table I costs and its any-P experiments on simulated switched clusters;
 #   - the real runs on 2 ranks: every routine, homogeneous and with rank 1 slowed 3x;
 #   - hetscal-plan's pictures of the chosen distributions.
@@ -45,6 +45,7 @@ simulations=(
   "nine_workstations_gemm bench_nine_workstations 9 nine_workstations 64 $nine_sizes"
   "nine_workstations_lu bench_lu_nine_workstations 9 nine_workstations $nine_sizes"
   "nine_workstations_cholesky bench_cholesky_nine_workstations 9 nine_workstations $nine_sizes"
+  "nine_workstations_qr bench_qr_nine_workstations 9 nine_workstations $nine_sizes"
 )
 for cluster in $clusters; do
   on_cluster="$cluster_ranks $cluster $cluster $cluster_n $cluster_nb"
@@ -54,7 +55,8 @@ for cluster in $clusters; do
 done
 # The real-run benchmarks, one entry each: the routine (tests/bench/ROUTINE/bench_ROUTINE_real)
 # and its block-size options, NB standing for the scale's list.
-real_routines=("gemm --scalapack-nb NB --hetscal-nb NB" "cholesky --nb NB" "lu --nb NB")
+real_routines=("gemm --scalapack-nb NB --hetscal-nb NB" "cholesky --nb NB" "lu --nb NB"
+               "qr --nb NB")
 slowed_speeds=1,0.333333333333  # rank 1 slowed 3x: what the planner is told
 # hetscal-plan's pictures, one entry each: picture name, then hetscal-plan's options.
 nine_cycle_times=7.8,1,1,4,1,6.3,7.8,7.95,8
