@@ -9,13 +9,13 @@ set(smpi_options --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:glo
 
 # run_bench(<prefix> <ranks> <platform> <program> [args...]): runs the simulated benchmark
 # <program> with <ranks> ranks on tests/simgrid/platforms/<platform>.{xml,hosts}, writing
-# <prefix>.csv and <prefix>.svg (old ones removed first); fails unless the SVG was written.
+# <prefix>.csv (an old one removed first); fails unless it was written.
 # Inputs of the including script: -DWORK_DIR= -DSMPIRUN=
 function(run_bench prefix ranks platform program)
-  file(REMOVE ${prefix}.csv ${prefix}.svg)
+  file(REMOVE ${prefix}.csv)
   run(${SMPIRUN} -np ${ranks} -platform ${platforms}/${platform}.xml -hostfile ${platforms}/${platform}.hosts
       ${smpi_options} ${WORK_DIR}/tests/simgrid/${program} ${prefix} ${ARGN})
-  require("${prefix}.svg was not written" EXISTS ${prefix}.svg)
+  require("${prefix}.csv was not written" EXISTS ${prefix}.csv)
 endfunction()
 
 # The CSV's data rows as CMake lists (one field per element); fails unless there are `count`.

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Set-up shared by the README's two commands: installs Debian's packages (when missing),
+# Set-up shared by the README's commands: installs Debian's packages (when missing),
 # configures and builds hetscal in ${HETSCAL_BUILD_DIR:-build}. Safe to run again.
+# Their output goes to BUILD/setup.log; the terminal shows one progress line, and on failure
+# the end of the log.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${HETSCAL_BUILD_DIR:-$repo/build}
+mkdir -p "$build"
+log=$build/setup.log
+: >"$log"
 
 packages=(
   build-essential cmake gfortran pkg-config
@@ -13,19 +18,47 @@ packages=(
   libsimgrid-dev  # brings smpicxx and smpirun
   libcairo2-dev fonts-dejavu-core  # hetscal-plan's pictures: PNG, SVG and PDF, text in DejaVu
   poppler-utils libxml2-utils      # the picture tests read the PDF's text and parse the SVG
+  python3-matplotlib  # the benchmark report's figures (tests/report)
 )
+
+source "$repo/cmake/progress.sh"
+
+# logged COMMAND...: runs it into the log; on failure shows the end of the log and stops.
+logged() {
+  if ! "$@" >>"$log" 2>&1; then
+    printf '\nsetup failed: %s\n' "$*"
+    tail -n 30 "$log"
+    echo "full log: $log"
+    exit 1
+  fi
+}
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "hetscal: installing Debian packages: ${missing[*]}"
+  progress "setup: installing ${#missing[@]} Debian packages (${missing[*]})"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  logged "${sudo_cmd[@]}" apt-get update -q
+  logged env DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
 fi
 
 export OPENBLAS_NUM_THREADS=1
-cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${HETSCAL_CMAKE_ARGS:-}
-cmake --build "$build" -j "$(nproc)"
+progress "setup: configuring $build"
+# HETSCAL_CMAKE_ARGS holds several options: split on blanks on purpose.
+# shellcheck disable=SC2086
+logged cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${HETSCAL_CMAKE_ARGS:-}
+progress "setup: building"
+# The build's "[ 42%]" lines drive the progress line on a terminal; all goes to the log.
+if ! cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$log" | while IFS= read -r line; do
+  if [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then progress "setup: building ${BASH_REMATCH[1]}%" detail; fi
+done; then
+  printf '\nsetup failed: the build\n'
+  grep -E -B2 -A8 'error|Error' "$log" | tail -n 40
+  echo "full log: $log"
+  exit 1
+fi
+progress_done "setup: done (log: $log)"

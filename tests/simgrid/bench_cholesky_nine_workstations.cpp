@@ -13,7 +13,7 @@
 // Usage (tests/bench/cholesky/run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
 //   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_cholesky_nine_workstations [OUTPUT_PREFIX [N_LIST]]
-// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_cholesky).
+// Writes OUTPUT_PREFIX.csv (default prefix: nine_workstations_cholesky); tests/report plots it.
 #include <mpi.h>
 
 #include <cstdio>
@@ -26,7 +26,6 @@
 #include "layout/candidate_distribution.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
-#include "svg_time_plot.hpp"
 
 namespace {
 using namespace hetscal;
@@ -71,21 +70,6 @@ void print_header(std::FILE* csv) {
         "model_cyclic_s,model_plan_s,cyclic_balance,plan_balance\n");
 }
 
-bool write_plot(const std::string& path, const std::vector<Row>& rows) {
-  bench::Panel panel{"Cholesky on the 9 workstations (simulated)", {}, {}};
-  bench::Series cyclic{"2DBC, same ranks", "#d62728", {}};
-  bench::Series plan{"hetscal's plan", "#1f77b4", {}};
-  bench::Series theory{"2DBC / S_W", "#2ca02c", {}};
-  for (const Row& row : rows) {
-    panel.x.push_back(double(row.n));
-    cyclic.y.push_back(row.cyclic_run.seconds);
-    plan.y.push_back(row.plan_run.seconds);
-    theory.y.push_back(row.cyclic_run.seconds / row.w_speedup);
-  }
-  panel.series = {cyclic, plan, theory};
-  return bench::write_time_plot(path, {panel});
-}
-
 int run(int argc, char** argv, int rank) {
   const std::string prefix = argc > 1 ? argv[1] : "nine_workstations_cholesky";
   const std::vector<std::int64_t> sizes = bench::parse_list<std::int64_t>(
@@ -99,13 +83,9 @@ int run(int argc, char** argv, int rank) {
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_header(csv);
   const core::CallerLayout caller{3, 3, 64, {}};
-  std::vector<core::CholeskyChoice> choices;  // the rows point into them
-  choices.reserve(sizes.size());
-  std::vector<Row> rows;
   for (std::int64_t n : sizes) {
-    choices.push_back(
-        core::choose_cholesky_plan(platform, n, caller));  // deterministic: same on every rank
-    const core::CholeskyChoice& choice = choices.back();
+    const core::CholeskyChoice choice =  // deterministic: the same on every rank
+        core::choose_cholesky_plan(platform, n, caller);
     Row row;
     row.n = n;
     row.plan = &choice.priced[choice.chosen];
@@ -119,12 +99,10 @@ int run(int argc, char** argv, int rank) {
         speeds);
     row.plan_run = bench::simulate_cholesky(
         *layout::distribution_of(row.plan->prediction.candidate, n, ranks), MPI_COMM_WORLD, speeds);
-    rows.push_back(row);
     bench::report_row(row, rank, csv);
   }
   if (rank != 0) return 0;
-  return bench::finish_outputs(csv, prefix,
-                               [&](const std::string& svg) { return write_plot(svg, rows); });
+  return bench::finish_outputs(csv, prefix);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ using namespace hetscal;
 /// seed 002: the cost T of the GCR&M pattern the paper used for P nodes.
 bench::ClusterExperiment cholesky_experiment(const core::CholeskyPlanOptions& options) {
   bench::ClusterExperiment e;
-  e.routine = "Cholesky", e.pattern = "GCR&M", e.csv_pattern = "gcrm";
+  e.pattern = "GCR&M", e.csv_pattern = "gcrm";
   e.paper_table = "Table I(b)";
   e.paper_pattern_cost = {{23, 6.045}, {31, 7.065}, {35, 7.4}, {39, 7.926}};
   e.plan = [options](const core::Platform& platform, std::int64_t n) {

@@ -10,14 +10,14 @@
 // Usage (tests/bench/lu/run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
 //   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_lu_nine_workstations [OUTPUT_PREFIX [N_LIST]]
-// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_lu).
+// Writes OUTPUT_PREFIX.csv (tests/report plots it; default prefix: nine_workstations_lu).
 #include "nine_workstations_factorization.hpp"
 
 namespace {
 
 int run(int argc, char** argv, int rank) {
   using namespace hetscal;
-  return bench::run_nine_workstations({"LU", "bench_lu_nine_workstations", "nine_workstations_lu",
+  return bench::run_nine_workstations({"bench_lu_nine_workstations", "nine_workstations_lu",
                                        core::choose_lu_plan, bench::simulate_lu},
                                       argc, argv, rank);
 }

@@ -38,7 +38,7 @@ using namespace hetscal;
 /// cost T of the G-2DBC pattern for P nodes.
 bench::ClusterExperiment lu_experiment(std::size_t nb) {
   bench::ClusterExperiment e;
-  e.routine = "LU", e.pattern = "G-2DBC", e.csv_pattern = "g2dbc";
+  e.pattern = "G-2DBC", e.csv_pattern = "g2dbc";
   e.paper_table = "Table I(a)";
   e.paper_pattern_cost = {{23, 9.261}, {31, 11.194}, {35, 11.857}, {39, 12.615}};
   e.plan = [nb](const core::Platform& platform, std::int64_t n) {

@@ -10,7 +10,7 @@
 // Usage (run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
 //   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_nine_workstations [OUTPUT_PREFIX [NB [N_LIST]]]
-// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_gemm).
+// Writes OUTPUT_PREFIX.csv (default prefix: nine_workstations_gemm); tests/report plots it.
 #include <mpi.h>
 
 #include <cstdio>
@@ -24,7 +24,6 @@
 #include "kernels/gemm.hpp"
 #include "layout/local_storage.hpp"
 #include "simulation_support.hpp"
-#include "svg_time_plot.hpp"
 
 namespace {
 using namespace hetscal;
@@ -68,20 +67,13 @@ int main(int argc, char** argv) {
     std::printf("%-5s %6s %10s %10s %14s %8s %8s %8s %8s\n", "grid", "N", "cyclic_s", "hetero_s",
                 "theoretical_s", "speedup", "S_W", "S_plan", "fraction");
   }
-  std::vector<bench::Panel> panels;
   for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{3, 3}, {2, 4}}) {
     const std::string grid = std::to_string(shape.first) + "x" + std::to_string(shape.second);
-    bench::Panel panel{"GEMM on a " + grid + " grid (9 workstations, simulated)", {}, {}};
-    bench::Series cyclic{"cyclic(" + std::to_string(nb) + ")", "#d62728", {}};
-    bench::Series hetero{"hetero(" + std::to_string(nb) + ")", "#1f77b4", {}};
-    bench::Series theory{"theoretical (cyclic / S)", "#2ca02c", {}};
     for (std::int64_t n : sizes) {
       const bench::PlannedGrid plan = bench::plan_grid(kCycleTimes, shape.first, shape.second, n, nb);
       const double s = plan.rational_speedup(), s_plan = plan.predicted_speedup();
       const double cyclic_s = simulated_gemm(*bench::cyclic_distribution(plan, n, nb), rank);
       const double hetero_s = simulated_gemm(*bench::planned_distribution(plan, n, nb), rank);
-      panel.x.push_back(double(n));
-      cyclic.y.push_back(cyclic_s), hetero.y.push_back(hetero_s), theory.y.push_back(cyclic_s / s);
       if (rank != 0) continue;
       const double speedup = cyclic_s / hetero_s;
       std::printf("%-5s %6lld %10.1f %10.1f %14.1f %8.3f %8.3f %8.3f %8.3f\n", grid.c_str(), (long long)n,
@@ -91,14 +83,8 @@ int main(int argc, char** argv) {
                      (long long)nb, cyclic_s, hetero_s, cyclic_s / s, speedup, s, s_plan, speedup / s);
       std::fflush(stdout);
     }
-    panel.series = {cyclic, hetero, theory};
-    panels.push_back(panel);
   }
-  if (rank == 0) {
-    if (csv != nullptr) std::fclose(csv);
-    const bool written = bench::write_time_plot(prefix + ".svg", panels);
-    std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(), prefix.c_str());
-  }
+  const int status = rank == 0 ? bench::finish_outputs(csv, prefix) : 0;
   MPI_Finalize();
-  return 0;
+  return status;
 }

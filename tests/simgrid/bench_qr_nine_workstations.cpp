@@ -11,14 +11,14 @@
 // Usage (tests/bench/qr/run_simgrid.sh): smpirun -np 9 -platform nine_workstations.xml
 //   -hostfile nine_workstations.hosts --cfg=smpi/simulate-computation:no
 //   --cfg=smpi/shared-malloc:global bench_qr_nine_workstations [OUTPUT_PREFIX [N_LIST]]
-// Writes OUTPUT_PREFIX.csv and OUTPUT_PREFIX.svg (default prefix: nine_workstations_qr).
+// Writes OUTPUT_PREFIX.csv (tests/report plots it; default prefix: nine_workstations_qr).
 #include "nine_workstations_factorization.hpp"
 
 namespace {
 
 int run(int argc, char** argv, int rank) {
   using namespace hetscal;
-  return bench::run_nine_workstations({"QR", "bench_qr_nine_workstations", "nine_workstations_qr",
+  return bench::run_nine_workstations({"bench_qr_nine_workstations", "nine_workstations_qr",
                                        core::choose_qr_plan, bench::simulate_qr},
                                       argc, argv, rank);
 }

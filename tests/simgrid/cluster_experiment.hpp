@@ -3,7 +3,7 @@
 /// Seed 002's experiment on a homogeneous switched cluster, for any factorisation: for each
 /// P, a factorisation on the paper's pattern over all P nodes (G-2DBC for LU, GCR&M for
 /// Cholesky) versus 2D block-cyclic on P nodes and on fewer nodes, as the factorisation's
-/// planner priced them; a table, a CSV and an SVG plot. The benchmarks say what differs
+/// planner priced them; a table and a CSV (tests/report plots it). The benchmarks say what differs
 /// (ClusterExperiment) and parse their command lines.
 #include <mpi.h>
 
@@ -19,7 +19,6 @@
 #include "layout/candidate_distribution.hpp"
 #include "simulated_cluster.hpp"
 #include "simulated_factorization.hpp"
-#include "svg_time_plot.hpp"
 
 namespace hetscal::bench {
 
@@ -31,8 +30,7 @@ struct PricedLayout {
 
 /// What differs between the factorisations.
 struct ClusterExperiment {
-  std::string routine;      ///< "LU", "Cholesky": plot titles
-  std::string pattern;      ///< the paper's pattern on all P: "G-2DBC", "GCR&M"
+  std::string pattern;      /// the paper's pattern on all P: "G-2DBC", "GCR&M"
   std::string csv_pattern;  ///< its CSV column prefix: "g2dbc", "gcrm"
   std::string paper_table;  ///< where the paper's costs come from: "Table I(a)"
   std::map<std::int64_t, double> paper_pattern_cost;  ///< P → T of the paper's pattern
@@ -129,35 +127,8 @@ inline bool run_cluster_case(const ClusterExperiment& e, const ClusterModel& clu
   return world_rank == 0;
 }
 
-/// Simulated times and costs T versus P, two panels.
-inline bool write_cluster_plot(const ClusterExperiment& e, const std::string& path,
-                               const std::vector<ClusterCase>& cases, const std::string& platform,
-                               std::int64_t n) {
-  Panel times{e.routine + " N = " + std::to_string(n) + ", " + platform + " (simulated)",
-              {},
-              {},
-              "nodes P"};
-  Panel costs{"communication cost T (seed 002, " + e.paper_table + ")", {}, {}, "nodes P", "T"};
-  const std::vector<std::string> names{e.pattern + " on P", "best 2DBC on P", "best 2DBC on fewer"};
-  const std::vector<std::string> colours{"#1f77b4", "#d62728", "#ff7f0e"};
-  for (std::size_t l = 0; l < names.size(); ++l) {
-    times.series.push_back({names[l], colours[l], {}});
-    costs.series.push_back({names[l] + (l == 0 ? " (planner)" : ""), colours[l], {}});
-  }
-  costs.series.push_back({e.pattern + " (paper)", "#2ca02c", {}});
-  for (const ClusterCase& c : cases) {
-    times.x.push_back(double(c.nodes)), costs.x.push_back(double(c.nodes));
-    for (std::size_t l = 0; l < c.layouts.size(); ++l) {
-      times.series[l].y.push_back(c.layouts[l].run.seconds);
-      costs.series[l].y.push_back(c.layouts[l].priced.pattern_cost);
-    }
-    costs.series.back().y.push_back(e.paper_pattern_cost.at(c.nodes));
-  }
-  return write_time_plot(path, {times, costs});
-}
-
 /// The whole experiment: every P of `node_counts` (each one of the paper's, at most the
-/// world's size) on `cluster`, N = n; prints the table, writes PREFIX.csv and PREFIX.svg.
+/// world's size) on `cluster`, N = n; prints the table, writes PREFIX.csv.
 /// @return the exit status: 0, 1 when the files cannot be written, 2 for a bad P.
 inline int run_cluster_experiment(const ClusterExperiment& e, const std::string& prefix,
                                   const ClusterModel& cluster, std::int64_t n,
@@ -176,19 +147,15 @@ inline int run_cluster_experiment(const ClusterExperiment& e, const std::string&
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_cluster_header(e, csv);
-  std::vector<ClusterCase> cases;
   for (std::int64_t nodes : node_counts) {
     ClusterCase c;
     if (!run_cluster_case(e, cluster, nodes, n, c)) continue;
     c.print(e.paper_pattern_cost.at(nodes));
     if (csv != nullptr) c.write(csv, e.paper_pattern_cost.at(nodes));
     std::fflush(stdout);
-    cases.push_back(c);
   }
   if (rank != 0) return 0;
-  return finish_outputs(csv, prefix, [&](const std::string& svg) {
-    return write_cluster_plot(e, svg, cases, cluster.name, n);
-  });
+  return finish_outputs(csv, prefix);
 }
 
 }  // namespace hetscal::bench

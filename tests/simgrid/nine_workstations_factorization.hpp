@@ -15,7 +15,7 @@
 /// merit (target >= 0.8 at N = 8000; the paper measured about 0.6). Speeds and network: as the
 /// Cholesky and GEMM benchmarks (nine_workstations_model). Data start in place, so the
 /// simulated times are the factorisation's alone, and "model" is the planner's prediction of
-/// it. Writes PREFIX.csv and PREFIX.svg.
+/// it. Writes PREFIX.csv (tests/report draws the figure).
 #include <mpi.h>
 
 #include <algorithm>
@@ -29,13 +29,11 @@
 #include "layout/candidate_distribution.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
-#include "svg_time_plot.hpp"
 
 namespace hetscal::bench {
 
 /// What differs between the LU and the QR benchmark.
 struct NineWorkstationsFactorization {
-  const char* routine;  ///< "LU", "QR": the program's and the plot's name for it
   const char* program;  ///< the executable, for the message on a wrong rank count
   const char* default_prefix;
   /// The planner: core::choose_lu_plan or core::choose_qr_plan.
@@ -94,29 +92,6 @@ inline void print_nine_workstations_header(std::FILE* csv) {
                  "model_hetero_fastest_s,cyclic_balance,hetero_balance,hetero_fastest_balance\n");
 }
 
-/// One panel per grid shape: 2DBC, both heterogeneous runs, and 2DBC / S_W.
-inline bool write_nine_workstations_plot(const std::string& path, const char* routine,
-                                         const std::vector<NineWorkstationsRow>& rows) {
-  std::vector<Panel> panels;
-  for (const NineWorkstationsRow& row : rows) {
-    if (&row == &rows.front() || row.grid != (&row - 1)->grid)
-      panels.push_back(
-          {std::string(routine) + " on a " + row.grid + " grid (9 workstations, simulated)",
-           {},
-           {{"2DBC", "#d62728", {}},
-            {"hetero, panels on the diagonal owner", "#1f77b4", {}},
-            {"hetero, panels on the fastest rank", "#9467bd", {}},
-            {"theoretical (2DBC / S_W)", "#2ca02c", {}}}});
-    Panel& panel = panels.back();
-    panel.x.push_back(double(row.n));
-    panel.series[0].y.push_back(row.cyclic_run.seconds);
-    panel.series[1].y.push_back(row.hetero_run.seconds);
-    panel.series[2].y.push_back(row.hetero_fastest_run.seconds);
-    panel.series[3].y.push_back(row.cyclic_run.seconds / row.w_speedup);
-  }
-  return write_time_plot(path, panels);
-}
-
 /// Prices the N×N factorisation on the 9 workstations (the caller's data block-cyclic on
 /// 3×3, nb = 64: only the redistribution, which kernel_seconds leaves out, depends on it)
 /// and simulates the fastest-modelled p×q grids: 2DBC with panels on the diagonal owner
@@ -171,17 +146,12 @@ inline int run_nine_workstations(const NineWorkstationsFactorization& f, int arg
 
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_nine_workstations_header(csv);
-  std::vector<NineWorkstationsRow> rows;
   for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{3, 3}, {2, 4}})
-    for (std::int64_t n : sizes) {
-      rows.push_back(
-          simulate_nine_workstations_grid(f, shape.first, shape.second, n, platform, speeds));
-      report_row(rows.back(), rank, csv);
-    }
+    for (std::int64_t n : sizes)
+      report_row(simulate_nine_workstations_grid(f, shape.first, shape.second, n, platform, speeds),
+                 rank, csv);
   if (rank != 0) return 0;
-  return finish_outputs(csv, prefix, [&](const std::string& svg) {
-    return write_nine_workstations_plot(svg, f.routine, rows);
-  });
+  return finish_outputs(csv, prefix);
 }
 
 }  // namespace hetscal::bench

@@ -57,14 +57,12 @@ void report_row(const Row& row, int rank, std::FILE* csv) {
   std::fflush(stdout);
 }
 
-/// Rank 0's end of a benchmark: closes `csv` (PREFIX.csv, null when it could not be opened),
-/// calls write_plot(PREFIX.svg) and says whether both were written.
-/// @return the exit status: 0, or 1 when a file could not be written.
-template <typename WritePlot>
-int finish_outputs(std::FILE* csv, const std::string& prefix, WritePlot&& write_plot) {
-  const bool written = csv != nullptr && std::fclose(csv) == 0 && write_plot(prefix + ".svg");
-  std::printf("%s %s.csv and %s.svg\n", written ? "wrote" : "could not write", prefix.c_str(),
-              prefix.c_str());
+/// Rank 0's end of a benchmark: closes `csv` (PREFIX.csv, null when it could not be opened)
+/// and says whether it was written. The figures are drawn from the CSV by tests/report.
+/// @return the exit status: 0, or 1 when the CSV could not be written.
+inline int finish_outputs(std::FILE* csv, const std::string& prefix) {
+  const bool written = csv != nullptr && std::fclose(csv) == 0;
+  std::printf("%s %s.csv\n", written ? "wrote" : "could not write", prefix.c_str());
   return written ? 0 : 1;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Simulated Cholesky (issue 9): builds the two benchmarks with SimGrid's smpicxx, runs them
-# and prints their tables; the CSVs and SVG plots land in the build directory.
+# and prints their tables; the CSVs land in the build directory (tests/report draws them).
 #  1. the 9 workstations (Boudet et al. 1999, Table 3; shared 100 Mb/s Ethernet): hetscal's
 #     plan versus the same kernel on 2DBC over the same ranks, N = 1000..8000, with the
 #     speedup W predicts and achieved/predicted;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Simulated GEMM on the 9 workstations (Boudet et al. 1999, Figures 10-11): builds
 # bench_nine_workstations with SimGrid's smpicxx, runs it on
-# tests/simgrid/platforms/nine_workstations.xml and prints the table; the CSV and the SVG
-# plot land in the build directory.
+# tests/simgrid/platforms/nine_workstations.xml and prints the table; the CSV lands in the
+# build directory (tests/report/run.sh draws the figure).
 # Usage: run_simgrid.sh [BUILD_DIR [NB [N_LIST]]]   (default build/simgrid, 64, 1000..8000)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

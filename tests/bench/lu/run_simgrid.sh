@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Simulated LU (issue 10): builds the two benchmarks with SimGrid's smpicxx, runs them and
-# prints their tables; the CSVs and SVG plots land in the build directory.
+# prints their tables; the CSVs land in the build directory (tests/report draws them).
 #  1. the 9 workstations (Boudet et al. 1999, Table 3, Figures 12-13; shared 100 Mb/s
 #     Ethernet) on 3x3 and 2x4 grids: the heterogeneous grid (panels on the diagonal owner
 #     and on the fastest rank) versus 2DBC, N = 1000..8000, with the speedup W predicts and
