@@ -1,5 +1,7 @@
 #include "runtime/route.hpp"
 
+#include <chrono>
+
 #include "runtime/report.hpp"
 
 namespace hetscal::runtime {
@@ -28,7 +30,12 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
 TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   const std::string name = call.routine.name();
   const std::string shape = name + " " + shape_text(call.dims);
+  // The decision (on a context's first call: the machine's calibration, then the planning)
+  // is timed apart from the call's own stages, so that the verbose line shows both.
+  const auto deciding = std::chrono::steady_clock::now();
   Decision decision = decide(decision_input(state, call));
+  const double decide_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - deciding).count();
   TakeOverOutcome outcome;
   if (decision.route == Route::Heterogeneous) {
     outcome = call.run();
@@ -40,7 +47,8 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   if (computed) {
     report_once_per_key(state.verbosity, state.is_root(), shape,
                         shape + " measured " + seconds_text(outcome.seconds) + " (predicted " +
-                            seconds_text(decision.heterogeneous_s) + "; rank 0: allocate " +
+                            seconds_text(decision.heterogeneous_s) + "; rank 0: decide " +
+                            seconds_text(decide_s) + ", allocate " +
                             seconds_text(outcome.allocate_s) + ", move in " +
                             seconds_text(outcome.move_in_s) + ", compute " +
                             seconds_text(outcome.compute_s) + ", move out " +
