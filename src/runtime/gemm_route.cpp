@@ -2,6 +2,7 @@
 
 #include <complex>
 
+#include "kernels/scalar.hpp"
 #include "layout/descriptor.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
@@ -102,7 +103,9 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   return route(state, routed);
 }
 
-template TakeOverOutcome::Status gemm_route<float>(const GemmCall<float>&);
-template TakeOverOutcome::Status gemm_route<double>(const GemmCall<double>&);
+#define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \
+  template TakeOverOutcome::Status gemm_route<T>(const GemmCall<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_GEMM_ROUTE)
+#undef HETSCAL_INSTANTIATE_GEMM_ROUTE
 
 }  // namespace hetscal::runtime
