@@ -2,7 +2,8 @@
 # Runs one of Debian's ScaLAPACK/PBLAS testers under mpirun with libhetscal.so preloaded and
 # checks its output: the tester's own verdict, and how many calls of one routine hetscal
 # computed or forwarded (the per-process summaries HETSCAL_VERBOSE prints at exit, added up).
-# The routine counted is $SUMMARY_ROUTINE (default PDGEMM); a PBLAS tester must have tested it.
+# The routine counted is $SUMMARY_ROUTINE (default PDGEMM; an extended regex such as
+# P[CZ]POTRF adds up several); a PBLAS tester must have tested it.
 #
 # usage: run_preloaded.sh MPIEXEC LIBRARY TESTER DATFILE:NAME RANKS MIN_COMPUTED MAX_COMPUTED
 #                         MIN_FORWARDED [EXPECT_REGEX] [VAR=VALUE ...]
@@ -51,7 +52,7 @@ fi
 if [ "$expect" != "-" ]; then grep -q -E "$expect" output.txt || fail "missing: $expect"; fi
 
 # Summaries may share a line with the tester's own output (stdout and stderr interleave).
-summaries=$(grep -o "hetscal: summary: $routine [0-9]* computed, [0-9]* forwarded" output.txt)
+summaries=$(grep -oE "hetscal: summary: $routine [0-9]+ computed, [0-9]+ forwarded" output.txt)
 computed=$(echo "$summaries" | awk '{ s += $4 } END { print s + 0 }')
 forwarded=$(echo "$summaries" | awk '{ s += $6 } END { print s + 0 }')
 echo "run_preloaded: hetscal computed $computed $routine calls, forwarded $forwarded (all ranks)"

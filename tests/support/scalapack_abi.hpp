@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <complex>
+
 extern "C" {
 void Cblacs_pinfo(int* rank, int* size);
 void Cblacs_get(int context, int what, int* value);
@@ -28,6 +30,12 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              double* c, const int* ic, const int* jc, const int* descc);
 void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* info);
+// COMPLEX and COMPLEX*16 arrays as std::complex<float> and std::complex<double> (the same
+// layout: real part first).
+void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* ia,
+              const int* ja, const int* desca, int* info);
+void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia,
+              const int* ja, const int* desca, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* ipiv, int* info);
 void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
