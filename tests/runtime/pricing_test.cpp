@@ -12,14 +12,18 @@
 namespace hetscal::runtime {
 namespace {
 
-// Two processes, flop rates 1e9 and 3e9, on the given network.
-core::Platform two_processes(double latency_s, double bandwidth_bytes_per_s) {
+// Two processes, flop rates 1e9 and 3e9, 1e12 bytes each, on the given network.
+MachineFigures two_rank_machine(double latency_s, double bandwidth_bytes_per_s) {
   MachineFigures machine;
   machine.flops = {1e9, 3e9};
   machine.latency_s = latency_s;
   machine.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   machine.memory_bytes = 1e12;
-  return machine.platform();
+  return machine;
+}
+
+core::Platform two_processes(double latency_s, double bandwidth_bytes_per_s) {
+  return two_rank_machine(latency_s, bandwidth_bytes_per_s).platform();
 }
 
 // A network so fast that only computation counts.
@@ -78,11 +82,7 @@ TEST(Pricing, ComputeAloneLeavesTheMovesOut) {
 TEST(Machine, PlatformForAScalarTypeWeighsItsFlopsAndItsBytes) {
   // LAWN 41: a complex multiply-add is 8 real flops against 2, so a complex rate is a
   // quarter of the measured (real) one; an element of T is sizeof(T) / 8 doubles' bytes.
-  MachineFigures machine;
-  machine.flops = {1e9, 3e9};
-  machine.latency_s = 1e-5;
-  machine.bandwidth_bytes_per_s = 1e6;
-  machine.memory_bytes = 1e12;
+  const MachineFigures machine = two_rank_machine(1e-5, 1e6);
   const core::Platform z = machine.platform_for<std::complex<double>>();
   EXPECT_DOUBLE_EQ(z.processors[0].speed_flops, 0.25e9);
   EXPECT_DOUBLE_EQ(z.processors[1].speed_flops, 0.75e9);
@@ -101,12 +101,8 @@ TEST(Machine, PlatformForAScalarTypeWeighsItsFlopsAndItsBytes) {
 }
 
 TEST(Pricing, ComplexGemmIsPricedAtFourTimesTheRealFlops) {
-  // Only computation counts: ScaLAPACK's slower process does half of 8·M·N·K real flops.
-  MachineFigures machine;
-  machine.flops = {1e9, 3e9};
-  machine.latency_s = 1e-15;
-  machine.bandwidth_bytes_per_s = 1e18;
-  machine.memory_bytes = 1e12;
+  // ScaLAPACK's slower process does half of 8·M·N·K real flops.
+  const MachineFigures machine = two_rank_machine(1e-15, 1e18);  // only computation counts
   const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
   const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
   const Prices z = price_routes(machine.platform_for<std::complex<double>>(), problem, plan.candidate);
