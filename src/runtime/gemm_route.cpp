@@ -93,8 +93,8 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
     report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
                 routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
     const MachineFigures& machine = machine_figures(agreed);
-    Prices prices =
-        price_routes(machine.platform_for<T>(), gemm_problem(*agreed.context, call), plan->candidate);
+    Prices prices = price_routes(machine.platform_for<T>(), gemm_problem(*agreed.context, call),
+                                 plan->candidate);
     prices.heterogeneous_s += first_touch_seconds(agreed.context->comm,
                                                   workspace_growth<T>(agreed, *plan),
                                                   machine.fresh_memory_bytes_per_s);

@@ -30,9 +30,9 @@ TakeOverOutcome run_planned_geqrf(const mpi::ContextInfo& context, const LuLayou
   return outcome;
 }
 
-#define HETSCAL_INSTANTIATE_PLANNED_GEQRF(T) \
+#define HETSCAL_INSTANTIATE_PLANNED_GEQRF(T)                                              \
   template TakeOverOutcome run_planned_geqrf<T>(const mpi::ContextInfo&, const LuLayout&, \
-                                               const GeqrfCall<T>&, Workspace&);
+                                                const GeqrfCall<T>&, Workspace&);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GEQRF)
 #undef HETSCAL_INSTANTIATE_PLANNED_GEQRF
 

@@ -33,9 +33,9 @@ TakeOverOutcome run_planned_getrf(const mpi::ContextInfo& context, const LuLayou
   return outcome;
 }
 
-#define HETSCAL_INSTANTIATE_PLANNED_GETRF(T) \
+#define HETSCAL_INSTANTIATE_PLANNED_GETRF(T)                                              \
   template TakeOverOutcome run_planned_getrf<T>(const mpi::ContextInfo&, const LuLayout&, \
-                                               const GetrfCall<T>&, Workspace&);
+                                                const GetrfCall<T>&, Workspace&);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GETRF)
 #undef HETSCAL_INSTANTIATE_PLANNED_GETRF
 

@@ -21,10 +21,9 @@ TakeOverOutcome run_planned_potrf(const mpi::ContextInfo& context, const Cholesk
                       });
 }
 
-#define HETSCAL_INSTANTIATE_PLANNED_POTRF(T) \
-  template TakeOverOutcome run_planned_potrf<T>(const mpi::ContextInfo&,              \
-                                               const CholeskyLayout&, const PotrfCall<T>&, \
-                                               Workspace&);
+#define HETSCAL_INSTANTIATE_PLANNED_POTRF(T)                                                    \
+  template TakeOverOutcome run_planned_potrf<T>(const mpi::ContextInfo&, const CholeskyLayout&, \
+                                                const PotrfCall<T>&, Workspace&);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_POTRF)
 #undef HETSCAL_INSTANTIATE_PLANNED_POTRF
 

@@ -30,9 +30,9 @@ void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja,
   }
 }
 
-#define HETSCAL_INSTANTIATE_SCALAPACK_TAU(T) \
+#define HETSCAL_INSTANTIATE_SCALAPACK_TAU(T)                                                   \
   template void write_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
-                                         std::int64_t, const T*, T*);
+                                       std::int64_t, const T*, T*);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_SCALAPACK_TAU)
 #undef HETSCAL_INSTANTIATE_SCALAPACK_TAU
 

@@ -8,13 +8,13 @@
 
 // Exports pxgemm<T> as ScaLAPACK's `lower`/`upper` (e.g. pzgemm, PZGEMM); the real routine
 // it forwards to is `lower`_.
-#define HETSCAL_EXPORT_PXGEMM(lower, upper, T)                                                  \
-  HETSCAL_EXPORT_MANGLINGS(                                                                     \
-      lower, upper, hetscal::shim::pxgemm<T>,                                                   \
-      (const char* transa, const char* transb, const int* m, const int* n, const int* k,        \
-       const T* alpha, const T* a, const int* ia, const int* ja, const int* desca, const T* b,  \
-       const int* ib, const int* jb, const int* descb, const T* beta, T* c, const int* ic,      \
-       const int* jc, const int* descc),                                                        \
+#define HETSCAL_EXPORT_PXGEMM(lower, upper, T)                                                 \
+  HETSCAL_EXPORT_MANGLINGS(                                                                    \
+      lower, upper, hetscal::shim::pxgemm<T>,                                                  \
+      (const char* transa, const char* transb, const int* m, const int* n, const int* k,       \
+       const T* alpha, const T* a, const int* ia, const int* ja, const int* desca, const T* b, \
+       const int* ib, const int* jb, const int* descb, const T* beta, T* c, const int* ic,     \
+       const int* jc, const int* descc),                                                       \
       (#lower "_", #upper, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, \
        beta, c, ic, jc, descc))
 

@@ -7,9 +7,9 @@
 
 // Exports pxgeqrf<T> as ScaLAPACK's `lower`/`upper` (e.g. pzgeqrf, PZGEQRF); the real routine
 // it forwards to is `lower`_.
-#define HETSCAL_EXPORT_PXGEQRF(lower, upper, T)                                               \
-  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxgeqrf<T>,                           \
-                           (const int* m, const int* n, T* a, const int* ia, const int* ja,   \
+#define HETSCAL_EXPORT_PXGEQRF(lower, upper, T)                                              \
+  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxgeqrf<T>,                          \
+                           (const int* m, const int* n, T* a, const int* ia, const int* ja,  \
                             const int* desca, T* tau, T* work, const int* lwork, int* info), \
                            (#lower "_", #upper, m, n, a, ia, ja, desca, tau, work, lwork, info))
 

@@ -7,10 +7,10 @@
 
 // Exports pxgetrf<T> as ScaLAPACK's `lower`/`upper` (e.g. pzgetrf, PZGETRF); the real routine
 // it forwards to is `lower`_.
-#define HETSCAL_EXPORT_PXGETRF(lower, upper, T)                                              \
-  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxgetrf<T>,                          \
-                           (const int* m, const int* n, T* a, const int* ia, const int* ja,  \
-                            const int* desca, int* ipiv, int* info),                         \
+#define HETSCAL_EXPORT_PXGETRF(lower, upper, T)                                             \
+  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxgetrf<T>,                         \
+                           (const int* m, const int* n, T* a, const int* ia, const int* ja, \
+                            const int* desca, int* ipiv, int* info),                        \
                            (#lower "_", #upper, m, n, a, ia, ja, desca, ipiv, info))
 
 HETSCAL_EXPORT_PXGETRF(psgetrf, PSGETRF, float)

@@ -7,10 +7,10 @@
 
 // Exports pxpotrf<T> as ScaLAPACK's `lower`/`upper` (e.g. pzpotrf, PZPOTRF); the real routine
 // it forwards to is `lower`_.
-#define HETSCAL_EXPORT_PXPOTRF(lower, upper, T)                                                \
-  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxpotrf<T>,                            \
+#define HETSCAL_EXPORT_PXPOTRF(lower, upper, T)                                                 \
+  HETSCAL_EXPORT_MANGLINGS(lower, upper, hetscal::shim::pxpotrf<T>,                             \
                            (const char* uplo, const int* n, T* a, const int* ia, const int* ja, \
-                            const int* desca, int* info),                                      \
+                            const int* desca, int* info),                                       \
                            (#lower "_", #upper, uplo, n, a, ia, ja, desca, info))
 
 HETSCAL_EXPORT_PXPOTRF(pspotrf, PSPOTRF, float)

@@ -105,7 +105,8 @@ TEST(Pricing, ComplexGemmIsPricedAtFourTimesTheRealFlops) {
   const MachineFigures machine = two_rank_machine(1e-15, 1e18);  // only computation counts
   const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
   const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
-  const Prices z = price_routes(machine.platform_for<std::complex<double>>(), problem, plan.candidate);
+  const Prices z =
+      price_routes(machine.platform_for<std::complex<double>>(), problem, plan.candidate);
   const double flops = 8.0 * 400 * 800 * 200;
   EXPECT_NEAR(z.forward_s, flops / 2 / 1e9, 1e-3 * flops / 2 / 1e9);
   EXPECT_NEAR(z.heterogeneous_s, flops / 4e9, 0.15 * flops / 4e9);

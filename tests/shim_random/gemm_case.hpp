@@ -33,9 +33,13 @@ struct GemmCase {
   bool computable() const { return m > 0 && n > 0 && k > 0 && alpha != 0.0; }
   /// ALPHA and BETA in scalar type T.
   template <typename T>
-  T alpha_as() const { return scalar<T>(alpha, alpha_imag); }
+  T alpha_as() const {
+    return scalar<T>(alpha, alpha_imag);
+  }
   template <typename T>
-  T beta_as() const { return scalar<T>(beta, beta_imag); }
+  T beta_as() const {
+    return scalar<T>(beta, beta_imag);
+  }
   /// Element (i, l) of op(sub(A)) (0-based inside the submatrix), A's elements of type T
   /// ('C' conjugates on complex data).
   template <typename T>

@@ -92,8 +92,9 @@ void check_c(const GemmCase& t, const LocalMatrix<T>& c, const std::vector<T>& b
       if (!stored || !inside(i, j, t.ic - 1, t.jc - 1, t.m, t.n)) {
         if (!same_bits(got, before[at])) {
           ++f.changed_outside;
-          note_first_problem(f.first_problem, stored ? "C changed outside sub(C)" : "C padding changed",
-                             li, lj, i, j, Wide<T>(got), Wide<T>(before[at]), 0.0);
+          note_first_problem(f.first_problem,
+                             stored ? "C changed outside sub(C)" : "C padding changed", li, lj, i,
+                             j, Wide<T>(got), Wide<T>(before[at]), 0.0);
         }
         continue;
       }
@@ -113,8 +114,8 @@ void call_pxgemm(const GemmCase& t, const LocalMatrix<T>& a, const LocalMatrix<T
   const T alpha = t.alpha_as<T>(), beta = t.beta_as<T>();
   const auto call = [&](auto routine) {
     routine(&t.trans_a, &t.trans_b, &t.m, &t.n, &t.k, &alpha, a.data().data(), &t.ia, &t.ja,
-            a.desc(), b.data().data(), &t.ib, &t.jb, b.desc(), &beta, c.data().data(), &t.ic,
-            &t.jc, c.desc());
+            a.desc(), b.data().data(), &t.ib, &t.jb, b.desc(), &beta, c.data().data(), &t.ic, &t.jc,
+            c.desc());
   };
   if constexpr (std::is_same_v<T, float>) {
     call(psgemm_);
@@ -136,11 +137,13 @@ CaseFindings run_and_check(const GemmCase& t, const GridPosition& grid) {
   const T outside = sentinel_of<T>(outside_sentinel());
   const LocalMatrix<T> a(t.a, grid, [&](int i, int j) {
     return inside(i, j, t.ia - 1, t.ja - 1, ta ? t.k : t.m, ta ? t.m : t.k)
-               ? t.element<T>(Matrix::A, i, j) : outside;
+               ? t.element<T>(Matrix::A, i, j)
+               : outside;
   });
   const LocalMatrix<T> b(t.b, grid, [&](int i, int j) {
     return inside(i, j, t.ib - 1, t.jb - 1, tb ? t.n : t.k, tb ? t.k : t.n)
-               ? t.element<T>(Matrix::B, i, j) : outside;
+               ? t.element<T>(Matrix::B, i, j)
+               : outside;
   });
   LocalMatrix<T> c(t.c, grid, [&](int i, int j) {
     if (t.c_holds_nan() && inside(i, j, t.ic - 1, t.jc - 1, t.m, t.n)) {

@@ -58,7 +58,8 @@ void note_first_problem(std::string& first, const char* what, int li, int lj, in
 }
 
 std::vector<int> descriptor(const MatrixLayout& x, int context, int lld) {
-  if (x.type == DescriptorType::BlockCyclic9) return {1, context, x.rows, x.cols, x.mb, x.nb, x.rsrc, x.csrc, lld};
+  if (x.type == DescriptorType::BlockCyclic9)
+    return {1, context, x.rows, x.cols, x.mb, x.nb, x.rsrc, x.csrc, lld};
   return {2, context, x.rows, x.cols, x.imb, x.inb, x.mb, x.nb, x.rsrc, x.csrc, lld};
 }
 

@@ -105,13 +105,16 @@ class LocalMatrix {
   /// @param value global element (i, j), 0-based
   LocalMatrix(const MatrixLayout& layout, const GridPosition& grid,
               const std::function<T(int, int)>& value) {
-    global_rows_ = CyclicAxis{layout.rows, layout.imb, layout.mb, layout.rsrc, grid.nprow}.owned_by(grid.myrow);
-    global_cols_ = CyclicAxis{layout.cols, layout.inb, layout.nb, layout.csrc, grid.npcol}.owned_by(grid.mycol);
+    global_rows_ = CyclicAxis{layout.rows, layout.imb, layout.mb, layout.rsrc, grid.nprow}.owned_by(
+        grid.myrow);
+    global_cols_ = CyclicAxis{layout.cols, layout.inb, layout.nb, layout.csrc, grid.npcol}.owned_by(
+        grid.mycol);
     lld_ = std::max(1, local_rows()) + layout.lld_padding;
     desc_ = descriptor(layout, grid.context, lld_);
     data_.assign(at(0, std::max(1, local_cols())), sentinel_of<T>(padding_sentinel()));
     for (int lj = 0; lj < local_cols(); ++lj) {
-      for (int li = 0; li < local_rows(); ++li) data_[at(li, lj)] = value(global_rows_[li], global_cols_[lj]);
+      for (int li = 0; li < local_rows(); ++li)
+        data_[at(li, lj)] = value(global_rows_[li], global_cols_[lj]);
     }
   }
 

@@ -1,10 +1,10 @@
 // A plain ScaLAPACK program (it links ScaLAPACK and knows nothing of hetscal) that runs
 // thousands of random PxGEMM cases (x: the precision it is built for, PXGEMM_PRECISION = 's',
-// 'd', 'c' or 'z'; complex cases have complex operands, ALPHA and BETA) — shapes 0..40, N/T/C, submatrices off block boundaries,
-// both descriptor types, RSRC/CSRC != 0, padded LLD, alpha/beta including 0 (beta = 0 with
-// NaN in C) and K = 0 — on every BLACS grid of the process count, and checks each process's
-// part against a plain-loop product of the operands' formulas, and that nothing outside
-// sub(C) changed. Run with libhetscal.so preloaded (CMakeLists.txt here).
+// 'd', 'c' or 'z'; complex cases have complex operands, ALPHA and BETA) — shapes 0..40, N/T/C,
+// submatrices off block boundaries, both descriptor types, RSRC/CSRC != 0, padded LLD, alpha/beta
+// including 0 (beta = 0 with NaN in C) and K = 0 — on every BLACS grid of the process count, and
+// checks each process's part against a plain-loop product of the operands' formulas, and that
+// nothing outside sub(C) changed. Run with libhetscal.so preloaded (CMakeLists.txt here).
 //
 // usage: p<x>gemm_random [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]
 //   --grid/--case run one grid / one case only: the reproducer a failure report prints.

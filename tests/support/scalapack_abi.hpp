@@ -46,10 +46,10 @@ void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const in
               const int* desca, int* info);
 // COMPLEX and COMPLEX*16 arrays as std::complex<float> and std::complex<double> (the same
 // layout: real part first).
-void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* ia,
-              const int* ja, const int* desca, int* info);
-void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia,
-              const int* ja, const int* desca, int* info);
+void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* ia, const int* ja,
+              const int* desca, int* info);
+void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia, const int* ja,
+              const int* desca, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* ipiv, int* info);
 void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,

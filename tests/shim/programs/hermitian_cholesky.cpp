@@ -22,10 +22,10 @@ namespace {
 
 using Complex = std::complex<double>;
 
-constexpr int kOrder = 37;      // N of sub(A)
-constexpr int kOffset = 4;      // IA - 1 = JA - 1: one block
-constexpr int kGlobal = 45;     // M_A = N_A: rows and columns beyond sub(A) as well
-constexpr int kBlock = 4;       // MB_A = NB_A
+constexpr int kOrder = 37;       // N of sub(A)
+constexpr int kOffset = 4;       // IA - 1 = JA - 1: one block
+constexpr int kGlobal = 45;      // M_A = N_A: rows and columns beyond sub(A) as well
+constexpr int kBlock = 4;        // MB_A = NB_A
 constexpr int kPaddingRows = 3;  // LLD = local rows + 3
 const Complex kOtherTriangle(555.0, -555.0), kOutside(777.0, 777.0), kPadding(999.0, 0.0);
 constexpr double kThreshold = 30.0;  // on |product - A|max / (n·eps·|A|max), as LAPACK's tests
@@ -106,7 +106,8 @@ long run_case(const Grid& g, char uplo, const std::vector<Complex>& h) {
   };
   for (int lj = 0; lj < cols; ++lj)
     for (int li = 0; li < rows; ++li)
-      a[li + lj * lld] = T(stored_value(h, uplo, global(li, g.myrow, g.nprow), global(lj, g.mycol, g.npcol)));
+      a[li + lj * lld] =
+          T(stored_value(h, uplo, global(li, g.myrow, g.nprow), global(lj, g.mycol, g.npcol)));
   const char uplo_text[2] = {uplo, '\0'};
   int info = -1;
   potrf<T>(uplo_text, a.data(), desc, &info);
@@ -121,7 +122,8 @@ long run_case(const Grid& g, char uplo, const std::vector<Complex>& h) {
       }
       const int gi = global(li, g.myrow, g.nprow), gj = global(lj, g.mycol, g.npcol);
       const int i = gi - kOffset, j = gj - kOffset;
-      const bool factor_entry = i >= 0 && j >= 0 && i < kOrder && j < kOrder && in_triangle(uplo, i, j);
+      const bool factor_entry =
+          i >= 0 && j >= 0 && i < kOrder && j < kOrder && in_triangle(uplo, i, j);
       if (!factor_entry) {
         wrong += value != T(stored_value(h, uplo, gi, gj));
       } else {
