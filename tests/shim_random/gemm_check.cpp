@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "precision.hpp"
 #include "scalapack_abi.hpp"
 
 namespace hetscal_test {
@@ -19,15 +20,6 @@ bool inside(int i, int j, int i0, int j0, int rows, int cols) {
 // Reference arithmetic: double on real data, std::complex<double> on complex data.
 template <typename T>
 using Wide = std::conditional_t<std::is_floating_point_v<T>, double, std::complex<double>>;
-
-template <typename T>
-double unit_roundoff() {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::numeric_limits<T>::epsilon();
-  } else {
-    return std::numeric_limits<typename T::value_type>::epsilon();
-  }
-}
 
 // A complex multiply-add errs up to about twice a real one (its parts are 2-term sums of
 // products), and the bound below is on the modulus.

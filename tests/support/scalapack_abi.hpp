@@ -44,6 +44,8 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              double* c, const int* ic, const int* jc, const int* descc);
 void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* info);
+void pspotrf_(const char* uplo, const int* n, float* a, const int* ia, const int* ja,
+              const int* desca, int* info);
 // COMPLEX and COMPLEX*16 arrays as std::complex<float> and std::complex<double> (the same
 // layout: real part first).
 void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* ia, const int* ja,
