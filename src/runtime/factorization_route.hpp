@@ -105,7 +105,7 @@ FactorizationOutcome route_factorization(
   std::shared_ptr<const Layout> plan;
   routed.plan_and_price = [&](ContextState& agreed) -> std::optional<Prices> {
     const MachineFigures& machine = machine_figures(agreed);
-    const core::Platform platform = machine.platform();
+    const core::Platform platform = machine.platform_for<T>();
     const PlanKey key{routed.routine, {m, n, 0}, detail::kinds_bits(kinds), agreed.speeds_version,
                       caller_layout_key(problem.caller)};
     plan = detail::agreed_plan<Layout>(agreed, key, [&] { return planner(platform, problem, kinds); });

@@ -2,6 +2,7 @@
 
 #include <complex>
 
+#include "kernels/scalar.hpp"
 #include "layout/descriptor.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
@@ -92,7 +93,8 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
     report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
                 routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
     const MachineFigures& machine = machine_figures(agreed);
-    Prices prices = price_routes(machine.platform(), gemm_problem(*agreed.context, call), plan->candidate);
+    Prices prices = price_routes(machine.platform_for<T>(), gemm_problem(*agreed.context, call),
+                                 plan->candidate);
     prices.heterogeneous_s += first_touch_seconds(agreed.context->comm,
                                                   workspace_growth<T>(agreed, *plan),
                                                   machine.fresh_memory_bytes_per_s);
@@ -102,7 +104,9 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   return route(state, routed);
 }
 
-template TakeOverOutcome::Status gemm_route<float>(const GemmCall<float>&);
-template TakeOverOutcome::Status gemm_route<double>(const GemmCall<double>&);
+#define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \
+  template TakeOverOutcome::Status gemm_route<T>(const GemmCall<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_GEMM_ROUTE)
+#undef HETSCAL_INSTANTIATE_GEMM_ROUTE
 
 }  // namespace hetscal::runtime

@@ -1,5 +1,6 @@
 #include "runtime/geqrf_route.hpp"
 
+#include "kernels/scalar.hpp"
 #include "runtime/geqrf_plan.hpp"
 
 namespace hetscal::runtime {
@@ -10,7 +11,9 @@ FactorizationOutcome geqrf_route(const GeqrfCall<T>& call) {
                                 choose_qr_layout, run_planned_geqrf<T>);
 }
 
-template FactorizationOutcome geqrf_route<float>(const GeqrfCall<float>&);
-template FactorizationOutcome geqrf_route<double>(const GeqrfCall<double>&);
+#define HETSCAL_INSTANTIATE_GEQRF_ROUTE(T) \
+  template FactorizationOutcome geqrf_route<T>(const GeqrfCall<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_GEQRF_ROUTE)
+#undef HETSCAL_INSTANTIATE_GEQRF_ROUTE
 
 }  // namespace hetscal::runtime

@@ -1,5 +1,7 @@
 #include "runtime/getrf_route.hpp"
 
+#include "kernels/scalar.hpp"
+
 namespace hetscal::runtime {
 
 template <typename T>
@@ -8,7 +10,9 @@ FactorizationOutcome getrf_route(const GetrfCall<T>& call) {
                                 choose_lu_layout, run_planned_getrf<T>);
 }
 
-template FactorizationOutcome getrf_route<float>(const GetrfCall<float>&);
-template FactorizationOutcome getrf_route<double>(const GetrfCall<double>&);
+#define HETSCAL_INSTANTIATE_GETRF_ROUTE(T) \
+  template FactorizationOutcome getrf_route<T>(const GetrfCall<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_GETRF_ROUTE)
+#undef HETSCAL_INSTANTIATE_GETRF_ROUTE
 
 }  // namespace hetscal::runtime

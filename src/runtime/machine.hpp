@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/platform.hpp"
+#include "kernels/flop_counter.hpp"
 
 namespace hetscal::runtime {
 
@@ -27,6 +28,26 @@ struct MachineFigures {
 
   /// The platform the core time model prices on (a switched network).
   core::Platform platform() const;
+  /// The platform on which the core time model, which counts real flops and 8-byte
+  /// elements, prices a call on scalar type T: each processor's rate divided by the flops a
+  /// multiply-add of T counts against a real one (kernels::flops_of: 4 for complex, 1 for
+  /// real; the probe measures DGEMM, and xGEMM on complex data runs at about its real flop
+  /// rate), the bandwidth and each processor's memory by sizeof(T) / 8 (an element of T
+  /// moves and occupies that many times a double's bytes). Latencies stay.
+  template <typename T>
+  core::Platform platform_for() const {
+    const kernels::OperationCount multiply_add{1.0, 1.0};
+    const double flop_weight =
+        kernels::flops_of<T>(multiply_add) / kernels::flops_of<double>(multiply_add);
+    const double size_weight = static_cast<double>(sizeof(T)) / static_cast<double>(sizeof(double));
+    core::Platform scaled = platform();
+    for (core::Processor& processor : scaled.processors) {
+      processor.speed_flops /= flop_weight;
+      processor.memory_bytes /= size_weight;
+    }
+    scaled.network.bandwidth_bytes_per_s /= size_weight;
+    return scaled;
+  }
   /// "rates 3.1e+09-3.3e+09 flop/s, latency 2.1e-06 s, bandwidth 5.2e+09 B/s" (HETSCAL_VERBOSE).
   std::string text() const;
 };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/qr.hpp"
+#include "kernels/scalar.hpp"
 #include "runtime/scalapack_tau.hpp"
 
 namespace hetscal::runtime {
@@ -29,9 +30,10 @@ TakeOverOutcome run_planned_geqrf(const mpi::ContextInfo& context, const LuLayou
   return outcome;
 }
 
-template TakeOverOutcome run_planned_geqrf<float>(const mpi::ContextInfo&, const LuLayout&,
-                                                  const GeqrfCall<float>&, Workspace&);
-template TakeOverOutcome run_planned_geqrf<double>(const mpi::ContextInfo&, const LuLayout&,
-                                                   const GeqrfCall<double>&, Workspace&);
+#define HETSCAL_INSTANTIATE_PLANNED_GEQRF(T)                                              \
+  template TakeOverOutcome run_planned_geqrf<T>(const mpi::ContextInfo&, const LuLayout&, \
+                                                const GeqrfCall<T>&, Workspace&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GEQRF)
+#undef HETSCAL_INSTANTIATE_PLANNED_GEQRF
 
 }  // namespace hetscal::runtime

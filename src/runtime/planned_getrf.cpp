@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/lu.hpp"
+#include "kernels/scalar.hpp"
 #include "runtime/scalapack_pivots.hpp"
 
 namespace hetscal::runtime {
@@ -32,9 +33,10 @@ TakeOverOutcome run_planned_getrf(const mpi::ContextInfo& context, const LuLayou
   return outcome;
 }
 
-template TakeOverOutcome run_planned_getrf<float>(const mpi::ContextInfo&, const LuLayout&,
-                                                  const GetrfCall<float>&, Workspace&);
-template TakeOverOutcome run_planned_getrf<double>(const mpi::ContextInfo&, const LuLayout&,
-                                                   const GetrfCall<double>&, Workspace&);
+#define HETSCAL_INSTANTIATE_PLANNED_GETRF(T)                                              \
+  template TakeOverOutcome run_planned_getrf<T>(const mpi::ContextInfo&, const LuLayout&, \
+                                                const GetrfCall<T>&, Workspace&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GETRF)
+#undef HETSCAL_INSTANTIATE_PLANNED_GETRF
 
 }  // namespace hetscal::runtime

@@ -3,6 +3,7 @@
 #include <complex>
 
 #include "kernels/cholesky.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::runtime {
 
@@ -20,9 +21,10 @@ TakeOverOutcome run_planned_potrf(const mpi::ContextInfo& context, const Cholesk
                       });
 }
 
-template TakeOverOutcome run_planned_potrf<float>(const mpi::ContextInfo&, const CholeskyLayout&,
-                                                  const PotrfCall<float>&, Workspace&);
-template TakeOverOutcome run_planned_potrf<double>(const mpi::ContextInfo&, const CholeskyLayout&,
-                                                   const PotrfCall<double>&, Workspace&);
+#define HETSCAL_INSTANTIATE_PLANNED_POTRF(T)                                                    \
+  template TakeOverOutcome run_planned_potrf<T>(const mpi::ContextInfo&, const CholeskyLayout&, \
+                                                const PotrfCall<T>&, Workspace&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_POTRF)
+#undef HETSCAL_INSTANTIATE_PLANNED_POTRF
 
 }  // namespace hetscal::runtime

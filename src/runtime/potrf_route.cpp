@@ -1,5 +1,7 @@
 #include "runtime/potrf_route.hpp"
 
+#include "kernels/scalar.hpp"
+
 namespace hetscal::runtime {
 
 template <typename T>
@@ -9,7 +11,9 @@ PotrfOutcome potrf_route(const PotrfCall<T>& call) {
                                 run_planned_potrf<T>);
 }
 
-template PotrfOutcome potrf_route<float>(const PotrfCall<float>&);
-template PotrfOutcome potrf_route<double>(const PotrfCall<double>&);
+#define HETSCAL_INSTANTIATE_POTRF_ROUTE(T) \
+  template PotrfOutcome potrf_route<T>(const PotrfCall<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_POTRF_ROUTE)
+#undef HETSCAL_INSTANTIATE_POTRF_ROUTE
 
 }  // namespace hetscal::runtime

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "kernels/scalar.hpp"
 #include "layout/block_cyclic.hpp"
 #include "layout/descriptor.hpp"
 #include "mpi/mpi_error.hpp"
@@ -45,9 +46,10 @@ void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, 
                  "read_scalapack_tau: MPI_Allreduce");
 }
 
-template void write_scalapack_tau<float>(const mpi::ContextInfo&, const int*, int, std::int64_t,
-                                         std::int64_t, const float*, float*);
-template void write_scalapack_tau<double>(const mpi::ContextInfo&, const int*, int, std::int64_t,
-                                          std::int64_t, const double*, double*);
+#define HETSCAL_INSTANTIATE_SCALAPACK_TAU(T)                                                   \
+  template void write_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
+                                       std::int64_t, const T*, T*);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_SCALAPACK_TAU)
+#undef HETSCAL_INSTANTIATE_SCALAPACK_TAU
 
 }  // namespace hetscal::runtime

@@ -6,8 +6,8 @@
 /// targets, so wrappers that ignore them are call-compatible.
 ///
 /// Usage, with the parameter list and the argument list of the implementation:
-///   HETSCAL_EXPORT_MANGLINGS(pdgemm, PDGEMM, shim::pdgemm,
-///                            (const char* transa, ...), (transa, ...))
+///   HETSCAL_EXPORT_MANGLINGS(pdgemm, PDGEMM, shim::pxgemm<double>,
+///                            (const char* transa, ...), ("pdgemm_", "PDGEMM", transa, ...))
 
 #define HETSCAL_DEFINE_ENTRY(symbol, implementation, parameters, arguments) \
   extern "C" void symbol parameters { implementation arguments; }

@@ -4,7 +4,9 @@
 /// type. Arguments are checked exactly as PBLAS's pxgemm_ checks them (same order, same INFO,
 /// same PB_Cabort), the quick returns are PBLAS's, then runtime::gemm_route decides —
 /// identically on every rank of the context — whether hetscal computes the call or
-/// ScaLAPACK does. One file per precision instantiates it under every name mangling.
+/// ScaLAPACK does. pxgemm_entries.cpp instantiates it for S, D, C and Z under every name
+/// mangling. TRANSA and TRANSB take 'N', 'T' or 'C' in every precision, as PBLAS's do ('C'
+/// is a plain transpose on real data, the conjugate transpose on complex data).
 #include "layout/descriptor.hpp"
 #include "runtime/abi_options.hpp"
 #include "runtime/gemm_route.hpp"

@@ -8,10 +8,12 @@
 /// answered with ScaLAPACK's LWMIN; M or N = 0 returns at once. Otherwise runtime::geqrf_route
 /// decides — identically on every rank of the context — whether hetscal computes the call
 /// (TAU written as PDGEQRF writes it, WORK(1) = LWMIN, the rest of WORK unused: hetscal's
-/// workspace is its own) or ScaLAPACK does. One file per precision instantiates it under
-/// every name mangling.
+/// workspace is its own) or ScaLAPACK does. pxgeqrf_entries.cpp instantiates it for S, D, C
+/// and Z under every name mangling; LWMIN is the same formula in every precision, and on
+/// complex data TAU and the reflectors are xLARFG's (H = I − tau·v·vᴴ, tau complex).
 #include <cstdint>
 
+#include "kernels/scalar.hpp"
 #include "runtime/geqrf_route.hpp"
 #include "shim/compute_or_forward.hpp"
 #include "shim/real_routine.hpp"
@@ -72,7 +74,9 @@ void pxgeqrf(const char* scalapack_symbol, const char* routine, const int* m, co
     // Refused on every rank alike: ScaLAPACK's own checks agree and PXERBLA prints.
     if (agreed_argument_info(*m, *n, *ia, *ja, desca, local_info) != 0) return Status::Forward;
     *info = 0;
-    const T lwmin = static_cast<T>(minimum_workspace(*m, *n, *ia, *ja, desca));
+    // WORK(1) = LWMIN as ScaLAPACK stores it: a real of the precision (REAL(LWMIN) in PSGEQRF).
+    using Real = kernels::real_of_t<T>;
+    const T lwmin = T(static_cast<Real>(minimum_workspace(*m, *n, *ia, *ja, desca)));
     if (query == WorkspaceQuery::Everywhere || *m == 0 || *n == 0) {
       work[0] = lwmin;
       return Status::Computed;

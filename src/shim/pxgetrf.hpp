@@ -7,7 +7,8 @@
 /// prints what it always prints. The quick returns are ScaLAPACK's (M_A = 1: IPIV(1) = 1;
 /// M or N = 0). Otherwise runtime::getrf_route decides — identically on every rank of the
 /// context — whether hetscal computes the call (IPIV written as PDGETRF writes it) or
-/// ScaLAPACK does. One file per precision instantiates it under every name mangling.
+/// ScaLAPACK does. pxgetrf_entries.cpp instantiates it for S, D, C and Z under every name
+/// mangling.
 #include "runtime/getrf_route.hpp"
 #include "shim/compute_or_forward.hpp"
 #include "shim/real_routine.hpp"

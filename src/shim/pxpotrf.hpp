@@ -5,8 +5,10 @@
 /// boundaries, MB_A = NB_A, then PCHK1MAT's agreement over the grid); a call refused
 /// anywhere goes to ScaLAPACK untouched on every rank, whose PXERBLA prints what it always
 /// prints. Otherwise runtime::potrf_route decides — identically on every rank of the
-/// context — whether hetscal computes the call or ScaLAPACK does. One file per precision
-/// instantiates it under every name mangling.
+/// context — whether hetscal computes the call or ScaLAPACK does. pxpotrf_entries.cpp
+/// instantiates it for S, D, C and Z under every name mangling. On complex data sub(A) is
+/// Hermitian: as PZPOTRF, the imaginary parts of its diagonal are not read, and are zero in
+/// the factor (HERK and xPOTRF on the tiles, kernels/cholesky_tile_ops.hpp).
 #include "runtime/abi_options.hpp"
 #include "runtime/potrf_route.hpp"
 #include "shim/compute_or_forward.hpp"

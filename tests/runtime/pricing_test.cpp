@@ -4,20 +4,26 @@
 
 #include <gtest/gtest.h>
 
+#include <complex>
+
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
 
 namespace hetscal::runtime {
 namespace {
 
-// Two processes, flop rates 1e9 and 3e9, on the given network.
-core::Platform two_processes(double latency_s, double bandwidth_bytes_per_s) {
+// Two processes, flop rates 1e9 and 3e9, 1e12 bytes each, on the given network.
+MachineFigures two_rank_machine(double latency_s, double bandwidth_bytes_per_s) {
   MachineFigures machine;
   machine.flops = {1e9, 3e9};
   machine.latency_s = latency_s;
   machine.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   machine.memory_bytes = 1e12;
-  return machine.platform();
+  return machine;
+}
+
+core::Platform two_processes(double latency_s, double bandwidth_bytes_per_s) {
+  return two_rank_machine(latency_s, bandwidth_bytes_per_s).platform();
 }
 
 // A network so fast that only computation counts.
@@ -71,6 +77,39 @@ TEST(Pricing, ComputeAloneLeavesTheMovesOut) {
   const core::Platform platform = two_slowly_connected_processes();
   const double compute = predicted_compute_seconds(platform, problem, plan.candidate);
   EXPECT_LT(compute, price_routes(platform, problem, plan.candidate).heterogeneous_s);
+}
+
+TEST(Machine, PlatformForAScalarTypeWeighsItsFlopsAndItsBytes) {
+  // LAWN 41: a complex multiply-add is 8 real flops against 2, so a complex rate is a
+  // quarter of the measured (real) one; an element of T is sizeof(T) / 8 doubles' bytes.
+  const MachineFigures machine = two_rank_machine(1e-5, 1e6);
+  const core::Platform z = machine.platform_for<std::complex<double>>();
+  EXPECT_DOUBLE_EQ(z.processors[0].speed_flops, 0.25e9);
+  EXPECT_DOUBLE_EQ(z.processors[1].speed_flops, 0.75e9);
+  EXPECT_DOUBLE_EQ(z.processors[1].memory_bytes, 0.5e12);
+  EXPECT_DOUBLE_EQ(z.network.bandwidth_bytes_per_s, 0.5e6);
+  EXPECT_DOUBLE_EQ(z.network.latency_s, 1e-5);
+  const core::Platform c = machine.platform_for<std::complex<float>>();
+  EXPECT_DOUBLE_EQ(c.processors[0].speed_flops, 0.25e9);
+  EXPECT_DOUBLE_EQ(c.network.bandwidth_bytes_per_s, 1e6);
+  const core::Platform s = machine.platform_for<float>();
+  EXPECT_DOUBLE_EQ(s.processors[1].speed_flops, 3e9);
+  EXPECT_DOUBLE_EQ(s.processors[0].memory_bytes, 2e12);
+  EXPECT_DOUBLE_EQ(s.network.bandwidth_bytes_per_s, 2e6);
+  const core::Platform d = machine.platform_for<double>();
+  EXPECT_DOUBLE_EQ(d.processors[1].speed_flops, machine.platform().processors[1].speed_flops);
+}
+
+TEST(Pricing, ComplexGemmIsPricedAtFourTimesTheRealFlops) {
+  // ScaLAPACK's slower process does half of 8·M·N·K real flops.
+  const MachineFigures machine = two_rank_machine(1e-15, 1e18);  // only computation counts
+  const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
+  const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
+  const Prices z =
+      price_routes(machine.platform_for<std::complex<double>>(), problem, plan.candidate);
+  const double flops = 8.0 * 400 * 800 * 200;
+  EXPECT_NEAR(z.forward_s, flops / 2 / 1e9, 1e-3 * flops / 2 / 1e9);
+  EXPECT_NEAR(z.heterogeneous_s, flops / 4e9, 0.15 * flops / 4e9);
 }
 
 TEST(Machine, RatePerUnitSpeedIsTheLowerMedianOfProbeOverSpeed) {

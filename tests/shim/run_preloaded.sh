@@ -2,7 +2,8 @@
 # Runs one of Debian's ScaLAPACK/PBLAS testers under mpirun with libhetscal.so preloaded and
 # checks its output: the tester's own verdict, and how many calls of one routine hetscal
 # computed or forwarded (the per-process summaries HETSCAL_VERBOSE prints at exit, added up).
-# The routine counted is $SUMMARY_ROUTINE (default PDGEMM).
+# The routine counted is $SUMMARY_ROUTINE (default PDGEMM; an extended regex such as
+# P[CZ]POTRF adds up several); a PBLAS tester must have tested it.
 #
 # usage: run_preloaded.sh MPIEXEC LIBRARY TESTER DATFILE:NAME RANKS MIN_COMPUTED MAX_COMPUTED
 #                         MIN_FORWARDED [EXPECT_REGEX] [VAR=VALUE ...]
@@ -29,6 +30,7 @@ status=$?
 cat output.txt
 
 fail() { echo "run_preloaded: $*"; exit 1; }
+routine=${SUMMARY_ROUTINE:-PDGEMM}
 [ $status -eq 0 ] || fail "the tester exited with status $status"
 # PBLAS testers: a summary table whose FAILED column must be 0; ScaLAPACK drivers: a
 # "tests completed and failed" count that must be 0.
@@ -37,7 +39,7 @@ if grep -q "^hetscal-check:" output.txt; then  # hetscal's own check programs
 elif grep -q "Testing Summary" output.txt; then
   grep -q "End of Tests" output.txt || fail "no end of tests"
   awk '/^  \| /{ if ($5 != 0) bad = 1 } END { exit bad }' output.txt || fail "a routine has failed tests"
-  grep -E "^ *\|" output.txt | grep -q PDGEMM || fail "PDGEMM was not tested"
+  grep -E "^ *\|" output.txt | grep -q "$routine" || fail "$routine was not tested"
   grep -q -E "\*\*\*\*\* .* FAILED" output.txt && fail "a check printed FAILED"
   # Error exits: the tester's PB_Cabort records INFO; a wrong or missing code is printed
   # as "*** ERROR *** ERROR CODE RETURNED = x SHOULD HAVE BEEN y" (the exit status stays 0).
@@ -50,8 +52,7 @@ fi
 if [ "$expect" != "-" ]; then grep -q -E "$expect" output.txt || fail "missing: $expect"; fi
 
 # Summaries may share a line with the tester's own output (stdout and stderr interleave).
-routine=${SUMMARY_ROUTINE:-PDGEMM}
-summaries=$(grep -o "hetscal: summary: $routine [0-9]* computed, [0-9]* forwarded" output.txt)
+summaries=$(grep -oE "hetscal: summary: $routine [0-9]+ computed, [0-9]+ forwarded" output.txt)
 computed=$(echo "$summaries" | awk '{ s += $4 } END { print s + 0 }')
 forwarded=$(echo "$summaries" | awk '{ s += $6 } END { print s + 0 }')
 echo "run_preloaded: hetscal computed $computed $routine calls, forwarded $forwarded (all ranks)"

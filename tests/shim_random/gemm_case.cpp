@@ -5,16 +5,6 @@
 
 namespace hetscal_test {
 
-double GemmCase::op_a(int i, int l) const {
-  return trans_a == 'N' ? global_value(seed, Matrix::A, ia - 1 + i, ja - 1 + l)
-                        : global_value(seed, Matrix::A, ia - 1 + l, ja - 1 + i);
-}
-
-double GemmCase::op_b(int l, int j) const {
-  return trans_b == 'N' ? global_value(seed, Matrix::B, ib - 1 + l, jb - 1 + j)
-                        : global_value(seed, Matrix::B, ib - 1 + j, jb - 1 + l);
-}
-
 namespace {
 
 char draw_trans(Random& r) { return "NTC"[r.between(0, 2)]; }
@@ -46,6 +36,9 @@ MatrixLayout draw_layout(Random& r, int i, int j, int rows, int cols, int nprow,
 
 int draw_offset(Random& r) { return r.chance(25) ? 1 : r.between(2, 11); }
 
+// Not one of the special values 0, 1, -1 (quick returns, C not read, C not scaled).
+bool general(double scalar) { return scalar != 0.0 && scalar != 1.0 && scalar != -1.0; }
+
 }  // namespace
 
 GemmCase draw_gemm_case(std::uint64_t seed, int nprow, int npcol, int max_dimension) {
@@ -76,14 +69,20 @@ GemmCase draw_gemm_case(std::uint64_t seed, int nprow, int npcol, int max_dimens
   t.a = draw_layout(r, t.ia, t.ja, ta ? t.k : t.m, ta ? t.m : t.k, nprow, npcol);
   t.b = draw_layout(r, t.ib, t.jb, tb ? t.n : t.k, tb ? t.k : t.n, nprow, npcol);
   t.c = draw_layout(r, t.ic, t.jc, t.m, t.n, nprow, npcol);
+  // A stream of its own, so that the real precisions' cases are unchanged by it.
+  Random imaginary(mix(seed, kImaginaryStream));
+  t.alpha_imag = general(t.alpha) ? imaginary.symmetric() : 0.0;
+  t.beta_imag = general(t.beta) ? imaginary.symmetric() : 0.0;
   return t;
 }
 
 std::string GemmCase::describe() const {
-  char text[200];
+  char text[260];
   std::snprintf(text, sizeof text,
-                "%c%c M=%d N=%d K=%d alpha=%.17g beta=%.17g IA,JA=%d,%d IB,JB=%d,%d IC,JC=%d,%d;",
-                trans_a, trans_b, m, n, k, alpha, beta, ia, ja, ib, jb, ic, jc);
+                "%c%c M=%d N=%d K=%d alpha=%.17g%+.17gi beta=%.17g%+.17gi IA,JA=%d,%d IB,JB=%d,%d "
+                "IC,JC=%d,%d;",
+                trans_a, trans_b, m, n, k, alpha, alpha_imag, beta, beta_imag, ia, ja, ib, jb, ic,
+                jc);
   return text + a.describe("A") + ";" + b.describe("B") + ";" + c.describe("C");
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 /// @file gemm_check.hpp
-/// Runs one PDGEMM case on this process's part of the operands and checks it against a
-/// plain-loop product of the formulas (no ScaLAPACK, no BLAS).
+/// Runs one PxGEMM case on this process's part of the operands and checks it against a
+/// plain-loop product of the formulas (no ScaLAPACK, no BLAS), in double precision on the
+/// operands as the precision holds them.
 #include <string>
 
 #include "gemm_case.hpp"
@@ -19,8 +20,10 @@ struct CaseFindings {
   bool failed() const { return wrong_in_sub_c + changed_outside + changed_a + changed_b > 0; }
 };
 
-/// Builds the local operands, calls pdgemm_ (every process of the grid must call this for
-/// the same case), and checks this process's part.
+/// Builds the local operands in scalar type T (float, double, std::complex<float> or
+/// std::complex<double>), calls PSGEMM, PDGEMM, PCGEMM or PZGEMM (every process of the grid
+/// must call this for the same case), and checks this process's part.
+template <typename T>
 CaseFindings run_and_check(const GemmCase& t, const GridPosition& grid);
 
 }  // namespace hetscal_test

@@ -35,8 +35,6 @@ double outside_sentinel() {
   return value;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
 void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
                         double got, double want, double bound) {
   if (!first.empty()) return;
@@ -47,20 +45,22 @@ void note_first_problem(std::string& first, const char* what, int li, int lj, in
   first = text;
 }
 
-LocalOperand::LocalOperand(const MatrixLayout& x, const GridPosition& grid,
-                           const std::function<double(int, int)>& value) {
-  global_rows_ = CyclicAxis{x.rows, x.imb, x.mb, x.rsrc, grid.nprow}.owned_by(grid.myrow);
-  global_cols_ = CyclicAxis{x.cols, x.inb, x.nb, x.csrc, grid.npcol}.owned_by(grid.mycol);
-  lld_ = std::max(1, local_rows()) + x.lld_padding;
-  if (x.type == DescriptorType::BlockCyclic9) {
-    desc_ = {1, grid.context, x.rows, x.cols, x.mb, x.nb, x.rsrc, x.csrc, lld_};
-  } else {
-    desc_ = {2, grid.context, x.rows, x.cols, x.imb, x.inb, x.mb, x.nb, x.rsrc, x.csrc, lld_};
-  }
-  data_.assign(at(0, std::max(1, local_cols())), padding_sentinel());
-  for (int lj = 0; lj < local_cols(); ++lj) {
-    for (int li = 0; li < local_rows(); ++li) data_[at(li, lj)] = value(global_rows_[li], global_cols_[lj]);
-  }
+void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
+                        std::complex<double> got, std::complex<double> want, double bound) {
+  if (!first.empty()) return;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "%s: local (%d,%d) global (%d,%d) 1-based: got (%.17g,%.17g), expected "
+                "(%.17g,%.17g) (bound %.3g)",
+                what, li + 1, lj + 1, i + 1, j + 1, got.real(), got.imag(), want.real(),
+                want.imag(), bound);
+  first = text;
+}
+
+std::vector<int> descriptor(const MatrixLayout& x, int context, int lld) {
+  if (x.type == DescriptorType::BlockCyclic9)
+    return {1, context, x.rows, x.cols, x.mb, x.nb, x.rsrc, x.csrc, lld};
+  return {2, context, x.rows, x.cols, x.imb, x.inb, x.mb, x.nb, x.rsrc, x.csrc, lld};
 }
 
 void check_untouched(const LocalOperand& before, const LocalOperand& after, int ia, int ja,

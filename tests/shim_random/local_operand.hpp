@@ -4,9 +4,14 @@
 /// rows and columns land on a process is counted block by block, not taken from ScaLAPACK's
 /// NUMROC/INDXL2G), with its descriptor in either PBLAS type and NaN sentinels in the padding
 /// below LLD.
+#include <algorithm>
+#include <complex>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "random_case.hpp"
@@ -34,16 +39,48 @@ double padding_sentinel();
 /// The sentinel outside sub(A) and sub(B): another quiet NaN payload.
 double outside_sentinel();
 
+/// A sentinel in scalar type T (float, double, std::complex<R>: both parts): quiet NaNs
+/// whose payloads tell padding_sentinel's from outside_sentinel's in every precision.
+template <typename T>
+T sentinel_of(double sentinel) {
+  if constexpr (std::is_same_v<T, double>) {
+    return sentinel;
+  } else if constexpr (std::is_same_v<T, float>) {
+    // The payload's high bits survive the narrowing: distinct sentinels stay distinct.
+    std::uint64_t bits;
+    std::memcpy(&bits, &sentinel, sizeof bits);
+    const std::uint32_t narrow = 0x7FC00000u | static_cast<std::uint32_t>((bits >> 29) & 0x3FFFFFu);
+    float value;
+    std::memcpy(&value, &narrow, sizeof value);
+    return value;
+  } else {
+    using Real = typename T::value_type;
+    return T(sentinel_of<Real>(sentinel), sentinel_of<Real>(sentinel));
+  }
+}
+
 /// @return true when a and b hold the same bits.
-bool same_bits(double a, double b);
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 /// Keeps the first offending element of a case as one line for its failure report: what,
 /// where (local and global, printed 1-based), the value found, the one expected and the bound.
 /// @param first the line so far; left as it is when not empty
 void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
                         double got, double want, double bound);
+/// The same for complex values (printed as (re,im)).
+void note_first_problem(std::string& first, const char* what, int li, int lj, int i, int j,
+                        std::complex<double> got, std::complex<double> want, double bound);
 
-class LocalOperand;
+/// The descriptor of `layout` (its type: 9 or 11 entries) on BLACS context `context`.
+std::vector<int> descriptor(const MatrixLayout& layout, int context, int lld);
+
+template <typename T>
+class LocalMatrix;
+/// The double-precision operand of the PDxxx programs.
+using LocalOperand = LocalMatrix<double>;
 
 /// Counts of elements a call changed where it must not (and the first one, for the report).
 struct UntouchedFindings {
@@ -61,11 +98,25 @@ void check_untouched(const LocalOperand& before, const LocalOperand& after, int 
                      int m, int n, bool left_as_is, UntouchedFindings& f,
                      const std::function<void(int li, int lj, int si, int sj)>& inside);
 
-class LocalOperand {
+/// One process's part of a global matrix of scalar type T, padding sentinels below LLD.
+template <typename T>
+class LocalMatrix {
  public:
   /// @param value global element (i, j), 0-based
-  LocalOperand(const MatrixLayout& layout, const GridPosition& grid,
-               const std::function<double(int, int)>& value);
+  LocalMatrix(const MatrixLayout& layout, const GridPosition& grid,
+              const std::function<T(int, int)>& value) {
+    global_rows_ = CyclicAxis{layout.rows, layout.imb, layout.mb, layout.rsrc, grid.nprow}.owned_by(
+        grid.myrow);
+    global_cols_ = CyclicAxis{layout.cols, layout.inb, layout.nb, layout.csrc, grid.npcol}.owned_by(
+        grid.mycol);
+    lld_ = std::max(1, local_rows()) + layout.lld_padding;
+    desc_ = descriptor(layout, grid.context, lld_);
+    data_.assign(at(0, std::max(1, local_cols())), sentinel_of<T>(padding_sentinel()));
+    for (int lj = 0; lj < local_cols(); ++lj) {
+      for (int li = 0; li < local_rows(); ++li)
+        data_[at(li, lj)] = value(global_rows_[li], global_cols_[lj]);
+    }
+  }
 
   const int* desc() const { return desc_.data(); }
   int local_rows() const { return static_cast<int>(global_rows_.size()); }
@@ -77,14 +128,14 @@ class LocalOperand {
   std::size_t at(int li, int lj) const {
     return static_cast<std::size_t>(li) + static_cast<std::size_t>(lj) * lld_;
   }
-  std::vector<double>& data() { return data_; }
-  const std::vector<double>& data() const { return data_; }
+  std::vector<T>& data() { return data_; }
+  const std::vector<T>& data() const { return data_; }
 
  private:
   std::vector<int> desc_;
   std::vector<int> global_rows_, global_cols_;
   int lld_ = 1;
-  std::vector<double> data_;
+  std::vector<T> data_;
 };
 
 }  // namespace hetscal_test

@@ -2,9 +2,7 @@
 # a long-double plain-loop Cholesky and bit for bit outside the factor, on 1-9 processes and
 # every grid of each count. Run on ScaLAPACK alone first: ScaLAPACK itself must pass them,
 # which validates the oracle and the expected INFO values.
-add_executable(shim_random_pdpotrf pdpotrf_random.cpp potrf_case.cpp potrf_check.cpp)
-target_link_libraries(shim_random_pdpotrf PRIVATE shim_random_common)
-target_compile_options(shim_random_pdpotrf PRIVATE ${HETSCAL_WARNINGS})
+programs_per_precision(potrf pxpotrf_random.cpp potrf_case.cpp potrf_check.cpp)
 
 set(pdpotrf_cases_per_grid_1 200)
 set(pdpotrf_cases_per_grid_2 40)

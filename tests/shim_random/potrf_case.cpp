@@ -1,6 +1,7 @@
 #include "potrf_case.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <stdexcept>
 
@@ -59,74 +60,126 @@ std::string PotrfCase::describe() const {
 
 namespace {
 
+// Mixed into a case's seed for the imaginary parts of complex matrices.
+constexpr std::uint64_t kImaginaryStream = 0x1A7;
+
+template <typename T>
+Precise<T> precise(const T& value) {
+  return Precise<T>(value);
+}
+
+long double squared_modulus(long double x) { return x * x; }
+long double squared_modulus(const std::complex<long double>& x) { return std::norm(x); }
+
+template <typename T>
+T conjugate(const T& x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x;
+  } else {
+    return std::conj(x);
+  }
+}
+
+long double real_part(long double x) { return x; }
+long double real_part(const std::complex<long double>& x) { return x.real(); }
+
 // The diagonal (0-based) of an n × n column-major matrix's Schur complement after the first
-// k columns: a(k, k) - x·B⁻¹·x, B the leading k × k block, x row k before the diagonal.
-long double eliminated_part(const std::vector<double>& a, int n, int k) {
-  std::vector<double> leading(static_cast<std::size_t>(k) * k);
+// k columns: a(k, k) - x·B⁻¹·xᴴ, B the leading k × k block, x row k before the diagonal.
+template <typename T>
+long double eliminated_part(const std::vector<T>& a, int n, int k) {
+  std::vector<T> leading(static_cast<std::size_t>(k) * k);
   for (int j = 0; j < k; ++j) {
     for (int i = 0; i < k; ++i)
       leading[i + static_cast<std::size_t>(j) * k] = a[i + static_cast<std::size_t>(j) * n];
   }
-  const ReferenceCholesky b = reference_cholesky(leading, k);
+  const ReferenceCholesky<T> b = reference_cholesky(leading, k);
   if (b.info != 0)
     throw std::logic_error("potrf_case: the leading block must be positive definite");
-  // y = L⁻¹·x by forward substitution; x·B⁻¹·x = y·y.
-  std::vector<long double> y(static_cast<std::size_t>(k));
+  // y = L⁻¹·xᴴ by forward substitution; x·B⁻¹·xᴴ = |y|².
+  std::vector<Precise<T>> y(static_cast<std::size_t>(k));
   long double sum_squares = 0.0L;
   for (int i = 0; i < k; ++i) {
-    long double value = a[k + static_cast<std::size_t>(i) * n];
+    Precise<T> value = conjugate(precise(a[k + static_cast<std::size_t>(i) * n]));
     for (int l = 0; l < i; ++l) value -= b.lower[i + static_cast<std::size_t>(l) * k] * y[l];
     y[i] = value / b.lower[i + static_cast<std::size_t>(i) * k];
-    sum_squares += y[i] * y[i];
+    sum_squares += squared_modulus(y[i]);
   }
   return sum_squares;
 }
 
+// Element (i, j), i > j, of the lower triangle in T: the real precisions' value, plus an
+// imaginary part of its own on complex data.
+template <typename T>
+T off_diagonal(const PotrfCase& t, int i, int j) {
+  const double re = global_value(t.seed, Matrix::A, i, j);
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(re);
+  } else {
+    using Real = typename T::value_type;
+    return T(static_cast<Real>(re),
+             static_cast<Real>(global_value(mix(t.seed, kImaginaryStream), Matrix::A, i, j)));
+  }
+}
+
 }  // namespace
 
-std::vector<double> symmetric_matrix(const PotrfCase& t) {
+template <typename T>
+std::vector<T> hermitian_matrix(const PotrfCase& t) {
   const int n = t.n;
   const int failing = t.failing_order - 1;  // 0-based; -1 when positive definite
-  const double scale = 2.0 * std::sqrt(static_cast<double>(n));
-  std::vector<double> a(static_cast<std::size_t>(n) * n);
+  const auto scale = static_cast<decltype(std::abs(T()))>(2.0 * std::sqrt(static_cast<double>(n)));
+  std::vector<T> a(static_cast<std::size_t>(n) * n);
   for (int j = 0; j < n; ++j) {
     for (int i = j; i < n; ++i) {
-      double value = global_value(t.seed, Matrix::A, i, j);
-      if (i == j) value = 2.0 * n + std::fabs(value);
+      T value = i == j ? T(static_cast<decltype(scale)>(
+                             2.0 * n + std::fabs(global_value(t.seed, Matrix::A, i, j))))
+                       : off_diagonal<T>(t, i, j);
       if (i == failing && j < i) value *= scale;
       a[i + static_cast<std::size_t>(j) * n] = value;
-      a[j + static_cast<std::size_t>(i) * n] = value;
+      a[j + static_cast<std::size_t>(i) * n] = conjugate(value);
     }
   }
   if (failing >= 0) {
     const long double removed = eliminated_part(a, n, failing);
     const long double margin = 0.25L + t.margin_share * removed;
-    a[failing + static_cast<std::size_t>(failing) * n] = static_cast<double>(removed - margin);
+    a[failing + static_cast<std::size_t>(failing) * n] =
+        T(static_cast<decltype(scale)>(removed - margin));
   }
   return a;
 }
 
-ReferenceCholesky reference_cholesky(const std::vector<double>& a, int n) {
-  ReferenceCholesky c;
-  c.lower.assign(static_cast<std::size_t>(n) * n, 0.0L);
-  auto l = [&](int i, int j) -> long double& {
+template <typename T>
+ReferenceCholesky<T> reference_cholesky(const std::vector<T>& a, int n) {
+  ReferenceCholesky<T> c;
+  c.lower.assign(static_cast<std::size_t>(n) * n, Precise<T>(0.0L));
+  auto l = [&](int i, int j) -> Precise<T>& {
     return c.lower[i + static_cast<std::size_t>(j) * n];
   };
   for (int j = 0; j < n; ++j) {
-    long double pivot = a[j + static_cast<std::size_t>(j) * n];
-    for (int k = 0; k < j; ++k) pivot -= l(j, k) * l(j, k);
+    long double pivot = real_part(precise(a[j + static_cast<std::size_t>(j) * n]));
+    for (int k = 0; k < j; ++k) pivot -= squared_modulus(l(j, k));
     if (!(pivot > 0.0L)) {
       c.info = j + 1;
       return c;
     }
-    l(j, j) = std::sqrt(pivot);
+    const long double diagonal = std::sqrt(pivot);
+    l(j, j) = Precise<T>(diagonal);
     for (int i = j + 1; i < n; ++i) {
-      long double value = a[i + static_cast<std::size_t>(j) * n];
-      for (int k = 0; k < j; ++k) value -= l(i, k) * l(j, k);
-      l(i, j) = value / l(j, j);
+      Precise<T> value = precise(a[i + static_cast<std::size_t>(j) * n]);
+      for (int k = 0; k < j; ++k) value -= l(i, k) * conjugate(l(j, k));
+      l(i, j) = value / diagonal;
     }
   }
   return c;
 }
+
+#define HETSCAL_TEST_INSTANTIATE_POTRF_CASE(T)                   \
+  template std::vector<T> hermitian_matrix<T>(const PotrfCase&); \
+  template ReferenceCholesky<T> reference_cholesky<T>(const std::vector<T>&, int);
+HETSCAL_TEST_INSTANTIATE_POTRF_CASE(float)
+HETSCAL_TEST_INSTANTIATE_POTRF_CASE(double)
+HETSCAL_TEST_INSTANTIATE_POTRF_CASE(std::complex<float>)
+HETSCAL_TEST_INSTANTIATE_POTRF_CASE(std::complex<double>)
+#undef HETSCAL_TEST_INSTANTIATE_POTRF_CASE
 
 }  // namespace hetscal_test

@@ -1,12 +1,14 @@
 #pragma once
 /// @file potrf_case.hpp
-/// Random PDPOTRF cases drawn from a seed, identically on every rank (no communication):
-/// both UPLO, sizes 0..D, IA/JA on block boundaries (the only offsets ScaLAPACK accepts),
-/// RSRC/CSRC != 0, padded LLD, and now and then an argument ScaLAPACK refuses; matrices
+/// Random PxPOTRF cases (any precision) drawn from a seed, identically on every rank (no
+/// communication): both UPLO, sizes 0..D, IA/JA on block boundaries (the only offsets ScaLAPACK
+/// accepts), RSRC/CSRC != 0, padded LLD, and now and then an argument ScaLAPACK refuses; matrices
 /// that are positive definite or not at an order chosen by the case.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "random_case.hpp"
@@ -49,21 +51,31 @@ struct PotrfCase {
 /// Draws a case for a grid of nprow × npcol processes, N at most max_dimension.
 PotrfCase draw_potrf_case(std::uint64_t seed, int nprow, int npcol, int max_dimension);
 
-/// sub(A) as the case defines it, both triangles (PDPOTRF sees UPLO's only): n × n,
-/// column-major. Off the diagonal, values in [-1, 1); on it, 2n to 2n + 1, so every leading
-/// block is diagonally dominant with eigenvalues in (n + 1, 3n + 1). For a failing order k,
-/// row/column k (before the diagonal) is scaled up by 2·sqrt(n) and its diagonal set to
+/// sub(A) as the case defines it in scalar type T, both triangles (PxPOTRF sees UPLO's
+/// only): n × n, column-major, Hermitian (symmetric on real data). Off the diagonal, values
+/// in [-1, 1) (complex: each part, the imaginary one from a stream of its own); on it, 2n to
+/// 2n + 1, real, so every leading block is diagonally dominant with eigenvalues in
+/// (n + 1, 3n + 1) (complex: (1, 4n + 1), still far from 0). For a failing order k, row/column k
+/// (before the diagonal) is scaled up by 2·sqrt(n) and its diagonal set to
 /// s - (0.25 + margin_share·s), s the part the elimination of the first k - 1 columns removes:
 /// the k-th pivot is -(0.25 + margin_share·s), far from any rounding, after k - 1 good ones.
-std::vector<double> symmetric_matrix(const PotrfCase& t);
+template <typename T>
+std::vector<T> hermitian_matrix(const PotrfCase& t);
+
+/// Plain-loop arithmetic of the reference: long double, or std::complex<long double>.
+template <typename T>
+using Precise =
+    std::conditional_t<std::is_floating_point_v<T>, long double, std::complex<long double>>;
 
 /// A Cholesky factorization computed by plain loops in long double (no BLAS, no LAPACK).
+template <typename T>
 struct ReferenceCholesky {
-  int info = 0;                    ///< the first order whose pivot is <= 0 (1-based); 0 if none
-  std::vector<long double> lower;  ///< L, n × n column-major (columns before `info` only)
+  int info = 0;                   ///< the first order whose pivot is <= 0 (1-based); 0 if none
+  std::vector<Precise<T>> lower;  ///< L, n × n column-major (columns before `info` only)
 };
 
-/// @param a n × n column-major, the lower triangle is read
-ReferenceCholesky reference_cholesky(const std::vector<double>& a, int n);
+/// @param a n × n column-major, the lower triangle is read (the diagonal's real part only)
+template <typename T>
+ReferenceCholesky<T> reference_cholesky(const std::vector<T>& a, int n);
 
 }  // namespace hetscal_test

@@ -2,17 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
+#include "precision.hpp"
 #include "scalapack_abi.hpp"
 
 namespace hetscal_test {
 namespace {
 
-// The NaN in the triangle PDPOTRF must not reference: a payload of its own.
+// The NaN in the triangle PxPOTRF must not reference: a payload of its own.
 double other_triangle_sentinel() {
   const std::uint64_t bits = 0x7FF80123456789ABull;
   double value;
@@ -21,21 +24,25 @@ double other_triangle_sentinel() {
 }
 
 // What the case expects of sub(A)'s UPLO triangle after the call.
+template <typename T>
 struct Reference {
   bool factor_known = false;  // INFO = 0 and N > 0: the factor is checked
   bool left_as_is = false;    // refused, or N = 0: sub(A) stays bit-identical
-  ReferenceCholesky cholesky;
+  ReferenceCholesky<T> cholesky;
   double bound = 0.0;
 };
 
 // Cholesky is backward stable: the computed factor is the exact one of A + dA with
-// |dA| <= gamma_{n+1}·|L|·|L^T|, so ||dA||_F <= n·gamma_{n+1}·||A||_2. The factor's first-order
+// |dA| <= gamma_{n+1}·|L|·|L^H|, so ||dA||_F <= n·gamma_{n+1}·||A||_2. The factor's first-order
 // sensitivity is ||dL||_F <= kappa(A)·||L||_2·||dA||_F / ||A||_2 (Sun), with kappa < 3 and
-// ||L||_2 = sqrt(||A||_2) <= sqrt(3n + 1) for these matrices (potrf_case.hpp). Any correct
+// ||L||_2 = sqrt(||A||_2) <= sqrt(3n + 1) for real matrices (potrf_case.hpp). Any correct
 // blocking and summation order lies within that of the exact factor, as does the long-double
-// reference: each element within 3·n·(n + 1)·eps·sqrt(3n + 1); twice that is allowed.
-Reference reference_for(const PotrfCase& t, const std::vector<double>& a) {
-  Reference r;
+// reference: each element within 3·n·(n + 1)·eps·sqrt(3n + 1), eps the precision's; twice
+// that is allowed. On complex data kappa < 4n + 1 (the spectrum is wider) and each operation
+// errs up to twice as much: the bound grows by (4n + 1)/3 · 2.
+template <typename T>
+Reference<T> reference_for(const PotrfCase& t, const std::vector<T>& a) {
+  Reference<T> r;
   if (t.argument_info() != 0 || t.n == 0) {
     r.left_as_is = true;
     return r;
@@ -47,44 +54,60 @@ Reference reference_for(const PotrfCase& t, const std::vector<double>& a) {
     std::abort();  // a bug of the test, not of the routine
   }
   r.factor_known = t.failing_order == 0;
-  const double n = t.n, eps = std::numeric_limits<double>::epsilon();
-  r.bound = 2.0 * 3.0 * n * (n + 1.0) * eps * std::sqrt(3.0 * n + 1.0);
+  const double n = t.n, eps = unit_roundoff<T>();
+  const double complex_factor = std::is_floating_point_v<T> ? 1.0 : 2.0 * (4.0 * n + 1.0) / 3.0;
+  r.bound = complex_factor * 2.0 * 3.0 * n * (n + 1.0) * eps * std::sqrt(3.0 * n + 1.0);
   return r;
 }
 
+// A value in the report's type: double on real data, std::complex<double> on complex data.
+template <typename T>
+auto reported(const T& value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<double>(value);
+  } else {
+    return std::complex<double>(value);
+  }
+}
+
 // Checks one element of the UPLO triangle of sub(A) (si, sj 0-based inside sub(A)).
-void check_referenced(const PotrfCase& t, const Reference& r, int si, int sj, double got,
-                      double before, PotrfFindings& f, int li, int lj, int i, int j) {
+template <typename T>
+void check_referenced(const PotrfCase& t, const Reference<T>& r, int si, int sj, T got, T before,
+                      PotrfFindings& f, int li, int lj, int i, int j) {
   if (r.left_as_is) {
     if (!same_bits(got, before)) {
       ++f.changed_refused;
       note_first_problem(f.first_problem, "sub(A) changed by a call that must leave it", li, lj, i,
-                         j, got, before, 0.0);
+                         j, reported(got), reported(before), 0.0);
     }
     return;
   }
   if (!r.factor_known) return;  // INFO > 0: ScaLAPACK leaves a partial factor, unspecified
-  // U = L^T: U(si, sj) = L(sj, si).
+  // U = L^H: U(si, sj) = conj(L(sj, si)).
   const int row = t.upper() ? sj : si, col = t.upper() ? si : sj;
-  const double want =
-      static_cast<double>(r.cholesky.lower[row + static_cast<std::size_t>(col) * t.n]);
-  if (!(std::fabs(got - want) <= r.bound)) {  // NaN fails too
+  auto want = reported(r.cholesky.lower[row + static_cast<std::size_t>(col) * t.n]);
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (t.upper()) want = std::conj(want);
+  }
+  if (!(std::abs(reported(got) - want) <= r.bound)) {  // NaN fails too
     ++f.wrong_factor;
-    note_first_problem(f.first_problem, "wrong factor element", li, lj, i, j, got, want, r.bound);
+    note_first_problem(f.first_problem, "wrong factor element", li, lj, i, j, reported(got), want,
+                       r.bound);
   }
 }
 
-void check_a(const PotrfCase& t, const Reference& r, const LocalOperand& a,
-             const std::vector<double>& before, PotrfFindings& f) {
+template <typename T>
+void check_a(const PotrfCase& t, const Reference<T>& r, const LocalMatrix<T>& a,
+             const std::vector<T>& before, PotrfFindings& f) {
   for (int lj = 0; lj < std::max(1, a.local_cols()); ++lj) {
     for (int li = 0; li < a.lld(); ++li) {
       const std::size_t at = a.at(li, lj);
-      const double got = a.data()[at];
+      const T got = a.data()[at];
       if (li >= a.local_rows() || lj >= a.local_cols()) {
         if (!same_bits(got, before[at])) {
           ++f.changed_padding;
-          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, got, before[at],
-                             0.0);
+          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, reported(got),
+                             reported(before[at]), 0.0);
         }
         continue;
       }
@@ -97,9 +120,22 @@ void check_a(const PotrfCase& t, const Reference& r, const LocalOperand& a,
         ++(in_sub ? f.changed_other_triangle : f.changed_outside);
         note_first_problem(f.first_problem,
                            in_sub ? "other triangle changed" : "A changed outside sub(A)", li, lj,
-                           i, j, got, before[at], 0.0);
+                           i, j, reported(got), reported(before[at]), 0.0);
       }
     }
+  }
+}
+
+template <typename T>
+void call_pxpotrf(const PotrfCase& t, LocalMatrix<T>& a, int* info) {
+  if constexpr (std::is_same_v<T, float>) {
+    pspotrf_(&t.uplo, &t.n, a.data().data(), &t.ia, &t.ja, a.desc(), info);
+  } else if constexpr (std::is_same_v<T, double>) {
+    pdpotrf_(&t.uplo, &t.n, a.data().data(), &t.ia, &t.ja, a.desc(), info);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    pcpotrf_(&t.uplo, &t.n, a.data().data(), &t.ia, &t.ja, a.desc(), info);
+  } else {
+    pzpotrf_(&t.uplo, &t.n, a.data().data(), &t.ia, &t.ja, a.desc(), info);
   }
 }
 
@@ -115,22 +151,25 @@ std::string PotrfFindings::counts(const PotrfCase& t) const {
   return text;
 }
 
+template <typename T>
 PotrfFindings run_and_check(const PotrfCase& t, const GridPosition& grid) {
-  const std::vector<double> sub_a = symmetric_matrix(t);
-  const Reference reference = reference_for(t, sub_a);
+  const std::vector<T> sub_a = hermitian_matrix<T>(t);
+  const Reference<T> reference = reference_for(t, sub_a);
   // Outside sub(A) one NaN sentinel, in its other triangle another: any use of them
   // spoils the factor, any write is seen.
-  LocalOperand a(t.a, grid, [&](int i, int j) {
+  const T outside = sentinel_of<T>(outside_sentinel());
+  const T other_triangle = sentinel_of<T>(other_triangle_sentinel());
+  LocalMatrix<T> a(t.a, grid, [&](int i, int j) {
     const int si = i - (t.ia - 1), sj = j - (t.ja - 1);
-    if (si < 0 || si >= t.n || sj < 0 || sj >= t.n) return outside_sentinel();
-    if (!t.in_referenced_triangle(si, sj)) return other_triangle_sentinel();
+    if (si < 0 || si >= t.n || sj < 0 || sj >= t.n) return outside;
+    if (!t.in_referenced_triangle(si, sj)) return other_triangle;
     return sub_a[si + static_cast<std::size_t>(sj) * t.n];
   });
-  const std::vector<double> before = a.data();
+  const std::vector<T> before = a.data();
 
   PotrfFindings f;
   f.info = 12345;  // a value no call returns: INFO must be set
-  pdpotrf_(&t.uplo, &t.n, a.data().data(), &t.ia, &t.ja, a.desc(), &f.info);
+  call_pxpotrf(t, a, &f.info);
 
   check_a(t, reference, a, before, f);
   if (f.info != t.expected_info()) {
@@ -141,5 +180,10 @@ PotrfFindings run_and_check(const PotrfCase& t, const GridPosition& grid) {
   }
   return f;
 }
+
+template PotrfFindings run_and_check<float>(const PotrfCase&, const GridPosition&);
+template PotrfFindings run_and_check<double>(const PotrfCase&, const GridPosition&);
+template PotrfFindings run_and_check<std::complex<float>>(const PotrfCase&, const GridPosition&);
+template PotrfFindings run_and_check<std::complex<double>>(const PotrfCase&, const GridPosition&);
 
 }  // namespace hetscal_test

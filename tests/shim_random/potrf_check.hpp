@@ -1,6 +1,6 @@
 #pragma once
 /// @file potrf_check.hpp
-/// Runs one PDPOTRF case on this process's part of A and checks it: INFO against the
+/// Runs one PxPOTRF case on this process's part of A and checks it: INFO against the
 /// case's (ScaLAPACK's rules, the order chosen by construction and confirmed by a plain-loop
 /// Cholesky), the UPLO triangle against that long-double factor, and everything else — the
 /// other triangle (NaN), A outside sub(A), the padding below LLD — bit for bit.
@@ -31,8 +31,10 @@ struct PotrfFindings {
   }
 };
 
-/// Builds the local part of A, calls pdpotrf_ (every process of the grid must call this
-/// for the same case), and checks this process's part.
+/// Builds the local part of A in scalar type T (float, double, std::complex<float> or
+/// std::complex<double>), calls PSPOTRF, PDPOTRF, PCPOTRF or PZPOTRF (every process of the
+/// grid must call this for the same case), and checks this process's part.
+template <typename T>
 PotrfFindings run_and_check(const PotrfCase& t, const GridPosition& grid);
 
 }  // namespace hetscal_test

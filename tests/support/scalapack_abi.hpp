@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <complex>
+
 extern "C" {
 void Cblacs_pinfo(int* rank, int* size);
 void Cblacs_get(int context, int what, int* value);
@@ -22,11 +24,33 @@ int indxg2l_(const int* indxglob, const int* nb, const int* iproc, const int* is
              const int* nprocs);
 int indxl2g_(const int* indxloc, const int* nb, const int* iproc, const int* isrcproc,
              const int* nprocs);
+void psgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const float* alpha, const float* a, const int* ia, const int* ja, const int* desca,
+             const float* b, const int* ib, const int* jb, const int* descb, const float* beta,
+             float* c, const int* ic, const int* jc, const int* descc);
+void pcgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const std::complex<float>* alpha, const std::complex<float>* a, const int* ia,
+             const int* ja, const int* desca, const std::complex<float>* b, const int* ib,
+             const int* jb, const int* descb, const std::complex<float>* beta,
+             std::complex<float>* c, const int* ic, const int* jc, const int* descc);
+void pzgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const std::complex<double>* alpha, const std::complex<double>* a, const int* ia,
+             const int* ja, const int* desca, const std::complex<double>* b, const int* ib,
+             const int* jb, const int* descb, const std::complex<double>* beta,
+             std::complex<double>* c, const int* ic, const int* jc, const int* descc);
 void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
              const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
              const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
              double* c, const int* ic, const int* jc, const int* descc);
 void pdpotrf_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, int* info);
+void pspotrf_(const char* uplo, const int* n, float* a, const int* ia, const int* ja,
+              const int* desca, int* info);
+// COMPLEX and COMPLEX*16 arrays as std::complex<float> and std::complex<double> (the same
+// layout: real part first).
+void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* ia, const int* ja,
+              const int* desca, int* info);
+void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia, const int* ja,
               const int* desca, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* ipiv, int* info);
