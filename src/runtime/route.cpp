@@ -1,9 +1,24 @@
 #include "runtime/route.hpp"
 
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "runtime/adaptation.hpp"
 #include "runtime/report.hpp"
 
 namespace hetscal::runtime {
 namespace {
+
+// Whether the call's start observes the ranks and agrees their speeds: only calls the cheap
+// rules of decide() let through (all global, so every rank of the context joins the
+// collective, or none does); ScaLAPACK's own small and rank-NB PDGEMM calls cost nothing.
+bool observes_speeds(const ContextState& state, const RoutedCall& call) {
+  if (!state.adapt || state.disabled || !state.configuration_problem.empty() || !state.speeds_problem.empty())
+    return false;
+  if (!state.allows(call.routine) || !call.unsupported.empty() || call.single_panel_update) return false;
+  if (state.context->num_ranks() < 2 || call.dims.empty()) return false;
+  return *std::min_element(call.dims.begin(), call.dims.end()) >= state.min_n;
+}
 
 DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
   DecisionInput in;
@@ -28,6 +43,15 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
 TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   const std::string name = call.routine.name();
   const std::string shape = name + " " + shape_text(call.dims);
+  if (observes_speeds(state, call)) {
+    try {
+      adapt_speeds(state);
+    } catch (const Error& e) {
+      // Every rank fails alike (a stage agreed, or the same values refused): the call is then
+      // decided on the speeds already agreed.
+      report_once(state.verbosity, Verbosity::Once, state.is_root(), std::string("speed adaptation skipped: ") + e.what());
+    }
+  }
   Decision decision = decide(decision_input(state, call));
   TakeOverOutcome outcome;
   if (decision.route == Route::Heterogeneous) {

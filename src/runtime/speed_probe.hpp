@@ -9,4 +9,9 @@ namespace hetscal::runtime {
 /// (later calls return the same value). Calls BLAS directly, outside the flop accounting.
 double probed_speed();
 
+/// A fresh, shorter measurement (the median of 3 DGEMMs of order 160, a few milliseconds):
+/// what a rank observes of itself when it has no computed work to observe (forwarded
+/// calls), so that speed changes are seen there too.
+double short_probed_speed();
+
 }  // namespace hetscal::runtime

@@ -1,0 +1,110 @@
+#include "runtime/adaptation.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "core/error.hpp"
+#include "mpi/mpi_error.hpp"
+#include "runtime/context_state.hpp"
+#include "runtime/report.hpp"
+#include "runtime/speed_probe.hpp"
+
+namespace hetscal::runtime {
+namespace {
+
+const char* verdict_name(core::Verdict verdict) {
+  switch (verdict) {
+    case core::Verdict::Unobserved: return "unobserved";
+    case core::Verdict::Noise: return "noise";
+    case core::Verdict::Suspect: return "suspect";
+    case core::Verdict::Confirmed: return "confirmed";
+  }
+  return "?";
+}
+
+std::string verdicts_text(const std::vector<core::Verdict>& verdicts) {
+  std::string text;
+  for (std::size_t i = 0; i < verdicts.size(); ++i) text += (i ? ", " : "") + std::string(verdict_name(verdicts[i]));
+  return text;
+}
+
+void report_step(const ContextState& state, const std::vector<double>& planned, const AdaptationStep& step) {
+  report_always(state.verbosity, Verbosity::EveryCall, state.is_root(),
+                "speeds: estimates " + speeds_text(step.estimates) + " flop/s (verdicts: " +
+                    verdicts_text(step.verdicts) + ")");
+  if (!step.replan) return;
+  char gain[96];
+  std::snprintf(gain, sizeof gain, "x%.2f the balanced time (threshold x%.2f)", step.gain,
+                1.0 + state.tracker->rule().replan_threshold);
+  report_always(state.verbosity, Verbosity::Once, state.is_root(),
+                "speeds changed: observed " + speeds_text(step.estimates) + " flop/s (planned with " +
+                    speeds_text(planned) + "): the current plan's slowest rank would take " + gain +
+                    "; planning with " + speeds_text(step.speeds));
+}
+
+}  // namespace
+
+std::string speeds_text(const std::vector<double>& speeds) {
+  std::string text;
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", speeds[i]);
+    text += (i ? ", " : "") + std::string(value);
+  }
+  return text;
+}
+
+double observe_self(kernels::ComputeTally& mark) {
+  const kernels::ComputeTally now = kernels::compute_tally();
+  const double flops = now.flops - mark.flops, seconds = now.seconds - mark.seconds;
+  mark = now;
+  if (seconds >= kMinObservedSeconds && flops > 0.0) return flops / seconds;
+  return short_probed_speed();
+}
+
+AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
+                                     const std::vector<double>& planned) {
+  int size = 0;
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (planned.size() != static_cast<std::size_t>(size) || tracker.estimates().size() != planned.size())
+    throw InvalidArgument("speed adaptation: " + std::to_string(planned.size()) + " planned speeds and " +
+                          std::to_string(tracker.estimates().size()) + " estimates for " +
+                          std::to_string(size) + " ranks");
+  AdaptationStep step;
+  step.observations.resize(static_cast<std::size_t>(size));
+  mpi::check_mpi(MPI_Allgather(&my_observation, 1, MPI_DOUBLE, step.observations.data(), 1, MPI_DOUBLE, comm),
+                 "MPI_Allgather");
+  step.verdicts = tracker.observe(step.observations);
+  step.estimates = tracker.estimates();
+  step.gain = core::replanning_gain(planned, step.estimates);
+  step.replan = step.gain >= 1.0 + tracker.rule().replan_threshold;
+  if (step.replan) step.speeds = core::planning_speeds(step.estimates, tracker.rule().noise_band);
+  return step;
+}
+
+void adapt_speeds(ContextState& state) {
+  machine_figures(state);
+  MachineFigures& machine = *state.machine;
+  if (!state.tracker) {
+    // The first call: the machine figures just probed each rank (or scaled the given speeds).
+    state.tracker.emplace(machine.flops);
+    state.observed_mark = kernels::compute_tally();
+    // Probes of equal ranks never come out equal: within the noise band they are one speed.
+    if (state.speeds_probed) {
+      state.speeds = core::planning_speeds(state.speeds, state.tracker->rule().noise_band);
+      machine.flops = core::planning_speeds(machine.flops, state.tracker->rule().noise_band);
+    }
+    return;
+  }
+  const double mine = observe_self(state.observed_mark);
+  const std::vector<double> planned = state.speeds;
+  const AdaptationStep step = agree_on_observations(state.context->comm, *state.tracker, mine, planned);
+  if (step.replan) {
+    state.speeds = step.speeds;
+    ++state.speeds_version;
+    machine.flops = step.speeds;
+  }
+  report_step(state, planned, step);
+}
+
+}  // namespace hetscal::runtime

@@ -1,0 +1,71 @@
+#pragma once
+/// @file adaptation.hpp
+/// Speeds learnt at run time (HETSCAL_ADAPT, on by default). At the start of every call that
+/// could be taken over, each rank of the context observes itself: the rate of the local
+/// BLAS/LAPACK work hetscal's kernels did since the last such call (their flops over the
+/// seconds those calls took, waiting excluded, kernels/flop_counter.hpp), or, when it did
+/// none (the calls were forwarded, or too little ran to time), a short probe
+/// (runtime/speed_probe.hpp). One MPI_Allgather of one double per rank agrees the
+/// observations; every rank then feeds the same values to the same smoothing rule
+/// (core/speed_tracking.hpp), so every rank holds the same estimates and takes the same
+/// decisions. The context's first call starts from the probe or the given speeds (the
+/// machine figures).
+///
+/// The plan follows the estimates only when it pays: a plan made for the speeds in use is
+/// replaced when its slowest rank would take at least (1 + 10 %) of the balanced time under
+/// the estimates (core::replanning_gain); the shim moves the operands in and out on every
+/// call whichever plan it uses, so a new plan adds no data movement, and whether the call is
+/// taken over at all is still decided by the full predicted times, moves included
+/// (runtime/decision.hpp). Estimates within 15 % of each other are planned as uniform speeds.
+///
+/// HETSCAL_VERBOSE=1 prints each change of speeds and why (rank 0 of the context):
+///   hetscal: speeds changed: observed 9.1e+09, 3.0e+09 flop/s (planned with 1, 1): ...
+/// HETSCAL_VERBOSE=2 also prints the estimates at every call:
+///   hetscal: speeds: estimates 9.1e+09, 3.0e+09 flop/s (rank 0 verdicts: noise, confirmed)
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "core/speed_tracking.hpp"
+#include "kernels/flop_counter.hpp"
+
+namespace hetscal::runtime {
+
+struct ContextState;
+
+/// Less computing time than this since the last observation is not timed reliably: the
+/// rank probes itself instead.
+inline constexpr double kMinObservedSeconds = 2e-3;
+
+/// What one agreement of observations decided (identical on every rank).
+struct AdaptationStep {
+  std::vector<double> observations;     ///< per rank, agreed (0: none)
+  std::vector<core::Verdict> verdicts;  ///< what each observation did
+  std::vector<double> estimates;        ///< after this step
+  double gain = 1.0;                    ///< core::replanning_gain(planned, estimates)
+  bool replan = false;                  ///< gain passes the threshold
+  std::vector<double> speeds;           ///< to plan with from now on (when replan)
+};
+
+/// This rank's observation of itself: the rate of the kernels' work since `mark` when it took
+/// at least kMinObservedSeconds, else a short probe. Moves `mark` to now.
+double observe_self(kernels::ComputeTally& mark);
+
+/// Collective over `comm`: gathers every rank's observation (one MPI_Allgather), feeds them
+/// to `tracker` and decides whether to plan again for the estimates.
+/// @param planned the speeds the current plans were made with (one per rank).
+/// @throws InvalidArgument if `planned` or the tracker does not have one entry per rank.
+AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
+                                     const std::vector<double>& planned);
+
+/// The route's hook, collective over the context: observes, agrees and, when the step says
+/// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
+/// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call.
+/// @throws mpi::StageFailed on every rank when the machine figures cannot be measured.
+void adapt_speeds(ContextState& state);
+
+/// "9.1e+09, 3e+09".
+std::string speeds_text(const std::vector<double>& speeds);
+
+}  // namespace hetscal::runtime
