@@ -1,5 +1,6 @@
 #include "runtime/adaptation.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -54,12 +55,18 @@ std::string speeds_text(const std::vector<double>& speeds) {
   return text;
 }
 
-double observe_self(kernels::ComputeTally& mark) {
+int short_probe_order(double share_flops) {
+  const double affordable = std::cbrt(kProbeBudget * share_flops / 6.0);
+  if (!(affordable >= kMinProbeOrder)) return 0;
+  return affordable >= kMaxProbeOrder ? kMaxProbeOrder : static_cast<int>(affordable);
+}
+
+double observe_self(kernels::ComputeTally& mark, int probe_order) {
   const kernels::ComputeTally now = kernels::compute_tally();
   const double flops = now.flops - mark.flops, seconds = now.seconds - mark.seconds;
   mark = now;
   if (seconds >= kMinObservedSeconds && flops > 0.0) return flops / seconds;
-  return short_probed_speed();
+  return probe_order > 0 ? short_probed_speed(probe_order) : 0.0;
 }
 
 AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
@@ -82,7 +89,7 @@ AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker,
   return step;
 }
 
-void adapt_speeds(ContextState& state) {
+void adapt_speeds(ContextState& state, double call_flops) {
   machine_figures(state);
   MachineFigures& machine = *state.machine;
   if (!state.tracker) {
@@ -96,7 +103,8 @@ void adapt_speeds(ContextState& state) {
     }
     return;
   }
-  const double mine = observe_self(state.observed_mark);
+  const double share = call_flops / static_cast<double>(state.context->num_ranks());
+  const double mine = observe_self(state.observed_mark, short_probe_order(share));
   const std::vector<double> planned = state.speeds;
   const AdaptationStep step = agree_on_observations(state.context->comm, *state.tracker, mine, planned);
   if (step.replan) {

@@ -5,7 +5,8 @@
 /// BLAS/LAPACK work hetscal's kernels did since the last such call (their flops over the
 /// seconds those calls took, waiting excluded, kernels/flop_counter.hpp), or, when it did
 /// none (the calls were forwarded, or too little ran to time), a short probe
-/// (runtime/speed_probe.hpp). One MPI_Allgather of one double per rank agrees the
+/// (runtime/speed_probe.hpp) sized to cost at most 2 % of the rank's share of the call
+/// (short_probe_order); a call too small for any probe observes nothing on that rank. One MPI_Allgather of one double per rank agrees the
 /// observations; every rank then feeds the same values to the same smoothing rule
 /// (core/speed_tracking.hpp), so every rank holds the same estimates and takes the same
 /// decisions. The context's first call starts from the probe or the given speeds (the
@@ -48,9 +49,21 @@ struct AdaptationStep {
   std::vector<double> speeds;           ///< to plan with from now on (when replan)
 };
 
+/// The largest short probe, and the smallest worth timing.
+inline constexpr int kMaxProbeOrder = 160;
+inline constexpr int kMinProbeOrder = 32;
+/// The share of a call's work a short probe may cost.
+inline constexpr double kProbeBudget = 0.02;
+
+/// The order of the short probe a rank may run before a call giving it `share_flops` flops:
+/// the largest n <= kMaxProbeOrder whose 3 DGEMMs (6n³ flops) cost at most kProbeBudget of
+/// the share, or 0 (no probe) when that n is below kMinProbeOrder.
+int short_probe_order(double share_flops);
+
 /// This rank's observation of itself: the rate of the kernels' work since `mark` when it took
-/// at least kMinObservedSeconds, else a short probe. Moves `mark` to now.
-double observe_self(kernels::ComputeTally& mark);
+/// at least kMinObservedSeconds, else a short probe of order `probe_order` (0: none, the
+/// observation is 0). Moves `mark` to now.
+double observe_self(kernels::ComputeTally& mark, int probe_order);
 
 /// Collective over `comm`: gathers every rank's observation (one MPI_Allgather), feeds them
 /// to `tracker` and decides whether to plan again for the estimates.
@@ -62,8 +75,9 @@ AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker,
 /// The route's hook, collective over the context: observes, agrees and, when the step says
 /// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
 /// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call.
+/// @param call_flops the call's work (all ranks), which bounds the short probe.
 /// @throws mpi::StageFailed on every rank when the machine figures cannot be measured.
-void adapt_speeds(ContextState& state);
+void adapt_speeds(ContextState& state, double call_flops);
 
 /// "9.1e+09, 3e+09".
 std::string speeds_text(const std::vector<double>& speeds);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "kernels/local_blas.hpp"
 #include "runtime/adaptation.hpp"
 #include "runtime/report.hpp"
 
@@ -18,6 +19,18 @@ bool observes_speeds(const ContextState& state, const RoutedCall& call) {
   if (!state.allows(call.routine) || !call.unsupported.empty() || call.single_panel_update) return false;
   if (state.context->num_ranks() < 2 || call.dims.empty()) return false;
   return *std::min_element(call.dims.begin(), call.dims.end()) >= state.min_n;
+}
+
+// The call's flops on real data (LAWN 41's leading terms are enough: they size a probe).
+double call_flops(const RoutedCall& call) {
+  const std::vector<std::int64_t>& d = call.dims;
+  switch (call.routine.routine) {
+    case core::Routine::Gemm: return kernels::gemm_flops(d.at(0), d.at(1), d.at(2));
+    case core::Routine::LU: return kernels::getrf_flops(d.at(0), d.at(1));
+    case core::Routine::QR: return kernels::geqrf_flops(d.at(0), d.at(1));
+    case core::Routine::Cholesky: return kernels::potrf_flops(d.at(0));
+  }
+  return 0.0;
 }
 
 DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
@@ -45,7 +58,7 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   const std::string shape = name + " " + shape_text(call.dims);
   if (observes_speeds(state, call)) {
     try {
-      adapt_speeds(state);
+      adapt_speeds(state, call_flops(call));
     } catch (const Error& e) {
       // Every rank fails alike (a stage agreed, or the same values refused): the call is then
       // decided on the speeds already agreed.

@@ -16,8 +16,6 @@ namespace {
 // the first intercepted call does not stall.
 constexpr int kOrder = 256;
 constexpr int kRuns = 5;
-// The short probe: 3 runs of 25 Mflop, a few ms, next to calls of at least 2·512³ flops.
-constexpr int kShortOrder = 160;
 constexpr int kShortRuns = 3;
 
 // The median rate of `runs` DGEMMs of order n.
@@ -42,6 +40,6 @@ double probed_speed() {
   return speed;
 }
 
-double short_probed_speed() { return measure(kShortOrder, kShortRuns); }
+double short_probed_speed(int order) { return measure(order, kShortRuns); }
 
 }  // namespace hetscal::runtime

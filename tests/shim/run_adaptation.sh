@@ -1,6 +1,6 @@
 #!/bin/bash
 # Speeds learnt at run time, end to end: an unchanged ScaLAPACK program (pdgemm_loop: 10
-# PDGEMM 256 calls, each result checked) on RANKS ranks with libhetscal.so and the emulator
+# PDGEMM 320 calls, each result checked) on RANKS ranks with libhetscal.so and the emulator
 # preloaded, no speeds given. Every rank is slowed 2x (sleeping dominates: HETSCAL_SLOWDOWN_RATE
 # = 1e8 flop/s, far below a core's DGEMM rate), and the last rank turns 6x slower from its
 # 40th BLAS call on, so the emulated speeds go from equal to 5 : 1 ((6 − 1)/(2 − 1); with the
@@ -32,7 +32,7 @@ output=$(mktemp)
 trap 'rm -f "$output"' EXIT
 "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" -x OPENBLAS_NUM_THREADS=1 \
   -x LD_PRELOAD="$library $emulator" -x HETSCAL_SLOWDOWN_RATE=1e8 -x HETSCAL_SLOWDOWN="$slowdown" \
-  "${settings[@]}" "$program" 256 10 > "$output" 2>&1
+  "${settings[@]}" "$program" 320 10 > "$output" 2>&1
 status=$?
 cat "$output"
 
