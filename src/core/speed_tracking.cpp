@@ -35,13 +35,18 @@ SpeedTracker::SpeedTracker(std::vector<double> initial, TrackingRule rule)
   require_fraction(rule_.replan_threshold, "re-planning threshold");
 }
 
-std::vector<Verdict> SpeedTracker::observe(const std::vector<double>& observations) {
+void SpeedTracker::observe(const std::vector<double>& observations, std::vector<Verdict>& verdicts) {
   if (observations.size() != estimates_.size())
     throw InvalidArgument("speed tracking: " + std::to_string(observations.size()) +
                           " observations for " + std::to_string(estimates_.size()) + " ranks");
-  std::vector<Verdict> verdicts;
+  verdicts.clear();
   for (std::size_t rank = 0; rank < observations.size(); ++rank)
     verdicts.push_back(observe_rank(rank, observations[rank]));
+}
+
+std::vector<Verdict> SpeedTracker::observe(const std::vector<double>& observations) {
+  std::vector<Verdict> verdicts;
+  observe(observations, verdicts);
   return verdicts;
 }
 
@@ -64,12 +69,11 @@ Verdict SpeedTracker::observe_rank(std::size_t rank, double observed) {
   return Verdict::Suspect;
 }
 
-std::vector<double> planning_speeds(const std::vector<double>& estimates, double noise_band) {
-  const auto [slowest, fastest] = std::minmax_element(estimates.begin(), estimates.end());
-  if (*fastest > *slowest * (1.0 + noise_band)) return estimates;
-  const double mean = std::accumulate(estimates.begin(), estimates.end(), 0.0) /
-                      static_cast<double>(estimates.size());
-  return std::vector<double>(estimates.size(), mean);
+void plan_nearly_uniform_as_uniform(std::vector<double>& speeds, double noise_band) {
+  const auto [slowest, fastest] = std::minmax_element(speeds.begin(), speeds.end());
+  if (*fastest > *slowest * (1.0 + noise_band)) return;
+  const double mean = std::accumulate(speeds.begin(), speeds.end(), 0.0) / static_cast<double>(speeds.size());
+  std::fill(speeds.begin(), speeds.end(), mean);
 }
 
 double replanning_gain(const std::vector<double>& planned, const std::vector<double>& estimated) {

@@ -45,8 +45,11 @@ class SpeedTracker {
   explicit SpeedTracker(std::vector<double> initial, TrackingRule rule = {});
 
   /// Feeds one observation per rank; a value that is not finite and > 0 means none.
+  /// @param[out] verdicts what each rank's observation did; allocates nothing when its
+  ///        capacity already holds one per rank (so that ranks cannot fail apart here).
   /// @throws InvalidArgument unless there is one observation per rank.
-  /// @return what each rank's observation did.
+  void observe(const std::vector<double>& observations, std::vector<Verdict>& verdicts);
+  /// The same, returning the verdicts.
   std::vector<Verdict> observe(const std::vector<double>& observations);
 
   const std::vector<double>& estimates() const { return estimates_; }
@@ -60,11 +63,11 @@ class SpeedTracker {
   std::vector<double> suspects_;  ///< 0: none
 };
 
-/// The speeds to plan with for `estimates`: the estimates themselves, or all equal to their
-/// mean when the fastest is within (1 + noise_band) of the slowest (then nothing but noise
-/// tells them apart, and a uniform machine must be seen as uniform).
-/// @pre estimates non-empty, all > 0.
-std::vector<double> planning_speeds(const std::vector<double>& estimates, double noise_band);
+/// Makes `speeds` (estimates) the speeds to plan with, in place: unchanged, or all equal to
+/// their mean when the fastest is within (1 + noise_band) of the slowest (then nothing but
+/// noise tells them apart, and a uniform machine must be seen as uniform). Allocates nothing.
+/// @pre speeds non-empty, all > 0.
+void plan_nearly_uniform_as_uniform(std::vector<double>& speeds, double noise_band);
 
 /// How much longer than a balanced split a plan made for `planned` speeds takes when the ranks
 /// run at `estimated` speeds: max_i (share_i / speed share_i), shares normalised to sum 1 (a

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/report.hpp"
@@ -66,53 +67,91 @@ double observe_self(kernels::ComputeTally& mark, int probe_order) {
   const double flops = now.flops - mark.flops, seconds = now.seconds - mark.seconds;
   mark = now;
   if (seconds >= kMinObservedSeconds && flops > 0.0) return flops / seconds;
-  return probe_order > 0 ? short_probed_speed(probe_order) : 0.0;
+  if (probe_order == 0) return 0.0;
+  try {
+    return short_probed_speed(probe_order);
+  } catch (const std::exception&) {
+    return 0.0;  // the probe's matrices (memory): this rank observes nothing this time
+  }
 }
 
-AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
-                                     const std::vector<double>& planned) {
+AdaptationStep AdaptationStep::for_ranks(std::size_t ranks) {
+  AdaptationStep step;
+  step.observations.resize(ranks);
+  step.verdicts.reserve(ranks);
+  step.estimates.reserve(ranks);
+  step.speeds.reserve(ranks);
+  return step;
+}
+
+void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
+                           const std::vector<double>& planned, AdaptationStep& step) {
   int size = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  if (planned.size() != static_cast<std::size_t>(size) || tracker.estimates().size() != planned.size())
-    throw InvalidArgument("speed adaptation: " + std::to_string(planned.size()) + " planned speeds and " +
-                          std::to_string(tracker.estimates().size()) + " estimates for " +
+  const auto ranks = static_cast<std::size_t>(size);
+  if (planned.size() != ranks || tracker.estimates().size() != ranks || step.observations.size() != ranks)
+    throw InvalidArgument("speed adaptation: " + std::to_string(planned.size()) + " planned speeds, " +
+                          std::to_string(tracker.estimates().size()) + " estimates and room for " +
+                          std::to_string(step.observations.size()) + " observations for " +
                           std::to_string(size) + " ranks");
-  AdaptationStep step;
-  step.observations.resize(static_cast<std::size_t>(size));
   mpi::check_mpi(MPI_Allgather(&my_observation, 1, MPI_DOUBLE, step.observations.data(), 1, MPI_DOUBLE, comm),
                  "MPI_Allgather");
-  step.verdicts = tracker.observe(step.observations);
+  // From here on every rank computes the same from the same values, in the step's own room.
+  tracker.observe(step.observations, step.verdicts);
   step.estimates = tracker.estimates();
   step.gain = core::replanning_gain(planned, step.estimates);
   step.replan = step.gain >= 1.0 + tracker.rule().replan_threshold;
-  if (step.replan) step.speeds = core::planning_speeds(step.estimates, tracker.rule().noise_band);
-  return step;
+  step.speeds = step.estimates;
+  core::plan_nearly_uniform_as_uniform(step.speeds, tracker.rule().noise_band);
 }
+
+namespace {
+
+// The context's first adapted call: the tracker starts from the machine figures (the probe,
+// or the given speeds scaled by it), agreed so that every rank has one or none.
+void start_tracking(ContextState& state, MachineFigures& machine) {
+  try {
+    mpi::run_agreed(state.context->comm, "speed tracking", [&] {
+      state.tracker.emplace(machine.flops);
+      state.step = AdaptationStep::for_ranks(machine.flops.size());
+      state.planned = state.speeds;
+    });
+  } catch (const mpi::StageFailed&) {
+    state.tracker.reset();
+    throw;
+  }
+  state.observed_mark = kernels::compute_tally();
+  // Probes of equal ranks never come out equal: within the noise band they are one speed.
+  if (state.speeds_probed) {
+    core::plan_nearly_uniform_as_uniform(state.speeds, state.tracker->rule().noise_band);
+    core::plan_nearly_uniform_as_uniform(machine.flops, state.tracker->rule().noise_band);
+  }
+}
+
+}  // namespace
 
 void adapt_speeds(ContextState& state, double call_flops) {
   machine_figures(state);
   MachineFigures& machine = *state.machine;
   if (!state.tracker) {
-    // The first call: the machine figures just probed each rank (or scaled the given speeds).
-    state.tracker.emplace(machine.flops);
-    state.observed_mark = kernels::compute_tally();
-    // Probes of equal ranks never come out equal: within the noise band they are one speed.
-    if (state.speeds_probed) {
-      state.speeds = core::planning_speeds(state.speeds, state.tracker->rule().noise_band);
-      machine.flops = core::planning_speeds(machine.flops, state.tracker->rule().noise_band);
-    }
+    start_tracking(state, machine);
     return;
   }
   const double share = call_flops / static_cast<double>(state.context->num_ranks());
   const double mine = observe_self(state.observed_mark, short_probe_order(share));
-  const std::vector<double> planned = state.speeds;
-  const AdaptationStep step = agree_on_observations(state.context->comm, *state.tracker, mine, planned);
-  if (step.replan) {
-    state.speeds = step.speeds;
+  // The speeds in use are kept in the step's room beside the others: copied, not allocated.
+  state.planned = state.speeds;
+  agree_on_observations(state.context->comm, *state.tracker, mine, state.planned, state.step);
+  if (state.step.replan) {
+    state.speeds = state.step.speeds;
     ++state.speeds_version;
-    machine.flops = step.speeds;
+    machine.flops = state.step.speeds;
   }
-  report_step(state, planned, step);
+  try {
+    report_step(state, state.planned, state.step);
+  } catch (const std::exception&) {
+    // Only the message is lost (memory); the decision stands on every rank.
+  }
 }
 
 }  // namespace hetscal::runtime

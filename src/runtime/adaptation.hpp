@@ -39,7 +39,9 @@ struct ContextState;
 /// rank probes itself instead.
 inline constexpr double kMinObservedSeconds = 2e-3;
 
-/// What one agreement of observations decided (identical on every rank).
+/// What one agreement of observations decided (identical on every rank). Kept and reused
+/// by the context: made once for its ranks, later steps allocate nothing, so that no rank can
+/// fail (memory) after the others have moved on.
 struct AdaptationStep {
   std::vector<double> observations;     ///< per rank, agreed (0: none)
   std::vector<core::Verdict> verdicts;  ///< what each observation did
@@ -47,6 +49,9 @@ struct AdaptationStep {
   double gain = 1.0;                    ///< core::replanning_gain(planned, estimates)
   bool replan = false;                  ///< gain passes the threshold
   std::vector<double> speeds;           ///< to plan with from now on (when replan)
+
+  /// A step with room for `ranks` ranks in every list.
+  static AdaptationStep for_ranks(std::size_t ranks);
 };
 
 /// The largest short probe, and the smallest worth timing.
@@ -68,13 +73,17 @@ double observe_self(kernels::ComputeTally& mark, int probe_order);
 /// Collective over `comm`: gathers every rank's observation (one MPI_Allgather), feeds them
 /// to `tracker` and decides whether to plan again for the estimates.
 /// @param planned the speeds the current plans were made with (one per rank).
-/// @throws InvalidArgument if `planned` or the tracker does not have one entry per rank.
-AdaptationStep agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
-                                     const std::vector<double>& planned);
+/// @param[in,out] step the outcome; allocates nothing when made by AdaptationStep::for_ranks.
+/// @throws InvalidArgument (before the collective, on every rank alike) if `planned`, the
+///         tracker or `step` does not have one entry per rank.
+void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
+                           const std::vector<double>& planned, AdaptationStep& step);
 
 /// The route's hook, collective over the context: observes, agrees and, when the step says
 /// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
-/// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call.
+/// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call (an agreed
+/// stage: a rank that cannot, for memory, leaves every rank without one). A rank whose probe
+/// fails observes nothing.
 /// @param call_flops the call's work (all ranks), which bounds the short probe.
 /// @throws mpi::StageFailed on every rank when the machine figures cannot be measured.
 void adapt_speeds(ContextState& state, double call_flops);

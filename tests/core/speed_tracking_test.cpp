@@ -11,7 +11,7 @@
 
 namespace {
 
-using hetscal::core::planning_speeds;
+using hetscal::core::plan_nearly_uniform_as_uniform;
 using hetscal::core::replanning_gain;
 using hetscal::core::SpeedTracker;
 using hetscal::core::Verdict;
@@ -62,8 +62,11 @@ TEST(SpeedTracking, BadInputIsRefused) {
 }
 
 TEST(SpeedTracking, NearlyUniformEstimatesArePlannedAsUniform) {
-  EXPECT_EQ(planning_speeds({10.0, 11.0}, 0.15), (std::vector<double>{10.5, 10.5}));
-  EXPECT_EQ(planning_speeds({10.0, 12.0}, 0.15), (std::vector<double>{10.0, 12.0}));
+  std::vector<double> close{10.0, 11.0}, apart{10.0, 12.0};
+  plan_nearly_uniform_as_uniform(close, 0.15);
+  plan_nearly_uniform_as_uniform(apart, 0.15);
+  EXPECT_EQ(close, (std::vector<double>{10.5, 10.5}));
+  EXPECT_EQ(apart, (std::vector<double>{10.0, 12.0}));
 }
 
 TEST(SpeedTracking, ReplanningGainIsTheSlowestFinishOverTheBalancedOne) {

@@ -40,11 +40,12 @@ TEST(SpeedAdaptation, RanksFeedingDifferentObservationsDecideAlike) {
   core::SpeedTracker tracker(planned);
   std::mt19937 noise(1234u + static_cast<unsigned>(me));  // every rank draws its own noise
   std::uniform_real_distribution<double> jitter(0.95, 1.05);
+  AdaptationStep result = AdaptationStep::for_ranks(planned.size());
   int replans = 0, first_replan = -1;
   for (int step = 0; step < 20; ++step) {
     double mine = true_rate(me, ranks, step) * jitter(noise);
     if (step == 4 && me == 0) mine *= 4.0;  // one spike: must move nothing
-    const AdaptationStep result = agree_on_observations(MPI_COMM_WORLD, tracker, mine, planned);
+    agree_on_observations(MPI_COMM_WORLD, tracker, mine, planned, result);
     std::vector<double> decision = result.estimates;
     decision.push_back(result.gain);
     decision.push_back(result.replan ? 1.0 : 0.0);
@@ -68,9 +69,14 @@ TEST(SpeedAdaptation, RanksFeedingDifferentObservationsDecideAlike) {
   }
 }
 
-TEST(SpeedAdaptation, RefusesPlannedSpeedsOfTheWrongCount) {
-  core::SpeedTracker tracker(std::vector<double>(static_cast<std::size_t>(mpi::test::world_size()), 1.0));
-  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, std::vector<double>(mpi::test::world_size() + 1u, 1.0)),
+TEST(SpeedAdaptation, RefusesListsOfTheWrongCount) {
+  const auto ranks = static_cast<std::size_t>(mpi::test::world_size());
+  core::SpeedTracker tracker(std::vector<double>(ranks, 1.0));
+  AdaptationStep step = AdaptationStep::for_ranks(ranks);
+  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, std::vector<double>(ranks + 1, 1.0), step),
+               InvalidArgument);
+  AdaptationStep no_room;
+  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, std::vector<double>(ranks, 1.0), no_room),
                InvalidArgument);
 }
 
