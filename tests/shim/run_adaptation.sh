@@ -11,6 +11,7 @@
 #   adapt  (default settings) the last estimates, as HETSCAL_VERBOSE=2 prints them, are within
 #          15 % of the emulated speeds (fastest over slowed in [4.25, 5.75], the others within
 #          15 % of rank 0), the speeds changed once with a reason, and calls were computed
+#   given  the same, starting from given equal speeds (HETSCAL_SPEEDS=1,...,1)
 #   off    HETSCAL_ADAPT=0: no estimates, every call forwarded
 #   bad    HETSCAL_ADAPT=sometimes: one message naming it, every call forwarded
 # In every mode the program's own check (every element of every call) must pass.
@@ -24,6 +25,7 @@ slowdown+="$last:2@calls=0..40,$last:6@calls=40.."
 settings=(-x HETSCAL_VERBOSE=2 -x HETSCAL_MIN_N=0)
 case $mode in
   adapt) ;;
+  given) settings+=(-x HETSCAL_SPEEDS="$(printf '1,%.0s' $(seq 2 "$ranks"))1") ;;
   off) settings+=(-x HETSCAL_ADAPT=0) ;;
   bad) settings+=(-x HETSCAL_ADAPT=sometimes) ;;
   *) echo "run_adaptation: unknown mode $mode"; exit 2 ;;
@@ -43,7 +45,7 @@ computed=$(grep -o "hetscal: summary: PDGEMM [0-9]* computed" "$output" | awk '{
 estimates=$(grep -c "hetscal: speeds: estimates" "$output")
 
 case $mode in
-  adapt)
+  adapt | given)
     [ "$computed" -gt 0 ] || fail "no call was computed by hetscal"
     [ "$(grep -c "hetscal: speeds changed: observed" "$output")" -ge 1 ] || fail "no change of speeds reported"
     grep "hetscal: speeds: estimates" "$output" | tail -1 |
