@@ -23,7 +23,8 @@
 ///                            every routine hetscal implements, see known_routines())
 ///   HETSCAL_FORCE=1          take over every supported call the size rule lets through,
 ///                            whatever the predicted times (testing)
-///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once; 2: every call
+///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once, and every change of
+///                            speeds with its reason; 2: every call, and the speed estimates
 ///   HETSCAL_CHOLESKY_LAYOUTS=gcrm,hetero-symmetric  the layouts PxPOTRF's planner may choose
 ///                            from (default all; cholesky_layouts_option.hpp)
 ///   HETSCAL_LU_LAYOUTS=g2dbc,hetero-pattern  the layouts PxGETRF's planner may choose from
