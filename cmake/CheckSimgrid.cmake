@@ -2,7 +2,7 @@
 # separate build tree), then runs the smoke test on the simulated platforms.
 # Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
-simgrid_build(simgrid_smoke)
+simgrid_build(simgrid_smoke simgrid_speed_change)
 
 set(platforms ${SOURCE_DIR}/tests/simgrid/platforms)
 set(ENV{OPENBLAS_NUM_THREADS} 1)
@@ -25,3 +25,10 @@ foreach(case nine_workstations mixed_generations)
       --cfg=smpi/simulate-computation:no --log=root.thres:warning
       ${WORK_DIR}/tests/simgrid/simgrid_smoke ${${case}_speeds})
 endforeach()
+
+# The 9 workstations with guinness (rank 1) 3x slower from 20 simulated seconds on: the
+# platform loads, and its speed profile takes effect when it says.
+run(${SMPIRUN} -np 9 -platform ${platforms}/nine_workstations_slowing.xml
+    -hostfile ${platforms}/nine_workstations_slowing.hosts
+    --cfg=smpi/simulate-computation:no --log=root.thres:warning
+    ${WORK_DIR}/tests/simgrid/simgrid_speed_change ${nine_workstations_speeds} 1 20 3)

@@ -15,6 +15,7 @@ namespace hetscal::kernels {
 namespace {
 // One tally per process: hetscal's kernels call BLAS from one thread per rank.
 double g_local_flops = 0.0;
+ComputeTally g_computed;  // the calls that really ran, timed
 ComputeMode g_mode = ComputeMode::Execute;
 }  // namespace
 
@@ -30,6 +31,7 @@ ComputeMode compute_mode() { return g_mode; }
 
 void account_flops(double flops) {
   g_local_flops += flops;
+  if (g_mode == ComputeMode::Execute) g_computed.flops += flops;
 #ifdef HETSCAL_SIMGRID
   smpi_execute_flops(flops);
 #endif
@@ -37,6 +39,9 @@ void account_flops(double flops) {
 
 double local_flops() { return g_local_flops; }
 void reset_flops() { g_local_flops = 0.0; }
+
+void account_compute_seconds(double seconds) { g_computed.seconds += seconds; }
+ComputeTally compute_tally() { return g_computed; }
 
 double flop_balance(const std::vector<double>& flops, const std::vector<double>& speeds) {
   if (flops.size() != speeds.size())

@@ -51,6 +51,19 @@ void account_flops(double flops);
 double local_flops();
 void reset_flops();
 
+/// Adds `seconds` of local BLAS/LAPACK work (wall clock around the call, ComputeMode::Execute
+/// only) to this process's tally: with local_flops() it gives the rate this rank computes at,
+/// which the run time observes to learn speeds (runtime/adaptation.hpp).
+void account_compute_seconds(double seconds);
+
+/// The flops and seconds of the local BLAS/LAPACK calls that ran (not skipped) on this
+/// process since it started; never reset, so that observers take differences.
+struct ComputeTally {
+  double flops = 0.0;
+  double seconds = 0.0;
+};
+ComputeTally compute_tally();
+
 /// Per-rank flop counts and the balance figure of DESIGN.md.
 struct FlopBalance {
   std::vector<double> flops;   ///< per rank of the communicator

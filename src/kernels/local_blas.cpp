@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <chrono>
 #include <complex>
 #include <cstddef>
 #include <random>
@@ -85,6 +86,22 @@ bool account(double flops) {
   account_flops(flops);
   return compute_mode() == ComputeMode::Execute;
 }
+
+// Times the BLAS/LAPACK call made during its life (the rank's computing time, waiting for
+// messages excluded), for the speeds the run time observes.
+class ComputeTimer {
+ public:
+  ComputeTimer() : start_(std::chrono::steady_clock::now()) {}
+  ~ComputeTimer() {
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
+    account_compute_seconds(took.count());
+  }
+  ComputeTimer(const ComputeTimer&) = delete;
+  ComputeTimer& operator=(const ComputeTimer&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
 
 // ComputeMode::Skip finds no pivots, yet its callers move rows by them (and a simulation must
 // price those moves): the pivots fall where a random matrix's do, row i's uniformly among
@@ -210,6 +227,7 @@ void gemm(Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T al
           std::int64_t ldc) {
   if (m == 0 || n == 0) return;
   if (!account(gemm_flops<T>(m, n, k))) return;
+  const ComputeTimer timer;
   Cblas<T>::gemm(CblasColMajor, to_cblas<T>(op_a), to_cblas<T>(op_b), as_int(m), as_int(n),
                  as_int(k), blas_scalar(alpha), a, as_int(lda), b, as_int(ldb), blas_scalar(beta),
                  c, as_int(ldc));
@@ -220,6 +238,7 @@ void trsm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t
           const T* a, std::int64_t lda, T* b, std::int64_t ldb) {
   if (m == 0 || n == 0) return;
   if (!account(trsm_flops<T>(side, m, n))) return;
+  const ComputeTimer timer;
   Cblas<T>::trsm(CblasColMajor, to_cblas(side), to_cblas(uplo), to_cblas<T>(op_a),
                  to_cblas(diag), as_int(m), as_int(n), blas_scalar(alpha), a, as_int(lda), b,
                  as_int(ldb));
@@ -232,6 +251,7 @@ void syrk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, T alpha, const T* 
     throw InvalidArgument("local syrk: Op::ConjTrans on complex data is a HERK (use herk)");
   if (n == 0) return;
   if (!account(syrk_flops<T>(n, k))) return;
+  const ComputeTimer timer;
   Cblas<T>::syrk(CblasColMajor, to_cblas(uplo), to_cblas<T>(op_a), as_int(n), as_int(k),
                  blas_scalar(alpha), a, as_int(lda), blas_scalar(beta), c, as_int(ldc));
 }
@@ -246,6 +266,7 @@ void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha
       throw InvalidArgument("local herk: Op::Trans on complex data is a SYRK (use syrk)");
     if (n == 0) return;
     if (!account(syrk_flops<T>(n, k))) return;
+    const ComputeTimer timer;
     Cblas<T>::herk(CblasColMajor, to_cblas(uplo), to_cblas<T>(op_a), as_int(n), as_int(k), alpha,
                    a, as_int(lda), beta, c, as_int(ldc));
   }
@@ -255,6 +276,7 @@ template <typename T>
 int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
   if (n == 0) return 0;
   if (!account(potrf_flops<T>(n))) return 0;
+  const ComputeTimer timer;
   const char uplo_char = uplo == Uplo::Lower ? 'L' : 'U';
   const int order = as_int(n), ld = as_int(lda);
   int info = 0;
@@ -269,6 +291,7 @@ int getrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, int* ipiv) {
     skipped_pivots(m, n, ipiv);
     return 0;
   }
+  const ComputeTimer timer;
   const int rows = as_int(m), cols = as_int(n), ld = as_int(lda);
   int info = 0;
   Cblas<T>::getrf(&rows, &cols, a, &ld, ipiv, &info);
@@ -280,6 +303,7 @@ void trmm(Side side, Uplo uplo, Op op_a, Diag diag, std::int64_t m, std::int64_t
           const T* a, std::int64_t lda, T* b, std::int64_t ldb) {
   if (m == 0 || n == 0) return;
   if (!account(trmm_flops<T>(side, m, n))) return;
+  const ComputeTimer timer;
   Cblas<T>::trmm(CblasColMajor, to_cblas(side), to_cblas(uplo), to_cblas<T>(op_a), to_cblas(diag),
                  as_int(m), as_int(n), blas_scalar(alpha), a, as_int(lda), b, as_int(ldb));
 }
@@ -289,6 +313,7 @@ void geqrf(std::int64_t m, std::int64_t n, T* a, std::int64_t lda, T* tau, T* wo
            std::int64_t work_size) {
   if (m == 0 || n == 0) return;
   if (!account(geqrf_flops<T>(m, n))) return;
+  const ComputeTimer timer;
   const int rows = as_int(m), cols = as_int(n), ld = as_int(lda), lwork = as_int(work_size);
   int info = 0;
   Cblas<T>::geqrf(&rows, &cols, a, &ld, tau, work, &lwork, &info);
@@ -312,6 +337,7 @@ void larft(std::int64_t m, std::int64_t k, const T* v, std::int64_t ldv, const T
            std::int64_t ldt) {
   if (m == 0 || k == 0) return;
   if (!account(larft_flops<T>(m, k))) return;
+  const ComputeTimer timer;
   const char forward = 'F', columnwise = 'C';
   const int rows = as_int(m), count = as_int(k), ld_v = as_int(ldv), ld_t = as_int(ldt);
   Cblas<T>::larft(&forward, &columnwise, &rows, &count, v, &ld_v, tau, t, &ld_t, 1, 1);

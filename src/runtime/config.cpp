@@ -139,7 +139,7 @@ bool Configuration::allows(const std::string& routine) const {
 std::string Configuration::fingerprint() const {
   std::ostringstream out;
   out << "valid=" << valid() << ";disabled=" << disabled << ";force=" << force
-      << ";min_n=" << min_n << ";routines=" << join(routines) << ";cholesky_layouts=";
+      << ";adapt=" << adapt << ";min_n=" << min_n << ";routines=" << join(routines) << ";cholesky_layouts=";
   for (core::CholeskyLayoutKind kind : cholesky_layouts) out << cholesky_layout_option_name(kind) << ',';
   out << ";lu_layouts=";
   for (core::LuLayoutKind kind : lu_layouts) out << lu_layout_option_name(kind) << ',';
@@ -217,6 +217,7 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   const auto get = [&lookup](const char* name) { return lookup(name); };
   guarded([&] { if (auto v = get("HETSCAL_DISABLE")) config.disabled = parse_switch("HETSCAL_DISABLE", *v); });
   guarded([&] { if (auto v = get("HETSCAL_FORCE")) config.force = parse_switch("HETSCAL_FORCE", *v); });
+  guarded([&] { if (auto v = get("HETSCAL_ADAPT")) config.adapt = parse_switch("HETSCAL_ADAPT", *v); });
   guarded([&] { if (auto v = get("HETSCAL_MIN_N")) config.min_n = parse_count("HETSCAL_MIN_N", *v); });
   guarded([&] { if (auto v = get("HETSCAL_ROUTINES")) config.routines = parse_routine_list(*v); });
   guarded([&] {
@@ -241,6 +242,9 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
     } else if (file) {
       config.speeds = speeds_from_file(*file, read_file);
     } else if (auto probe = get("HETSCAL_PROBE"); probe && parse_switch("HETSCAL_PROBE", *probe)) {
+      config.speeds.source = SpeedSource::Probe;
+    } else if (config.adapt) {
+      // Nothing given: start from the probe and learn the speeds from the calls.
       config.speeds.source = SpeedSource::Probe;
     }
   });

@@ -14,12 +14,17 @@
 ///   HETSCAL_SPEEDS_FILE=path the same list in a regular file of at most kMaxSpeedsFileBytes
 ///                            (commas, blanks or newlines; # comments)
 ///   HETSCAL_PROBE=1          neither given: measure each rank with a short local DGEMM
+///                            (also the default while HETSCAL_ADAPT is on)
+///   HETSCAL_ADAPT=0          keep the starting speeds for the whole run (default 1: learn
+///                            them from every computed call, runtime/adaptation.hpp); with
+///                            neither speeds nor HETSCAL_PROBE, every call is then forwarded
 ///   HETSCAL_MIN_N=512        calls with min(M, N, K) below this go to ScaLAPACK
 ///   HETSCAL_ROUTINES=pdgemm,pdpotrf  only these routines may be taken over (any case; default
 ///                            every routine hetscal implements, see known_routines())
 ///   HETSCAL_FORCE=1          take over every supported call the size rule lets through,
 ///                            whatever the predicted times (testing)
-///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once; 2: every call
+///   HETSCAL_VERBOSE=1|2      1: each plan, gain and forward reason once, and every change of
+///                            speeds with its reason; 2: every call, and the speed estimates
 ///   HETSCAL_CHOLESKY_LAYOUTS=gcrm,hetero-symmetric  the layouts PxPOTRF's planner may choose
 ///                            from (default all; cholesky_layouts_option.hpp)
 ///   HETSCAL_LU_LAYOUTS=g2dbc,hetero-pattern  the layouts PxGETRF's planner may choose from
@@ -52,10 +57,10 @@ inline constexpr std::size_t kMaxSpeedsFileBytes = 64 * 1024;
 
 /// Where the speeds come from.
 enum class SpeedSource {
-  None,      ///< nothing configured: every call is forwarded (nothing to plan with)
+  None,      ///< nothing configured and HETSCAL_ADAPT=0: every call is forwarded
   RankList,  ///< one speed per rank of MPI_COMM_WORLD
   HostList,  ///< one speed per host name
-  Probe,     ///< measured on each rank at first use
+  Probe,     ///< measured on each rank at first use (the default under HETSCAL_ADAPT)
 };
 
 enum class Verbosity { Quiet = 0, Once = 1, EveryCall = 2 };
@@ -73,6 +78,7 @@ struct SpeedSpec {
 struct Configuration {
   bool disabled = false;
   bool force = false;
+  bool adapt = true;  ///< HETSCAL_ADAPT: learn speeds from the calls
   std::int64_t min_n = 512;
   Verbosity verbosity = Verbosity::Quiet;
   SpeedSpec speeds;
@@ -93,7 +99,7 @@ struct Configuration {
   /// @return whether HETSCAL_ROUTINES lets hetscal take `routine` over.
   bool allows(const std::string& routine) const;
   /// A canonical text of every setting that changes a decision (switches, minimum size,
-  /// routines, Cholesky and LU layouts, speed source and speed values, whether anything is malformed): equal on two
+  /// adaptation, routines, Cholesky and LU layouts, speed source and speed values, whether anything is malformed): equal on two
   /// ranks iff they would decide alike. The verbosity is left out: it changes no decision.
   std::string fingerprint() const;
 };

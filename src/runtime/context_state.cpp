@@ -87,6 +87,8 @@ void agree(ContextState& state) {
 
   state.disabled = config.disabled;
   state.force = config.force;
+  state.adapt = config.adapt;
+  state.speeds_probed = config.speeds.source == SpeedSource::Probe;
   state.min_n = config.min_n;
   state.routines = config.routines;
   state.cholesky_layouts = config.cholesky_layouts;

@@ -13,7 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "core/speed_tracking.hpp"
+#include "kernels/flop_counter.hpp"
 #include "mpi/blacs_context.hpp"
+#include "runtime/adaptation.hpp"
 #include "runtime/config.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/plan_cache.hpp"
@@ -36,6 +39,12 @@ struct ContextState {
   std::string speeds_problem;              ///< non-empty: every call is forwarded
   std::vector<double> speeds;              ///< per rank of context->comm (when agreed)
   std::uint64_t speeds_version = 0;        ///< part of every plan key
+  bool speeds_probed = false;              ///< the speeds came from the probe, not given
+  bool adapt = true;                       ///< HETSCAL_ADAPT: learn speeds (adaptation.hpp)
+  std::optional<core::SpeedTracker> tracker;  ///< the estimates, from the first adapted call
+  AdaptationStep step;                     ///< the last adaptation, its room reused
+  std::vector<double> planned;             ///< the speeds in use at the last adaptation
+  kernels::ComputeTally observed_mark;     ///< this rank's computing observed so far
   std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
   PlanCache plans;
   Workspace workspace;                     ///< planned copies, reused by every call

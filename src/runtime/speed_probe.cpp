@@ -16,27 +16,30 @@ namespace {
 // the first intercepted call does not stall.
 constexpr int kOrder = 256;
 constexpr int kRuns = 5;
+constexpr int kShortRuns = 3;
 
-double measure() {
-  const int n = kOrder;
+// The median rate of `runs` DGEMMs of order n.
+double measure(int n, int runs) {
   std::vector<double> a(static_cast<std::size_t>(n) * n, 0.5), b(a), c(a);
   const double alpha = 1.0, beta = 0.0;
   std::vector<double> seconds;
-  for (int run = 0; run < kRuns; ++run) {
+  for (int run = 0; run < runs; ++run) {
     const auto start = std::chrono::steady_clock::now();
     dgemm_("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     seconds.push_back(std::max(took.count(), 1e-9));
   }
-  std::nth_element(seconds.begin(), seconds.begin() + kRuns / 2, seconds.end());
-  return 2.0 * n * static_cast<double>(n) * n / seconds[kRuns / 2];
+  std::nth_element(seconds.begin(), seconds.begin() + runs / 2, seconds.end());
+  return 2.0 * n * static_cast<double>(n) * n / seconds[static_cast<std::size_t>(runs / 2)];
 }
 
 }  // namespace
 
 double probed_speed() {
-  static const double speed = measure();
+  static const double speed = measure(kOrder, kRuns);
   return speed;
 }
+
+double short_probed_speed(int order) { return measure(order, kShortRuns); }
 
 }  // namespace hetscal::runtime

@@ -9,4 +9,10 @@ namespace hetscal::runtime {
 /// (later calls return the same value). Calls BLAS directly, outside the flop accounting.
 double probed_speed();
 
+/// A fresh, shorter measurement: the median rate of 3 DGEMMs of order `order` (160 at most
+/// takes a few milliseconds), what a rank observes of itself when it has no computed work to
+/// observe (forwarded calls), so that speed changes are seen there too.
+/// @param order the DGEMMs' order (runtime::short_probe_order sizes it to the call).
+double short_probed_speed(int order);
+
 }  // namespace hetscal::runtime

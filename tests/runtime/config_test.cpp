@@ -49,7 +49,24 @@ TEST(RuntimeConfig, DefaultsWhenNothingIsSet) {
   EXPECT_FALSE(config.force);
   EXPECT_EQ(config.min_n, 512);
   EXPECT_EQ(config.verbosity, Verbosity::Quiet);
-  EXPECT_EQ(config.speeds.source, SpeedSource::None);
+  // No speeds given: start from the probe and learn the speeds from the calls.
+  EXPECT_TRUE(config.adapt);
+  EXPECT_EQ(config.speeds.source, SpeedSource::Probe);
+}
+
+TEST(RuntimeConfig, AdaptationCanBeSwitchedOff) {
+  const Configuration off = parse({{"HETSCAL_ADAPT", "0"}});
+  EXPECT_TRUE(off.valid());
+  EXPECT_FALSE(off.adapt);
+  // Without adaptation and without speeds there is nothing to plan with (every call forwarded).
+  EXPECT_EQ(off.speeds.source, SpeedSource::None);
+  EXPECT_EQ(parse({{"HETSCAL_ADAPT", "0"}, {"HETSCAL_PROBE", "1"}}).speeds.source, SpeedSource::Probe);
+  const Configuration given = parse({{"HETSCAL_ADAPT", "off"}, {"HETSCAL_SPEEDS", "1,2"}});
+  EXPECT_EQ(given.speeds.source, SpeedSource::RankList);
+  EXPECT_NE(given.fingerprint(), parse({{"HETSCAL_SPEEDS", "1,2"}}).fingerprint());
+  const Configuration bad = parse({{"HETSCAL_ADAPT", "sometimes"}});
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0], "hetscal: HETSCAL_ADAPT='sometimes' is not a switch (1/0, on/off)");
 }
 
 TEST(RuntimeConfig, EveryVariable) {

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "emulator_query.hpp"
+
 extern "C" void dgemm_(const char*, const char*, const int*, const int*, const int*,
                        const double*, const double*, const int*, const double*, const int*,
                        const double*, double*, const int*, std::size_t, std::size_t);
@@ -18,16 +20,6 @@ extern "C" void dgetrf_(const int*, const int*, double*, const int*, int*, int*)
 
 namespace {
 int failures = 0, passes = 0;
-
-double charged() {
-  using Query = double (*)();
-  static auto query = reinterpret_cast<Query>(dlsym(RTLD_DEFAULT, "hetscal_slowdown_charged_seconds"));
-  if (query == nullptr) {
-    std::printf("the emulator is not preloaded\n");
-    std::exit(1);
-  }
-  return query();
-}
 
 void expect_charge(const char* what, double before, double flops, double factor) {
   const double want = (factor - 1.0) * flops / 1e9, got = charged() - before;

@@ -2,12 +2,14 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <sstream>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -18,7 +20,10 @@ namespace {
 constexpr double kMinimumSleep = 200e-6;
 
 struct State {
-  double factor = 1.0;
+  std::vector<Phase> phases;  // this rank's factors and when they apply
+  double calls = 0.0;         // outermost BLAS/LAPACK calls so far
+  std::chrono::steady_clock::time_point first_call = std::chrono::steady_clock::now();
+  double largest_factor = 1.0;
   double rate = 1e10;
   double debt = 0.0;          // seconds owed, not yet slept
   double slept = 0.0;         // seconds slept so far
@@ -46,7 +51,8 @@ State load_state() {
   state.rank = rank_from_environment();
   try {
     if (const char* spec = std::getenv("HETSCAL_SLOWDOWN"))
-      state.factor = factor_for_rank(spec, state.rank);
+      state.phases = phases_for_rank(spec, state.rank);
+    for (const Phase& phase : state.phases) state.largest_factor = std::max(state.largest_factor, phase.factor);
     if (const char* rate = std::getenv("HETSCAL_SLOWDOWN_RATE"))
       state.rate = parse_positive(rate, "HETSCAL_SLOWDOWN_RATE");
   } catch (const Error& e) {
@@ -76,9 +82,9 @@ void sleep_for(double seconds) {
 struct ReportAtExit {
   ~ReportAtExit() {
     const State& s = state_instance();
-    if (s.report && s.factor > 1.0)
-      std::fprintf(stderr, "hetscal-slowdown: rank %d factor %g: %.3g flops charged, %.3f s slept\n",
-                   s.rank, s.factor, s.charged_flops, s.slept);
+    if (s.report && s.largest_factor > 1.0)
+      std::fprintf(stderr, "hetscal-slowdown: rank %d factor up to %g: %.0f calls, %.3g flops charged, %.3f s slept\n",
+                   s.rank, s.largest_factor, s.calls, s.charged_flops, s.slept);
   }
 } report_at_exit;
 
@@ -86,29 +92,14 @@ thread_local int call_depth = 0;
 
 }  // namespace
 
-double factor_for_rank(const std::string& spec, int rank) {
-  std::stringstream entries(spec);
-  for (std::string entry; std::getline(entries, entry, ',');) {
-    const auto colon = entry.find(':');
-    if (colon == std::string::npos)
-      throw InvalidArgument("HETSCAL_SLOWDOWN: entry '" + entry + "' is not rank:factor");
-    char* end = nullptr;
-    const long listed = std::strtol(entry.c_str(), &end, 10);
-    if (end != entry.c_str() + colon || listed < 0)
-      throw InvalidArgument("HETSCAL_SLOWDOWN: bad rank in '" + entry + "'");
-    const double factor = parse_positive(entry.substr(colon + 1), "HETSCAL_SLOWDOWN factor");
-    if (factor < 1.0)
-      throw InvalidArgument("HETSCAL_SLOWDOWN: factor in '" + entry + "' is below 1 (only slowing is possible)");
-    if (listed == rank) return factor;
-  }
-  return 1.0;
-}
-
 void charge(double flops) {
   State& s = state_instance();
-  if (s.factor <= 1.0 || flops <= 0.0) return;
+  const std::chrono::duration<double> since_first = std::chrono::steady_clock::now() - s.first_call;
+  const double factor = factor_at(s.phases, s.calls, since_first.count());
+  s.calls += 1.0;
+  if (factor <= 1.0 || flops <= 0.0) return;
   s.charged_flops += flops;
-  s.debt += (s.factor - 1.0) * flops / s.rate;
+  s.debt += (factor - 1.0) * flops / s.rate;
   if (s.debt >= kMinimumSleep) {
     sleep_for(s.debt);
     s.slept += s.debt;

@@ -1,0 +1,94 @@
+#pragma once
+/// @file adaptation.hpp
+/// Speeds learnt at run time (HETSCAL_ADAPT, on by default). At the start of every call that
+/// could be taken over, each rank of the context observes itself: the rate of the local
+/// BLAS/LAPACK work hetscal's kernels did since the last such call (their flops over the
+/// seconds those calls took, waiting excluded, kernels/flop_counter.hpp), or, when it did
+/// none (the calls were forwarded, or too little ran to time), a short probe
+/// (runtime/speed_probe.hpp) sized to cost at most 2 % of the rank's share of the call
+/// (short_probe_order); a call too small for any probe observes nothing on that rank. One MPI_Allgather of one double per rank agrees the
+/// observations; every rank then feeds the same values to the same smoothing rule
+/// (core/speed_tracking.hpp), so every rank holds the same estimates and takes the same
+/// decisions. The context's first call starts from the probe or the given speeds (the
+/// machine figures).
+///
+/// The plan follows the estimates only when it pays: a plan made for the speeds in use is
+/// replaced when its slowest rank would take at least (1 + 10 %) of the balanced time under
+/// the estimates (core::replanning_gain); the shim moves the operands in and out on every
+/// call whichever plan it uses, so a new plan adds no data movement, and whether the call is
+/// taken over at all is still decided by the full predicted times, moves included
+/// (runtime/decision.hpp). Estimates within 15 % of each other are planned as uniform speeds.
+///
+/// HETSCAL_VERBOSE=1 prints each change of speeds and why (rank 0 of the context):
+///   hetscal: speeds changed: observed 9.1e+09, 3.0e+09 flop/s (planned with 1, 1): ...
+/// HETSCAL_VERBOSE=2 also prints the estimates at every call:
+///   hetscal: speeds: estimates 9.1e+09, 3.0e+09 flop/s (rank 0 verdicts: noise, confirmed)
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "core/speed_tracking.hpp"
+#include "kernels/flop_counter.hpp"
+
+namespace hetscal::runtime {
+
+struct ContextState;
+
+/// Less computing time than this since the last observation is not timed reliably: the
+/// rank probes itself instead.
+inline constexpr double kMinObservedSeconds = 2e-3;
+
+/// What one agreement of observations decided (identical on every rank). Kept and reused
+/// by the context: made once for its ranks, later steps allocate nothing, so that no rank can
+/// fail (memory) after the others have moved on.
+struct AdaptationStep {
+  std::vector<double> observations;     ///< per rank, agreed (0: none)
+  std::vector<core::Verdict> verdicts;  ///< what each observation did
+  std::vector<double> estimates;        ///< after this step
+  double gain = 1.0;                    ///< core::replanning_gain(planned, estimates)
+  bool replan = false;                  ///< gain passes the threshold
+  std::vector<double> speeds;           ///< to plan with from now on (when replan)
+
+  /// A step with room for `ranks` ranks in every list.
+  static AdaptationStep for_ranks(std::size_t ranks);
+};
+
+/// The largest short probe, and the smallest worth timing.
+inline constexpr int kMaxProbeOrder = 160;
+inline constexpr int kMinProbeOrder = 32;
+/// The share of a call's work a short probe may cost.
+inline constexpr double kProbeBudget = 0.02;
+
+/// The order of the short probe a rank may run before a call giving it `share_flops` flops:
+/// the largest n <= kMaxProbeOrder whose 3 DGEMMs (6n³ flops) cost at most kProbeBudget of
+/// the share, or 0 (no probe) when that n is below kMinProbeOrder.
+int short_probe_order(double share_flops);
+
+/// This rank's observation of itself: the rate of the kernels' work since `mark` when it took
+/// at least kMinObservedSeconds, else a short probe of order `probe_order` (0: none, the
+/// observation is 0). Moves `mark` to now.
+double observe_self(kernels::ComputeTally& mark, int probe_order);
+
+/// Collective over `comm`: gathers every rank's observation (one MPI_Allgather), feeds them
+/// to `tracker` and decides whether to plan again for the estimates.
+/// @param planned the speeds the current plans were made with (one per rank).
+/// @param[in,out] step the outcome; allocates nothing when made by AdaptationStep::for_ranks.
+/// @throws InvalidArgument (before the collective, on every rank alike) if `planned`, the
+///         tracker or `step` does not have one entry per rank.
+void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
+                           const std::vector<double>& planned, AdaptationStep& step);
+
+/// The route's hook, collective over the context: observes, agrees and, when the step says
+/// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
+/// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call (an agreed
+/// stage: a rank that cannot, for memory, leaves every rank without one). A rank whose probe
+/// fails observes nothing.
+/// @param call_flops the call's work (all ranks), which bounds the short probe.
+/// @throws mpi::StageFailed on every rank when the machine figures cannot be measured.
+void adapt_speeds(ContextState& state, double call_flops);
+
+/// "9.1e+09, 3e+09".
+std::string speeds_text(const std::vector<double>& speeds);
+
+}  // namespace hetscal::runtime
