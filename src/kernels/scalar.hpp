@@ -32,3 +32,7 @@ inline constexpr bool is_blas_scalar_v = std::is_same_v<T, float> || std::is_sam
                                          std::is_same_v<T, std::complex<double>>;
 
 }  // namespace hetscal::kernels
+
+/// Instantiates a template once per scalar type: X(float) X(double) X(std::complex<float>)
+/// X(std::complex<double>), X a macro taking the type (ScaLAPACK's S, D, C, Z, in that order).
+#define HETSCAL_FOR_EACH_SCALAR(X) X(float) X(double) X(std::complex<float>) X(std::complex<double>)

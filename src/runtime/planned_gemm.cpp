@@ -5,6 +5,7 @@
 
 #include "kernels/gemm.hpp"
 #include "kernels/move_op.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -37,9 +38,10 @@ TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayo
                       });
 }
 
-template TakeOverOutcome run_planned_gemm<float>(const mpi::ContextInfo&, const GemmLayout&,
-                                                 const GemmCall<float>&, Workspace&);
-template TakeOverOutcome run_planned_gemm<double>(const mpi::ContextInfo&, const GemmLayout&,
-                                                  const GemmCall<double>&, Workspace&);
+#define HETSCAL_INSTANTIATE_PLANNED_GEMM(T)                                              \
+  template TakeOverOutcome run_planned_gemm<T>(const mpi::ContextInfo&, const GemmLayout&, \
+                                               const GemmCall<T>&, Workspace&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GEMM)
+#undef HETSCAL_INSTANTIATE_PLANNED_GEMM
 
 }  // namespace hetscal::runtime
