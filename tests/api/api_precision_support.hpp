@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the native API tests in S, C and Z (api_precisions_test.cpp): the C entry points
+// Shared by the native API tests in S, D, C and Z (api_precisions_test.cpp): the C entry points
 // of each precision behind one overloaded name per routine (so that a typed test calls
 // hetero_psgemm, hetero_pcgemm or hetero_pzgemm by its element type), reproducible random
 // matrices of any element type, and the oracles' arithmetic, done in complex double whatever
@@ -111,17 +111,17 @@ inline double distance(const WideMatrix& x, const WideMatrix& y) {
   return frobenius(d);
 }
 
-// The C entry points of S, C and Z (D's have tests of their own) under one name per routine
+// The C entry points of each precision under one name per routine
 // (hetscal descriptors or ScaLAPACK ones alike; complex ALPHA and BETA by pointer, as the C
 // interface takes them).
-#define HETSCAL_TEST_ENTRIES(T, P, ORMQR)                                                        \
+#define HETSCAL_TEST_ENTRIES(T, P, SCATTER, GATHER, ORMQR)                                       \
   inline void scatter(int m, int n, const T* a, const int* desca, T* h, const int* desch,        \
                       int* info) {                                                               \
-    hetscal_##P##scatter(m, n, a, 1, 1, desca, h, desch, info);                                  \
+    SCATTER(m, n, a, 1, 1, desca, h, desch, info);                                               \
   }                                                                                              \
   inline void gather(int m, int n, T* a, const int* desca, const T* h, const int* desch,         \
                      int* info) {                                                                \
-    hetscal_##P##gather(m, n, a, 1, 1, desca, h, desch, info);                                   \
+    GATHER(m, n, a, 1, 1, desca, h, desch, info);                                                \
   }                                                                                              \
   inline int getrf(int m, int n, T* a, const int* desca, int* ipiv, int* info) {                 \
     return hetero_p##P##getrf(m, n, a, 1, 1, desca, ipiv, info);                                 \
@@ -144,15 +144,21 @@ inline double distance(const WideMatrix& x, const WideMatrix& y) {
                    const int* desca, const T* tau, T* c, const int* descc, int* info) {          \
     return ORMQR(side, trans, m, n, k, a, 1, 1, desca, tau, c, 1, 1, descc, info);               \
   }
-HETSCAL_TEST_ENTRIES(float, s, hetero_psormqr)
-HETSCAL_TEST_ENTRIES(std::complex<float>, c, hetero_pcunmqr)
-HETSCAL_TEST_ENTRIES(std::complex<double>, z, hetero_pzunmqr)
+HETSCAL_TEST_ENTRIES(float, s, hetscal_sscatter, hetscal_sgather, hetero_psormqr)
+HETSCAL_TEST_ENTRIES(double, d, hetscal_scatter, hetscal_gather, hetero_pdormqr)
+HETSCAL_TEST_ENTRIES(std::complex<float>, c, hetscal_cscatter, hetscal_cgather, hetero_pcunmqr)
+HETSCAL_TEST_ENTRIES(std::complex<double>, z, hetscal_zscatter, hetscal_zgather, hetero_pzunmqr)
 #undef HETSCAL_TEST_ENTRIES
 
 inline void gemm(const char* ta, const char* tb, int m, int n, int k, float alpha, const float* a,
                  const int* da, const float* b, const int* db, float beta, float* c, const int* dc,
                  int* info) {
   hetero_psgemm(ta, tb, m, n, k, alpha, a, 1, 1, da, b, 1, 1, db, beta, c, 1, 1, dc, info);
+}
+inline void gemm(const char* ta, const char* tb, int m, int n, int k, double alpha, const double* a,
+                 const int* da, const double* b, const int* db, double beta, double* c,
+                 const int* dc, int* info) {
+  hetero_pdgemm(ta, tb, m, n, k, alpha, a, 1, 1, da, b, 1, 1, db, beta, c, 1, 1, dc, info);
 }
 inline void gemm(const char* ta, const char* tb, int m, int n, int k, std::complex<float> alpha,
                  const std::complex<float>* a, const int* da, const std::complex<float>* b,

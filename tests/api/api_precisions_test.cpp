@@ -1,9 +1,9 @@
-// The native API in S, C and Z: one typed test per routine family, run on float,
-// std::complex<float> and std::complex<double> through hetero_ps*, hetero_pc*, hetero_pz*
-// (double has the tests of its own routines). Independent oracles, in complex double: the
-// product summed term by term, residuals of the factorisations rebuilt from their definitions
-// (P·A = L·U, A = L·Lᴴ, A = Q·R with Q formed from the reflectors as LAPACK defines them),
-// solves checked by ‖op(A)·X − B‖, scaled by n·eps of the precision under test.
+// The native API in S, D, C and Z: one typed test per routine family, run on float, double,
+// std::complex<float> and std::complex<double> through hetero_ps*, hetero_pd*, hetero_pc*,
+// hetero_pz* (double's own tests add its edge cases and argument errors). Independent oracles, in
+// complex double: the product summed term by term, residuals of the factorisations rebuilt from
+// their definitions (P·A = L·U, A = L·Lᴴ, A = Q·R with Q formed from the reflectors as LAPACK
+// defines them), solves checked by ‖op(A)·X − B‖, scaled by n·eps of the precision under test.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -21,7 +21,7 @@ template <typename T>
 struct ApiPrecision : ::testing::Test {
   BlacsGrid grid;
 };
-using Precisions = ::testing::Types<float, std::complex<float>, std::complex<double>>;
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 TYPED_TEST_SUITE(ApiPrecision, Precisions);
 
 TYPED_TEST(ApiPrecision, ScatterAndGatherCopyEveryElementExactly) {
@@ -135,6 +135,31 @@ TYPED_TEST(ApiPrecision, LuFactorsAndSolvesWithEveryTrans) {
     const char op = kComplex<T> ? *trans : (*trans == 'N' ? 'N' : 'T');
     const WideMatrix x = widen(hb.whole());
     const WideMatrix ax = product(op, 'N', n, nrhs, n, widen(a), n, x, n);
+    EXPECT_LT(distance(ax, widen(b)) / (frobenius(widen(a)) * frobenius(x) * n * eps<T>()),
+              kThreshold);
+  }
+}
+
+TYPED_TEST(ApiPrecision, LuOnScalapackOperandsSolves) {
+  using T = TypeParam;
+  const int n = 43, nrhs = 4, nb = 4;
+  const PlannedContext c(this->grid, HETSCAL_ROUTINE_GETRF, n, n);  // supplies the speeds
+  const std::vector<T> a = random_of<T>(15, n, n);
+  BasicBlockCyclic<T> da(this->grid, a, n, n, nb);
+  std::vector<int> ipiv(static_cast<std::size_t>(da.lld + nb), -7);  // LOCr(M_A) + MB_A
+  int info = -1;
+  ASSERT_EQ(getrf(n, n, da.local.data(), da.desc, ipiv.data(), &info), HETSCAL_SUCCESS);
+  ASSERT_EQ(info, 0);
+  for (const char* trans : {"N", adjoint_letter<T>()}) {
+    SCOPED_TRACE(trans);
+    const std::vector<T> b = random_of<T>(16, n, nrhs);
+    BasicBlockCyclic<T> db(this->grid, b, n, nrhs, nb);
+    ASSERT_EQ(getrs(trans, n, nrhs, da.local.data(), da.desc, ipiv.data(), db.local.data(), db.desc,
+                    &info),
+              HETSCAL_SUCCESS);
+    ASSERT_EQ(info, 0);
+    const WideMatrix x = widen(db.gathered(this->grid));
+    const WideMatrix ax = product(*trans, 'N', n, nrhs, n, widen(a), n, x, n);
     EXPECT_LT(distance(ax, widen(b)) / (frobenius(widen(a)) * frobenius(x) * n * eps<T>()),
               kThreshold);
   }
@@ -310,6 +335,50 @@ TYPED_TEST(ApiPrecision, QrFactorsAndAppliesQFromEitherSide) {
             HETSCAL_ERR_ARGUMENT);
   EXPECT_EQ(info, -2);
   EXPECT_EQ(hc.local, before);
+}
+
+/// TAU as PxGEQRF leaves it on a block-cyclic A (nb columns per block, from process column
+/// 0): τ of column j on every process row of the process column holding j, gathered whole.
+template <typename T>
+std::vector<T> gathered_tau(const BlacsGrid& grid, const std::vector<T>& local_tau, int k, int nb) {
+  std::vector<T> tau(k, T(0));
+  for (int j = 0; j < k; ++j) {
+    const bool holder = grid.myrow == 0 && (j / nb) % grid.npcol == grid.mycol;
+    if (holder) tau[j] = local_tau[(j / nb / grid.npcol) * nb + j % nb];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, tau.data(), k, mpi::mpi_type<T>(), MPI_SUM, MPI_COMM_WORLD);
+  return tau;
+}
+
+TYPED_TEST(ApiPrecision, QrOnScalapackOperandsGivesPxgeqrfsTau) {
+  using T = TypeParam;
+  const int m = 46, n = 30, k = n, nrhs = 9, nb = 4;
+  const PlannedContext c(this->grid, HETSCAL_ROUTINE_GEQRF, m, n);  // supplies the speeds
+  const std::vector<T> a = random_of<T>(17, m, n);
+  BasicBlockCyclic<T> da(this->grid, a, m, n, nb);
+  std::vector<T> local_tau(static_cast<std::size_t>(n), T(0));  // >= LOCc(N)
+  int info = -1;
+  ASSERT_EQ(geqrf(m, n, da.local.data(), da.desc, local_tau.data(), &info), HETSCAL_SUCCESS);
+  ASSERT_EQ(info, 0);
+  const std::vector<T> w = da.gathered(this->grid);
+  const std::vector<T> tau = gathered_tau(this->grid, local_tau, k, nb);
+  const WideMatrix q = explicit_q(w, tau, m, k);
+  WideMatrix r(static_cast<std::size_t>(m) * n, 0.0);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i <= j; ++i) r[j * std::size_t(m) + i] = Wide(w[j * std::size_t(m) + i]);
+  EXPECT_LT(distance(product('N', 'N', m, n, m, q, m, r, m), widen(a)) /
+                (frobenius(widen(a)) * m * eps<T>()),
+            kThreshold);
+  const std::vector<T> c0 = random_of<T>(18, m, nrhs);
+  BasicBlockCyclic<T> dc(this->grid, c0, m, nrhs, nb);
+  ASSERT_EQ(ormqr("L", adjoint_letter<T>(), m, nrhs, k, da.local.data(), da.desc, local_tau.data(),
+                  dc.local.data(), dc.desc, &info),
+            HETSCAL_SUCCESS);
+  ASSERT_EQ(info, 0);
+  const WideMatrix expected = product('C', 'N', m, nrhs, m, q, m, widen(c0), m);
+  EXPECT_LT(
+      distance(widen(dc.gathered(this->grid)), expected) / (frobenius(widen(c0)) * m * eps<T>()),
+      kThreshold);
 }
 
 }  // namespace
