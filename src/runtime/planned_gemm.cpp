@@ -38,7 +38,7 @@ TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayo
                       });
 }
 
-#define HETSCAL_INSTANTIATE_PLANNED_GEMM(T)                                              \
+#define HETSCAL_INSTANTIATE_PLANNED_GEMM(T)                                                \
   template TakeOverOutcome run_planned_gemm<T>(const mpi::ContextInfo&, const GemmLayout&, \
                                                const GemmCall<T>&, Workspace&);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GEMM)

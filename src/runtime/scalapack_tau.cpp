@@ -12,6 +12,14 @@
 
 namespace hetscal::runtime {
 
+// read_scalapack_tau for every scalar type (declared in the header, defined below; the
+// instantiations of write_scalapack_tau close the file).
+#define HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU(T)                                              \
+  template void read_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
+                                      const T*, T*);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU)
+#undef HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU
+
 template <typename T>
 void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
                          std::int64_t n, const T* tau, T* local_tau) {
@@ -49,9 +57,7 @@ void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, 
 
 #define HETSCAL_INSTANTIATE_SCALAPACK_TAU(T)                                                   \
   template void write_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
-                                       std::int64_t, const T*, T*);                            \
-  template void read_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t,  \
-                                      const T*, T*);
+                                       std::int64_t, const T*, T*);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_SCALAPACK_TAU)
 #undef HETSCAL_INSTANTIATE_SCALAPACK_TAU
 
