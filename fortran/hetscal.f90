@@ -9,8 +9,17 @@
 !> hetero_pdormqr, hetero_pdpotrf and hetero_pdpotrs are functions: they return the
 !> hetscal_status and set INFO as ScaLAPACK's PDGETRF / PDGETRS / PDGEQRF / PDORMQR /
 !> PDPOTRF / PDPOTRS do (IPIV and TAU as hetscal.h describes them; no WORK or LWORK).
+!>
+!> The other precisions (hetero_psgemm, hetero_pcgemm, hetero_pzgemm, ..., hetero_pcunmqr,
+!> hetscal_cscatter, ...) come from module hetscal_precisions, re-exported here. The generic
+!> names hetero_gemm, hetero_getrf, hetero_getrs, hetero_geqrf, hetero_ormqr (PxORMQR for
+!> real data, PxUNMQR for complex), hetero_potrf, hetero_potrs, hetscal_xscatter and
+!> hetscal_xgather resolve to the precision of the arrays passed, so one source serves all four.
+!> Character options are scalar CHARACTER dummies (C's `const char*`, first character read),
+!> so that a literal such as 'N' also resolves a generic name.
 module hetscal
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
+  use hetscal_precisions
   implicit none
   private
 
@@ -35,6 +44,14 @@ module hetscal
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
        hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
        hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
+  public :: hetscal_sscatter, hetscal_sgather, hetero_psgemm, hetero_psgetrf, hetero_psgetrs, &
+       hetero_psgeqrf, hetero_psormqr, hetero_pspotrf, hetero_pspotrs
+  public :: hetscal_cscatter, hetscal_cgather, hetero_pcgemm, hetero_pcgetrf, hetero_pcgetrs, &
+       hetero_pcgeqrf, hetero_pcunmqr, hetero_pcpotrf, hetero_pcpotrs
+  public :: hetscal_zscatter, hetscal_zgather, hetero_pzgemm, hetero_pzgetrf, hetero_pzgetrs, &
+       hetero_pzgeqrf, hetero_pzunmqr, hetero_pzpotrf, hetero_pzpotrs
+  public :: hetero_gemm, hetero_getrf, hetero_getrs, hetero_geqrf, hetero_ormqr, hetero_potrf, &
+       hetero_potrs, hetscal_xscatter, hetscal_xgather
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -161,7 +178,7 @@ module hetscal
     subroutine hetero_pdgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, &
          beta, c, ic, jc, descc, info) bind(C, name="hetero_pdgemm")
       import :: c_int, c_double, c_char
-      character(kind=c_char), intent(in) :: transa(*), transb(*)
+      character(kind=c_char), intent(in) :: transa, transb
       integer(c_int), value :: m, n, k, ia, ja, ib, jb, ic, jc
       real(c_double), value :: alpha, beta
       real(c_double), intent(in) :: a(*), b(*)
@@ -183,7 +200,7 @@ module hetscal
     integer(c_int) function hetero_pdgetrs(trans, n, nrhs, a, ia, ja, desca, ipiv, b, ib, jb, &
          descb, info) bind(C, name="hetero_pdgetrs")
       import :: c_int, c_double, c_char
-      character(kind=c_char), intent(in) :: trans(*)
+      character(kind=c_char), intent(in) :: trans
       integer(c_int), value :: n, nrhs, ia, ja, ib, jb
       real(c_double), intent(in) :: a(*)
       integer(c_int), intent(in) :: desca(*), ipiv(*), descb(*)
@@ -203,7 +220,7 @@ module hetscal
     integer(c_int) function hetero_pdormqr(side, trans, m, n, k, a, ia, ja, desca, tau, c, &
          ic, jc, descc, info) bind(C, name="hetero_pdormqr")
       import :: c_int, c_double, c_char
-      character(kind=c_char), intent(in) :: side(*), trans(*)
+      character(kind=c_char), intent(in) :: side, trans
       integer(c_int), value :: m, n, k, ia, ja, ic, jc
       real(c_double), intent(in) :: a(*), tau(*)
       integer(c_int), intent(in) :: desca(*), descc(*)
@@ -214,7 +231,7 @@ module hetscal
     integer(c_int) function hetero_pdpotrf(uplo, n, a, ia, ja, desca, info) &
          bind(C, name="hetero_pdpotrf")
       import :: c_int, c_double, c_char
-      character(kind=c_char), intent(in) :: uplo(*)
+      character(kind=c_char), intent(in) :: uplo
       integer(c_int), value :: n, ia, ja
       real(c_double), intent(inout) :: a(*)
       integer(c_int), intent(in) :: desca(*)
@@ -224,13 +241,42 @@ module hetscal
     integer(c_int) function hetero_pdpotrs(uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, &
          info) bind(C, name="hetero_pdpotrs")
       import :: c_int, c_double, c_char
-      character(kind=c_char), intent(in) :: uplo(*)
+      character(kind=c_char), intent(in) :: uplo
       integer(c_int), value :: n, nrhs, ia, ja, ib, jb
       real(c_double), intent(in) :: a(*)
       real(c_double), intent(inout) :: b(*)
       integer(c_int), intent(in) :: desca(*), descb(*)
       integer(c_int), intent(out) :: info
     end function
+  end interface
+
+  !> The four precisions under one name each, resolved by the type of the arrays.
+  interface hetero_gemm
+    procedure hetero_psgemm, hetero_pdgemm, hetero_pcgemm, hetero_pzgemm
+  end interface
+  interface hetero_getrf
+    procedure hetero_psgetrf, hetero_pdgetrf, hetero_pcgetrf, hetero_pzgetrf
+  end interface
+  interface hetero_getrs
+    procedure hetero_psgetrs, hetero_pdgetrs, hetero_pcgetrs, hetero_pzgetrs
+  end interface
+  interface hetero_geqrf
+    procedure hetero_psgeqrf, hetero_pdgeqrf, hetero_pcgeqrf, hetero_pzgeqrf
+  end interface
+  interface hetero_ormqr
+    procedure hetero_psormqr, hetero_pdormqr, hetero_pcunmqr, hetero_pzunmqr
+  end interface
+  interface hetero_potrf
+    procedure hetero_pspotrf, hetero_pdpotrf, hetero_pcpotrf, hetero_pzpotrf
+  end interface
+  interface hetero_potrs
+    procedure hetero_pspotrs, hetero_pdpotrs, hetero_pcpotrs, hetero_pzpotrs
+  end interface
+  interface hetscal_xscatter
+    procedure hetscal_sscatter, hetscal_scatter, hetscal_cscatter, hetscal_zscatter
+  end interface
+  interface hetscal_xgather
+    procedure hetscal_sgather, hetscal_gather, hetscal_cgather, hetscal_zgather
   end interface
 
 contains

@@ -24,6 +24,13 @@
  *    arguments, either on matrices already in the heterogeneous layout (no data movement) or
  *    on ScaLAPACK block-cyclic ones (moved in and out around the computation).
  *
+ * Every routine comes in ScaLAPACK's four precisions, named as ScaLAPACK names them: S
+ * (float), D (double), C (#hetscal_complex_float), Z (#hetscal_complex_double), e.g.
+ * hetero_psgemm(), hetero_pcgemm(), hetero_pzgemm(); hetero_pcunmqr()/hetero_pzunmqr() are
+ * the complex hetero_pdormqr(). Each family is documented once, on its D routine, with how
+ * the other precisions differ. A context and a descriptor serve every precision (they count
+ * elements, not bytes; hetscal_local_elements() is in elements of the matrix's type).
+ *
  * All indices are 1-based and every matrix is column-major, as in ScaLAPACK. Every call
  * taking a context is collective over the processes of its BLACS grid. Argument errors follow
  * ScaLAPACK: INFO = -(position of the argument), or -(100·position + field) for a field of a
@@ -33,8 +40,23 @@
 #ifndef HETSCAL_HETSCAL_H
 #define HETSCAL_HETSCAL_H
 
+/**
+ * Complex elements, as ScaLAPACK's C and Z routines hold them: a real and an imaginary part
+ * interleaved. C gets its native `float _Complex` / `double _Complex` and C++ its
+ * `std::complex<float>` / `std::complex<double>`, so that either calls without casts; the
+ * two have the same layout (C11 6.2.5, C++ [complex.numbers]), and every complex value
+ * crosses the interface by pointer (ALPHA and BETA too, as ScaLAPACK's own interface passes
+ * them), so only that layout matters, never how a compiler passes a complex by value.
+ * Fortran's COMPLEX(C_FLOAT_COMPLEX) / COMPLEX(C_DOUBLE_COMPLEX) match (module hetscal).
+ */
 #ifdef __cplusplus
+#include <complex>
+typedef std::complex<float> hetscal_complex_float;
+typedef std::complex<double> hetscal_complex_double;
 extern "C" {
+#else
+typedef float _Complex hetscal_complex_float;
+typedef double _Complex hetscal_complex_double;
 #endif
 
 /** Return codes of the functions returning int, and INFO > 0 of hetero_pdgemm(). */
@@ -244,6 +266,20 @@ void hetscal_scatter(int m, int n, const double* a, int ia, int ja, const int* d
 void hetscal_gather(int m, int n, double* a, int ia, int ja, const int* desca, const double* h,
                     const int* desch, int* info);
 
+/** hetscal_scatter() / hetscal_gather() of float, complex float and complex double matrices. */
+void hetscal_sscatter(int m, int n, const float* a, int ia, int ja, const int* desca, float* h,
+                      const int* desch, int* info);
+void hetscal_sgather(int m, int n, float* a, int ia, int ja, const int* desca, const float* h,
+                     const int* desch, int* info);
+void hetscal_cscatter(int m, int n, const hetscal_complex_float* a, int ia, int ja,
+                      const int* desca, hetscal_complex_float* h, const int* desch, int* info);
+void hetscal_cgather(int m, int n, hetscal_complex_float* a, int ia, int ja, const int* desca,
+                     const hetscal_complex_float* h, const int* desch, int* info);
+void hetscal_zscatter(int m, int n, const hetscal_complex_double* a, int ia, int ja,
+                      const int* desca, hetscal_complex_double* h, const int* desch, int* info);
+void hetscal_zgather(int m, int n, hetscal_complex_double* a, int ia, int ja, const int* desca,
+                     const hetscal_complex_double* h, const int* desch, int* info);
+
 /**
  * sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), with PDGEMM's arguments plus INFO.
  * Collective over the operands' grid. Either all three descriptors are hetscal descriptors
@@ -267,6 +303,26 @@ void hetero_pdgemm(const char* transa, const char* transb, int m, int n, int k, 
                    const double* a, int ia, int ja, const int* desca, const double* b, int ib,
                    int jb, const int* descb, double beta, double* c, int ic, int jc,
                    const int* descc, int* info);
+
+/**
+ * hetero_pdgemm() in the other precisions (PSGEMM, PCGEMM, PZGEMM). Complex: TRANSA/TRANSB
+ * "T" transposes and "C" transposes and conjugates (for real data "C" = "T"); ALPHA and BETA
+ * are passed by pointer (read once, before anything is computed); beta = 0 never reads C.
+ */
+void hetero_psgemm(const char* transa, const char* transb, int m, int n, int k, float alpha,
+                   const float* a, int ia, int ja, const int* desca, const float* b, int ib,
+                   int jb, const int* descb, float beta, float* c, int ic, int jc,
+                   const int* descc, int* info);
+void hetero_pcgemm(const char* transa, const char* transb, int m, int n, int k,
+                   const hetscal_complex_float* alpha, const hetscal_complex_float* a, int ia,
+                   int ja, const int* desca, const hetscal_complex_float* b, int ib, int jb,
+                   const int* descb, const hetscal_complex_float* beta, hetscal_complex_float* c,
+                   int ic, int jc, const int* descc, int* info);
+void hetero_pzgemm(const char* transa, const char* transb, int m, int n, int k,
+                   const hetscal_complex_double* alpha, const hetscal_complex_double* a, int ia,
+                   int ja, const int* desca, const hetscal_complex_double* b, int ib, int jb,
+                   const int* descb, const hetscal_complex_double* beta,
+                   hetscal_complex_double* c, int ic, int jc, const int* descc, int* info);
 
 /**
  * INFO of hetero_pdgetrf(), hetero_pdgetrs(), hetero_pdgeqrf(), hetero_pdormqr(),
@@ -302,6 +358,18 @@ int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int
                    int* info);
 
 /**
+ * hetero_pdpotrf() in the other precisions (PSPOTRF, PCPOTRF, PZPOTRF). Complex: sub(A) is
+ * Hermitian positive definite, sub(A) = L·Lᴴ or Uᴴ·U; as PZPOTRF, the imaginary parts of its
+ * diagonal are not read and are zero in the factor.
+ */
+int hetero_pspotrf(const char* uplo, int n, float* a, int ia, int ja, const int* desca,
+                   int* info);
+int hetero_pcpotrf(const char* uplo, int n, hetscal_complex_float* a, int ia, int ja,
+                   const int* desca, int* info);
+int hetero_pzpotrf(const char* uplo, int n, hetscal_complex_double* a, int ia, int ja,
+                   const int* desca, int* info);
+
+/**
  * Solves sub(A)·X = sub(B) with the Cholesky factor hetero_pdpotrf() left in sub(A), with
  * PDPOTRS's arguments; X overwrites sub(B) (N×NRHS). Collective over A's grid. sub(A) is
  * either on a hetscal descriptor (the factor in place; IA = JA = 1, M_A = N_A = N) — sub(B)
@@ -317,6 +385,16 @@ int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int
  */
 int hetero_pdpotrs(const char* uplo, int n, int nrhs, const double* a, int ia, int ja,
                    const int* desca, double* b, int ib, int jb, const int* descb, int* info);
+
+/** hetero_pdpotrs() in the other precisions; complex: with the factor of sub(A) = L·Lᴴ or Uᴴ·U. */
+int hetero_pspotrs(const char* uplo, int n, int nrhs, const float* a, int ia, int ja,
+                   const int* desca, float* b, int ib, int jb, const int* descb, int* info);
+int hetero_pcpotrs(const char* uplo, int n, int nrhs, const hetscal_complex_float* a, int ia,
+                   int ja, const int* desca, hetscal_complex_float* b, int ib, int jb,
+                   const int* descb, int* info);
+int hetero_pzpotrs(const char* uplo, int n, int nrhs, const hetscal_complex_double* a, int ia,
+                   int ja, const int* desca, hetscal_complex_double* b, int ib, int jb,
+                   const int* descb, int* info);
 
 /**
  * LU factorisation with partial pivoting of the M×N sub(A) = A(IA:IA+M-1, JA:JA+N-1), with
@@ -355,6 +433,17 @@ int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, in
                    int* info);
 
 /**
+ * hetero_pdgetrf() in the other precisions (PSGETRF, PCGETRF, PZGETRF); complex pivots are
+ * chosen by |re| + |im|, as LAPACK's ICAMAX/IZAMAX and ScaLAPACK's do.
+ */
+int hetero_psgetrf(int m, int n, float* a, int ia, int ja, const int* desca, int* ipiv,
+                   int* info);
+int hetero_pcgetrf(int m, int n, hetscal_complex_float* a, int ia, int ja, const int* desca,
+                   int* ipiv, int* info);
+int hetero_pzgetrf(int m, int n, hetscal_complex_double* a, int ia, int ja, const int* desca,
+                   int* ipiv, int* info);
+
+/**
  * Solves op(sub(A))·X = sub(B) with the LU factors and pivots hetero_pdgetrf() left, with
  * PDGETRS's arguments; X overwrites sub(B) (N×NRHS). TRANS "N": A·X = B; "T" or "C":
  * Aᵀ·X = B. Collective over A's grid. sub(A) is either on a hetscal descriptor (the factors
@@ -374,6 +463,20 @@ int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, in
 int hetero_pdgetrs(const char* trans, int n, int nrhs, const double* a, int ia, int ja,
                    const int* desca, const int* ipiv, double* b, int ib, int jb, const int* descb,
                    int* info);
+
+/**
+ * hetero_pdgetrs() in the other precisions. Complex: TRANS "T" solves Aᵀ·X = B and "C"
+ * solves Aᴴ·X = B.
+ */
+int hetero_psgetrs(const char* trans, int n, int nrhs, const float* a, int ia, int ja,
+                   const int* desca, const int* ipiv, float* b, int ib, int jb, const int* descb,
+                   int* info);
+int hetero_pcgetrs(const char* trans, int n, int nrhs, const hetscal_complex_float* a, int ia,
+                   int ja, const int* desca, const int* ipiv, hetscal_complex_float* b, int ib,
+                   int jb, const int* descb, int* info);
+int hetero_pzgetrs(const char* trans, int n, int nrhs, const hetscal_complex_double* a, int ia,
+                   int ja, const int* desca, const int* ipiv, hetscal_complex_double* b, int ib,
+                   int jb, const int* descb, int* info);
 
 /**
  * Householder QR factorisation of the M×N sub(A) = A(IA:IA+M-1, JA:JA+N-1), with PDGEQRF's
@@ -403,6 +506,18 @@ int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca, do
                    int* info);
 
 /**
+ * hetero_pdgeqrf() in the other precisions (PSGEQRF, PCGEQRF, PZGEQRF). Complex:
+ * H(i) = I − τ_i·v_i·v_iᴴ with complex τ_i and v_i as CLARFG/ZLARFG define them (the
+ * diagonal of R real), so Q = H(1)···H(K) is unitary; TAU holds complex values.
+ */
+int hetero_psgeqrf(int m, int n, float* a, int ia, int ja, const int* desca, float* tau,
+                   int* info);
+int hetero_pcgeqrf(int m, int n, hetscal_complex_float* a, int ia, int ja, const int* desca,
+                   hetscal_complex_float* tau, int* info);
+int hetero_pzgeqrf(int m, int n, hetscal_complex_double* a, int ia, int ja, const int* desca,
+                   hetscal_complex_double* tau, int* info);
+
+/**
  * Applies Q or Qᵀ from hetero_pdgeqrf() (or PDGEQRF) to sub(C) = C(IC:IC+M-1, JC:JC+N-1),
  * with PDORMQR's arguments less WORK and LWORK: SIDE "L": sub(C) := op(Q)·sub(C), Q of
  * order M, the K reflectors in A(IA:IA+M-1, JA:JA+K-1); SIDE "R": sub(C) := sub(C)·op(Q), Q
@@ -429,6 +544,24 @@ int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca, do
 int hetero_pdormqr(const char* side, const char* trans, int m, int n, int k, const double* a,
                    int ia, int ja, const int* desca, const double* tau, double* c, int ic,
                    int jc, const int* descc, int* info);
+
+/**
+ * hetero_pdormqr() in single precision (PSORMQR), and its complex form (PCUNMQR, PZUNMQR):
+ * TRANS "N" applies Q, "C" applies Qᴴ ("T" is refused, -2, as PxUNMQR refuses it); SIDE "R"
+ * is computed as (op(Q)ᴴ·sub(C)ᴴ)ᴴ, sub(C) moved conjugate-transposed. Arguments, checks and
+ * codes otherwise as hetero_pdormqr().
+ */
+int hetero_psormqr(const char* side, const char* trans, int m, int n, int k, const float* a,
+                   int ia, int ja, const int* desca, const float* tau, float* c, int ic, int jc,
+                   const int* descc, int* info);
+int hetero_pcunmqr(const char* side, const char* trans, int m, int n, int k,
+                   const hetscal_complex_float* a, int ia, int ja, const int* desca,
+                   const hetscal_complex_float* tau, hetscal_complex_float* c, int ic, int jc,
+                   const int* descc, int* info);
+int hetero_pzunmqr(const char* side, const char* trans, int m, int n, int k,
+                   const hetscal_complex_double* a, int ia, int ja, const int* desca,
+                   const hetscal_complex_double* tau, hetscal_complex_double* c, int ic, int jc,
+                   const int* descc, int* info);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include "api/hetero_matrix.hpp"
 #include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::api {
 namespace {
@@ -21,14 +22,19 @@ int describe(const mpi::ContextInfo& grid, int blacs_context, const layout::Matr
   return info > 0 ? 0 : info;
 }
 
-int check_more(const FactorSolve& call, const mpi::ContextInfo* grid) {
+template <typename T>
+int check_more(const FactorSolve<T>& call, const mpi::ContextInfo* grid) {
   return call.check_more ? call.check_more(grid) : 0;
 }
 
-bool nothing_to_solve(const FactorSolve& call) { return call.n == 0 || call.nrhs == 0; }
+template <typename T>
+bool nothing_to_solve(const FactorSolve<T>& call) {
+  return call.n == 0 || call.nrhs == 0;
+}
 
 /// The factor in place: B in place too, or moved in and back.
-LapackOutcome factor_in_place(const FactorSolve& call) {
+template <typename T>
+LapackOutcome factor_in_place(const FactorSolve<T>& call) {
   const int desc_a = call.arg_a.desc_position, desc_b = call.arg_b.desc_position;
   const Context* context = find_context(call.arg_a.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(desc_a, field::kCtxt));  // local
@@ -54,9 +60,9 @@ LapackOutcome factor_in_place(const FactorSolve& call) {
     call.solve(view(a, call.a), view(b, call.b), comm);
     return LapackOutcome::of_info(0);
   }
-  MovedOperand b(comm, std::move(caller), hetero_matrix(*context, call.n, call.nrhs),
-                 Written::Whole);
-  allocate_agreed(comm, {&b});
+  MovedOperand<T> b(comm, std::move(caller), hetero_matrix(*context, call.n, call.nrhs),
+                    Written::Whole);
+  allocate_agreed<T>(comm, {&b});
   b.move_in(call.b);
   call.solve(view(a, call.a), b.view(), comm);
   b.move_back(call.b);
@@ -64,7 +70,8 @@ LapackOutcome factor_in_place(const FactorSolve& call) {
 }
 
 /// Both on ScaLAPACK descriptors: moved into the layout the factorisation plans for N.
-LapackOutcome both_moved(const FactorSolve& call) {
+template <typename T>
+LapackOutcome both_moved(const FactorSolve<T>& call) {
   const int blacs_context = call.arg_a.desc[field::kCtxt - 1];
   const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
   if (!grid) return LapackOutcome::of_info(field_info(call.arg_a.desc_position, field::kCtxt));
@@ -86,14 +93,14 @@ LapackOutcome both_moved(const FactorSolve& call) {
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   const MPI_Comm comm = context->grid.comm;
   const int me = context->grid.my_rank;
-  MovedOperand a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n),
-                 Written::Nothing);
-  MovedOperand b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs),
-                 Written::Whole);
-  allocate_agreed(comm, {&a, &b});
+  MovedOperand<T> a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n),
+                    Written::Nothing);
+  MovedOperand<T> b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs),
+                    Written::Whole);
+  allocate_agreed<T>(comm, {&a, &b});
   a.move_in(call.a);
   b.move_in(call.b);
-  const kernels::DistributedMatrix<double> factor = a.view();
+  const kernels::DistributedMatrix<T> factor = a.view();
   call.solve({factor.distribution, factor.storage, factor.data}, b.view(), comm);
   b.move_back(call.b);
   return LapackOutcome::of_info(0);
@@ -101,8 +108,14 @@ LapackOutcome both_moved(const FactorSolve& call) {
 
 }  // namespace
 
-LapackOutcome solve_with_factor(const FactorSolve& call) {
+template <typename T>
+LapackOutcome solve_with_factor(const FactorSolve<T>& call) {
   return call.arg_a.desc[0] == HETSCAL_DTYPE ? factor_in_place(call) : both_moved(call);
 }
+
+#define HETSCAL_INSTANTIATE_FACTOR_SOLVE(T) \
+  template LapackOutcome solve_with_factor<T>(const FactorSolve<T>&);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_FACTOR_SOLVE)
+#undef HETSCAL_INSTANTIATE_FACTOR_SOLVE
 
 }  // namespace hetscal::api

@@ -22,11 +22,11 @@ struct SolvePositions {
   int n, nrhs, desc_a, desc_b;
 };
 
-/// One solve call.
+/// One solve call on elements of type T.
+template <typename T>
 struct FactorSolve {
-  FactorSolve(core::Routine factorisation, int order, int rhs, const double* factors, int ia,
-              int ja, const int* desca, double* rhs_data, int ib, int jb, const int* descb,
-              SolvePositions at)
+  FactorSolve(core::Routine factorisation, int order, int rhs, const T* factors, int ia, int ja,
+              const int* desca, T* rhs_data, int ib, int jb, const int* descb, SolvePositions at)
       : routine(factorisation),
         n(order),
         nrhs(rhs),
@@ -37,8 +37,8 @@ struct FactorSolve {
 
   core::Routine routine;  ///< the factorisation: plans moved operands
   int n, nrhs;
-  const double* a;
-  double* b;
+  const T* a;
+  T* b;
   layout::MatrixArgument arg_a, arg_b;
   int scalar_info = 0;  ///< INFO of the scalar arguments (options, N, NRHS): 0 when valid
   /// The routine's own input beside A and B (the pivots), checked once the operands are:
@@ -47,8 +47,8 @@ struct FactorSolve {
   /// Empty: nothing more to check.
   std::function<int(const mpi::ContextInfo* grid)> check_more;
   /// X := op(A)⁻¹·X with the factor in place.
-  std::function<void(kernels::DistributedMatrix<const double> a,
-                     kernels::DistributedMatrix<double> x, MPI_Comm comm)>
+  std::function<void(kernels::DistributedMatrix<const T> a, kernels::DistributedMatrix<T> x,
+                     MPI_Comm comm)>
       solve;
 };
 
@@ -56,6 +56,7 @@ struct FactorSolve {
 /// moves what lives on ScaLAPACK descriptors, solves and moves X back into sub(B).
 /// Descriptor codes: a ScaLAPACK DESCB beside a hetscal DESCA is accepted, the reverse is
 /// DESCB's DTYPE field; hetscal descriptors of another context are their CTXT field.
-LapackOutcome solve_with_factor(const FactorSolve& call);
+template <typename T>
+LapackOutcome solve_with_factor(const FactorSolve<T>& call);
 
 }  // namespace hetscal::api

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "kernels/scalar.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/fault_injection.hpp"
 #include "mpi/redistribute.hpp"
@@ -10,13 +11,15 @@
 
 namespace hetscal::api {
 
-MovedOperand::MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target,
-                           Written written, mpi::Op op)
+template <typename T>
+MovedOperand<T>::MovedOperand(MPI_Comm comm, mpi::CallerMatrix caller, HeteroMatrix target,
+                              Written written, mpi::Op op)
     : MovedOperand(comm, HeteroMatrix{std::move(caller.distribution), std::move(caller.storage)},
                    std::move(target), written, op) {}
 
-MovedOperand::MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix target,
-                           Written written, mpi::Op op)
+template <typename T>
+MovedOperand<T>::MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix target,
+                              Written written, mpi::Op op)
     : comm_(comm),
       caller_(std::move(caller)),
       target_(std::move(target)),
@@ -27,35 +30,38 @@ MovedOperand::MovedOperand(MPI_Comm comm, HeteroMatrix caller, HeteroMatrix targ
     throw InvalidArgument("MovedOperand: a triangle cannot be moved transposed");
 }
 
-void MovedOperand::allocate() {
+template <typename T>
+void MovedOperand<T>::allocate() {
   copy_.resize(static_cast<std::size_t>(target_.storage->local_elements()));
   const mpi::MatrixMove in{caller_.distribution.get(), caller_.storage.get(),
                            target_.distribution.get(), target_.storage.get(), op_};
   const mpi::MatrixMove out{target_.distribution.get(), target_.storage.get(),
                             caller_.distribution.get(), caller_.storage.get(), op_};
   in_.emplace(comm_, std::vector<mpi::MatrixMove>{in});
-  mpi::reserve_buffers<double>(*in_);
+  mpi::reserve_buffers<T>(*in_);
   if (written_ == Written::Nothing) return;
   out_.emplace(comm_, std::vector<mpi::MatrixMove>{out});
-  mpi::reserve_buffers<double>(*out_);
+  mpi::reserve_buffers<T>(*out_);
   // A triangle goes back through an image of the caller's array, so that the move, which
   // writes whole tiles, never touches the caller's other triangle.
   if (written_ != Written::Whole)
     returned_.resize(static_cast<std::size_t>(caller_.storage->local_elements()));
 }
 
-void MovedOperand::move_in(const double* caller_data) {
-  mpi::redistribute<double>(*in_, caller_data, copy_.data());
+template <typename T>
+void MovedOperand<T>::move_in(const T* caller_data) {
+  mpi::redistribute<T>(*in_, caller_data, copy_.data());
 }
 
-void MovedOperand::move_back(double* caller_data) {
+template <typename T>
+void MovedOperand<T>::move_back(T* caller_data) {
   if (written_ == Written::Nothing)
     throw InvalidArgument("MovedOperand: an input-only operand is never moved back");
   if (written_ == Written::Whole) {
-    mpi::redistribute<double>(*out_, copy_.data(), caller_data);
+    mpi::redistribute<T>(*out_, copy_.data(), caller_data);
     return;
   }
-  mpi::redistribute<double>(*out_, copy_.data(), returned_.data());
+  mpi::redistribute<T>(*out_, copy_.data(), returned_.data());
   const layout::Distribution& d = *caller_.distribution;
   const layout::LocalLayout& storage = *caller_.storage;
   const bool lower = written_ == Written::LowerTriangle;
@@ -73,10 +79,11 @@ void MovedOperand::move_back(double* caller_data) {
   }
 }
 
-void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand*> operands) {
+template <typename T>
+void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand<T>*> operands) {
   mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
     mpi::fault_point(mpi::Stage::Allocate);
-    for (MovedOperand* operand : operands) operand->allocate();
+    for (MovedOperand<T>* operand : operands) operand->allocate();
   });
 }
 
@@ -90,5 +97,12 @@ std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core
     return nullptr;
   }
 }
+
+// The one place where the element types are instantiated.
+#define HETSCAL_INSTANTIATE_MOVED_OPERAND(T) \
+  template class MovedOperand<T>;            \
+  template void allocate_agreed<T>(MPI_Comm, std::initializer_list<MovedOperand<T>*>);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_MOVED_OPERAND)
+#undef HETSCAL_INSTANTIATE_MOVED_OPERAND
 
 }  // namespace hetscal::api

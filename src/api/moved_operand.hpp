@@ -31,6 +31,8 @@ inline Written triangle_of(kernels::Uplo uplo) {
   return uplo == kernels::Uplo::Lower ? Written::LowerTriangle : Written::UpperTriangle;
 }
 
+/// @tparam T the element type (float, double, std::complex<float>, std::complex<double>).
+template <typename T>
 class MovedOperand {
  public:
   /// @param caller sub(X) in the caller's layout (checked), over `comm`'s ranks.
@@ -47,13 +49,13 @@ class MovedOperand {
   /// @throws std::bad_alloc when the memory is not there.
   void allocate();
   /// Collective: the caller's sub(X) into the copy.
-  void move_in(const double* caller_data);
+  void move_in(const T* caller_data);
   /// Collective: the copy back into the caller's array, only the `written` part of sub(X)
   /// (for a triangle, the other triangle and everything outside sub(X) stay bit-identical).
   /// @throws InvalidArgument for an operand of Written::Nothing.
-  void move_back(double* caller_data);
+  void move_back(T* caller_data);
 
-  kernels::DistributedMatrix<double> view() { return api::view(target_, copy_.data()); }
+  kernels::DistributedMatrix<T> view() { return api::view(target_, copy_.data()); }
 
  private:
   MPI_Comm comm_;
@@ -61,27 +63,28 @@ class MovedOperand {
   HeteroMatrix target_;
   Written written_;
   mpi::Op op_;
-  std::vector<double> copy_;
-  std::vector<double> returned_;  ///< triangles: sub(X) as the caller's array holds it
+  std::vector<T> copy_;
+  std::vector<T> returned_;  ///< triangles: sub(X) as the caller's array holds it
   std::optional<mpi::RedistributionPlan> in_, out_;
 };
 
 /// Allocates the copies of every operand in one agreed stage (mpi::Stage::Allocate, where
 /// the fault tests make a rank fail), before the first move.
 /// @throws mpi::StageFailed on every rank when any rank's allocation failed.
-void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand*> operands);
+template <typename T>
+void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand<T>*> operands);
 
 /// A factorisation of sub(A) on a copy: sub(A) (rows×cols, the caller's layout) moved into
 /// `layout`, compute(copy view, comm) run there, the `written` part moved back. Collective
 /// over the context's processes. @return what compute returns.
-template <typename Compute>
+template <typename T, typename Compute>
 auto compute_on_copy(const Context& context, mpi::CallerMatrix caller, const ContextLayout& layout,
-                     std::int64_t rows, std::int64_t cols, Written written, double* a,
+                     std::int64_t rows, std::int64_t cols, Written written, T* a,
                      Compute&& compute) {
   const MPI_Comm comm = context.grid.comm;
-  MovedOperand copy(comm, std::move(caller),
-                    hetero_matrix(layout, context.grid.my_rank, rows, cols), written);
-  allocate_agreed(comm, {&copy});
+  MovedOperand<T> copy(comm, std::move(caller),
+                       hetero_matrix(layout, context.grid.my_rank, rows, cols), written);
+  allocate_agreed<T>(comm, {&copy});
   copy.move_in(a);
   auto result = compute(copy.view(), comm);
   copy.move_back(a);  // also after INFO > 0: the partial factors, as ScaLAPACK leaves them

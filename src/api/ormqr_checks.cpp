@@ -1,5 +1,6 @@
-// hetero_pdormqr's checks, in PDORMQR's order (its pdormqr.f: CHK1MAT on A and C, then the
-// options and the alignment conditions, PCHK2MAT's agreement being describe_caller_matrix's).
+// hetero_pxormqr's checks (PxORMQR and PxUNMQR alike), in PDORMQR's order (its pdormqr.f: CHK1MAT
+// on A and C, then the options and the alignment conditions, PCHK2MAT's agreement being
+// describe_caller_matrix's).
 #include "api/ormqr_checks.hpp"
 
 #include <cstdint>
@@ -15,10 +16,12 @@ namespace {
 
 inline constexpr int kSide = 1, kTrans = 2, kIc = 12, kJc = 13;
 
-/// TRANS as PDORMQR takes it: "N" or "T" only.
-std::optional<kernels::Op> parse_ormqr_trans(const char* option) {
+/// TRANS as PxORMQR takes it ("N" or "T" only), or PxUNMQR ("N" or "C" only).
+std::optional<kernels::Op> parse_ormqr_trans(const char* option, QElements elements) {
   const std::optional<kernels::Op> op = runtime::parse_trans(option);
-  return op == kernels::Op::ConjTrans ? std::nullopt : op;
+  const kernels::Op refused =
+      elements == QElements::Complex ? kernels::Op::Trans : kernels::Op::ConjTrans;
+  return op == refused ? std::nullopt : op;
 }
 
 /// The alignment PDORMQR requires of two checked ScaLAPACK operands, and C on A's context.
@@ -38,21 +41,17 @@ int alignment_info(const OrmqrCall& call, const mpi::ContextInfo& grid) {
 
 }  // namespace
 
-OrmqrCall::OrmqrCall(const char* side_option, const char* trans_option, int rows, int cols,
-                     int reflectors, const double* factors, int a_row, int a_col, const int* a_desc,
-                     const double* scalar_factors, double* c_data, int c_row, int c_col,
-                     const int* c_desc)
+OrmqrCall::OrmqrCall(const char* side_option, const char* trans_option, QElements elements,
+                     int rows, int cols, int reflectors, int a_row, int a_col, const int* a_desc,
+                     int c_row, int c_col, const int* c_desc)
     : side(runtime::parse_side(side_option)),
-      op(parse_ormqr_trans(trans_option)),
+      op(parse_ormqr_trans(trans_option, elements)),
       m(rows),
       n(cols),
       k(reflectors),
-      a(factors),
       ia(a_row),
       ja(a_col),
       desca(a_desc),
-      tau(scalar_factors),
-      c(c_data),
       ic(c_row),
       jc(c_col),
       descc(c_desc) {}

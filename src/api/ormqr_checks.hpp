@@ -17,20 +17,22 @@ namespace hetscal::api {
 // Positions of PDORMQR's arguments (1-based), as its INFO names them.
 inline constexpr int kOrmqrM = 3, kOrmqrN = 4, kOrmqrK = 5, kOrmqrDescA = 9, kOrmqrDescC = 14;
 
-/// One hetero_pdormqr call.
+/// Which TRANS a call takes: PxORMQR's "N" or "T" (real elements), PxUNMQR's "N" or "C".
+enum class QElements { Real, Complex };
+
+/// One hetero_p{s,d}ormqr / hetero_p{c,z}unmqr call, less its arrays (the element type's,
+/// which the checks never read).
 struct OrmqrCall {
-  OrmqrCall(const char* side_option, const char* trans_option, int rows, int cols, int reflectors,
-            const double* factors, int a_row, int a_col, const int* a_desc,
-            const double* scalar_factors, double* c_data, int c_row, int c_col, const int* c_desc);
+  OrmqrCall(const char* side_option, const char* trans_option, QElements elements, int rows,
+            int cols, int reflectors, int a_row, int a_col, const int* a_desc, int c_row, int c_col,
+            const int* c_desc);
 
   std::optional<kernels::Side> side;  ///< nullopt: not L or R
-  std::optional<kernels::Op> op;      ///< NoTrans or Trans; nullopt: not N or T
+  /// NoTrans, or Trans ("T", real) / ConjTrans ("C", complex); nullopt: another letter.
+  std::optional<kernels::Op> op;
   int m, n, k;
-  const double* a;
   int ia, ja;
   const int* desca;
-  const double* tau;
-  double* c;
   int ic, jc;
   const int* descc;
 

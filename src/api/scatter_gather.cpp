@@ -1,5 +1,7 @@
 // Native API: moving a matrix between a caller's ScaLAPACK layout and a context's
-// heterogeneous layout (hetscal_scatter, hetscal_gather).
+// heterogeneous layout (hetscal_scatter, hetscal_gather and their S, C, Z forms): one
+// implementation over the element type, exported once per precision.
+#include <complex>
 #include <exception>
 
 #include "api/hetero_matrix.hpp"
@@ -15,8 +17,9 @@ enum class Direction { ToHetero, ToScalapack };
 // Argument positions, the same in both routines (the two arrays swap places).
 enum Position { kM = 1, kN = 2, kIa = 4, kJa = 5, kDescA = 6, kDescH = 8 };
 
-int move(Direction direction, int m, int n, const double* from, double* to, int ia, int ja,
-         const int* desca, const int* desch) {
+template <typename T>
+int move(Direction direction, int m, int n, const T* from, T* to, int ia, int ja, const int* desca,
+         const int* desch) {
   const mpi::ContextInfo* grid = nullptr;
   try {
     grid = &mpi::context_info(desca[1]);
@@ -42,11 +45,12 @@ int move(Direction direction, int m, int n, const double* from, double* to, int 
          : mpi::MatrixMove{hetero.distribution.get(), hetero.storage.get(),
                            caller.distribution.get(), caller.storage.get(), mpi::Op::None};
   const mpi::RedistributionPlan plan(context->grid.comm, {matrix_move});
-  mpi::redistribute<double>(plan, from, to);
+  mpi::redistribute<T>(plan, from, to);
   return 0;
 }
 
-int guarded_move(Direction direction, int m, int n, const double* from, double* to, int ia, int ja,
+template <typename T>
+int guarded_move(Direction direction, int m, int n, const T* from, T* to, int ia, int ja,
                  const int* desca, const int* desch) {
   try {
     return move(direction, m, n, from, to, ia, ja, desca, desch);
@@ -58,14 +62,20 @@ int guarded_move(Direction direction, int m, int n, const double* from, double* 
 }  // namespace
 }  // namespace hetscal::api
 
-extern "C" void hetscal_scatter(int m, int n, const double* a, int ia, int ja, const int* desca,
-                                double* h, const int* desch, int* info) {
-  using hetscal::api::Direction;
-  *info = hetscal::api::guarded_move(Direction::ToHetero, m, n, a, h, ia, ja, desca, desch);
-}
-
-extern "C" void hetscal_gather(int m, int n, double* a, int ia, int ja, const int* desca,
-                               const double* h, const int* desch, int* info) {
-  using hetscal::api::Direction;
-  *info = hetscal::api::guarded_move(Direction::ToScalapack, m, n, h, a, ia, ja, desca, desch);
-}
+// The exported pairs, one per precision; S, D, C, Z as ScaLAPACK's prefixes.
+#define HETSCAL_SCATTER_GATHER(scatter, gather, T)                                               \
+  extern "C" void scatter(int m, int n, const T* a, int ia, int ja, const int* desca, T* h,      \
+                          const int* desch, int* info) {                                         \
+    *info = hetscal::api::guarded_move(hetscal::api::Direction::ToHetero, m, n, a, h, ia, ja,    \
+                                       desca, desch);                                            \
+  }                                                                                              \
+  extern "C" void gather(int m, int n, T* a, int ia, int ja, const int* desca, const T* h,       \
+                         const int* desch, int* info) {                                          \
+    *info = hetscal::api::guarded_move(hetscal::api::Direction::ToScalapack, m, n, h, a, ia, ja, \
+                                       desca, desch);                                            \
+  }
+HETSCAL_SCATTER_GATHER(hetscal_sscatter, hetscal_sgather, float)
+HETSCAL_SCATTER_GATHER(hetscal_scatter, hetscal_gather, double)
+HETSCAL_SCATTER_GATHER(hetscal_cscatter, hetscal_cgather, hetscal_complex_float)
+HETSCAL_SCATTER_GATHER(hetscal_zscatter, hetscal_zgather, hetscal_complex_double)
+#undef HETSCAL_SCATTER_GATHER

@@ -12,6 +12,14 @@
 
 namespace hetscal::runtime {
 
+// read_scalapack_tau for every scalar type (declared in the header, defined below; the
+// instantiations of write_scalapack_tau close the file).
+#define HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU(T)                                              \
+  template void read_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
+                                      const T*, T*);
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU)
+#undef HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU
+
 template <typename T>
 void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
                          std::int64_t n, const T* tau, T* local_tau) {
@@ -32,17 +40,18 @@ void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja,
   }
 }
 
+template <typename T>
 void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t k,
-                        const double* local_tau, double* tau) {
+                        const T* local_tau, T* tau) {
   const layout::CyclicAxis cols = layout::Descriptor::parse(desca).col_axis(grid.npcol);
   // One holder per column contributes, the others add zeros.
   for (std::int64_t j = 0; j < k; ++j) {
     const std::int64_t column = ja - 1 + j;
     const bool holder = grid.myrow == 0 && layout::owner_coordinate(cols, column) == grid.mycol;
-    tau[j] = holder ? local_tau[layout::global_to_local(cols, column)] : 0.0;
+    tau[j] = holder ? local_tau[layout::global_to_local(cols, column)] : T(0);
   }
   mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, tau, mpi::mpi_count(k, "read_scalapack_tau"),
-                               MPI_DOUBLE, MPI_SUM, grid.comm),
+                               mpi::mpi_type<T>(), MPI_SUM, grid.comm),
                  "read_scalapack_tau: MPI_Allreduce");
 }
 

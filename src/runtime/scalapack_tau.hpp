@@ -37,7 +37,8 @@ void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja,
 /// @param local_tau this process's TAU, LOCc(JA+K-1) entries (read only where column j is
 ///        held, on process row 0).
 /// @param[out] tau K entries.
+template <typename T>
 void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t k,
-                        const double* local_tau, double* tau);
+                        const T* local_tau, T* tau);
 
 }  // namespace hetscal::runtime

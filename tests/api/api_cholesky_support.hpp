@@ -89,13 +89,13 @@ inline bool bit_identical(const std::vector<double>& x, const std::vector<double
   return true;
 }
 
-/// A context of `routine` on `grid` for an M×N matrix (speeds rising_speeds()), freed with
-/// the object.
+/// A context of `routine` on `grid` for an M×N matrix (inner dimension K for GEMM; speeds
+/// rising_speeds()), freed with the object.
 struct FactorContext {
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
-  FactorContext(const BlacsGrid& grid, int routine, int layout, int m, int n) {
+  FactorContext(const BlacsGrid& grid, int routine, int layout, int m, int n, int k = 0) {
     const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), routine, layout, m, n, 0, &ctx),
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), routine, layout, m, n, k, &ctx),
               HETSCAL_SUCCESS);
   }
   ~FactorContext() { hetscal_context_free(&ctx); }

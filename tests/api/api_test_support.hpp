@@ -10,6 +10,7 @@
 
 #include "hetscal/hetscal.h"
 #include "mpi/blacs.hpp"
+#include "mpi/mpi_type.hpp"
 
 extern "C" {
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
@@ -140,10 +141,10 @@ void for_each_local_element(const int* desc, F&& f) {
 }
 
 /// This process's local array of the whole column-major matrix x in the layout `desc`
-/// describes; entries that are no element hold `padding`.
-inline std::vector<double> local_of(const int* desc, const std::vector<double>& x,
-                                    double padding = -99.0) {
-  std::vector<double> local(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))),
+/// describes; entries that are no element hold `padding`. T: any of the four element types.
+template <typename T>
+std::vector<T> local_of(const int* desc, const std::vector<T>& x, T padding = T(-99.0)) {
+  std::vector<T> local(static_cast<std::size_t>(std::max(1LL, hetscal_local_elements(desc))),
                             padding);
   for_each_local_element(desc, [&](int i, int j, std::size_t k) {
     local[k] = x[static_cast<std::size_t>(j) * desc[2] + i];
@@ -152,22 +153,25 @@ inline std::vector<double> local_of(const int* desc, const std::vector<double>& 
 }
 
 /// The whole column-major matrix gathered on every process from each process's local array.
-inline std::vector<double> whole_of(const int* desc, const std::vector<double>& local) {
-  std::vector<double> x(static_cast<std::size_t>(desc[2]) * desc[3], 0.0);
+template <typename T>
+std::vector<T> whole_of(const int* desc, const std::vector<T>& local) {
+  std::vector<T> x(static_cast<std::size_t>(desc[2]) * desc[3], T(0));
   for_each_local_element(desc, [&](int i, int j, std::size_t k) {
     x[static_cast<std::size_t>(j) * desc[2] + i] = local[k];
   });
-  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
+  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), mpi::mpi_type<T>(), MPI_SUM,
                 MPI_COMM_WORLD);
   return x;
 }
 
-/// A whole matrix distributed 2D block-cyclically on `grid` (MB = NB = nb, RSRC = CSRC = 0).
-struct BlockCyclic {
+/// A whole matrix of T distributed 2D block-cyclically on `grid` (MB = NB = nb, RSRC = CSRC =
+/// 0).
+template <typename T>
+struct BasicBlockCyclic {
   int rows, cols, nb, lld = 1;
   int desc[9] = {};
-  std::vector<double> local;
-  BlockCyclic(const BlacsGrid& grid, const std::vector<double>& x, int r, int c, int block = 8)
+  std::vector<T> local;
+  BasicBlockCyclic(const BlacsGrid& grid, const std::vector<T>& x, int r, int c, int block = 8)
       : rows(r), cols(c), nb(block) {
     const int zero = 0;
     const int lr = numroc_(&rows, &nb, &grid.myrow, &zero, &grid.nprow);
@@ -175,7 +179,7 @@ struct BlockCyclic {
     lld = std::max(1, lr);
     int info = -1;
     descinit_(desc, &rows, &cols, &nb, &nb, &zero, &zero, &grid.context, &lld, &info);
-    local.assign(static_cast<std::size_t>(lld) * std::max(lc, 1), 0.0);
+    local.assign(static_cast<std::size_t>(lld) * std::max(lc, 1), T(0));
     for (int jl = 0; jl < lc; ++jl) {
       for (int il = 0; il < lr; ++il) {
         const int i = (il / nb * grid.nprow + grid.myrow) * nb + il % nb;
@@ -185,8 +189,8 @@ struct BlockCyclic {
     }
   }
   /// The whole matrix gathered on every process (each element held by one process).
-  std::vector<double> gathered(const BlacsGrid& grid) const {
-    std::vector<double> x(static_cast<std::size_t>(rows) * cols, 0.0);
+  std::vector<T> gathered(const BlacsGrid& grid) const {
+    std::vector<T> x(static_cast<std::size_t>(rows) * cols, T(0));
     const int zero = 0;
     const int lr = numroc_(&rows, &nb, &grid.myrow, &zero, &grid.nprow);
     const int lc = numroc_(&cols, &nb, &grid.mycol, &zero, &grid.npcol);
@@ -197,10 +201,11 @@ struct BlockCyclic {
         x[j * static_cast<std::size_t>(rows) + i] = local[jl * static_cast<std::size_t>(lld) + il];
       }
     }
-    MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
-                  MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), mpi::mpi_type<T>(),
+                  MPI_SUM, MPI_COMM_WORLD);
     return x;
   }
 };
+using BlockCyclic = BasicBlockCyclic<double>;
 
 }  // namespace hetscal::api_test

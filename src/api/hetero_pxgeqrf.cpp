@@ -1,6 +1,7 @@
-// Native API: hetero_pdgeqrf, PDGEQRF's arguments less WORK and LWORK, computed by hetscal's
-// Householder QR kernel in place on a hetscal descriptor (TAU in hetscal's format), or on a
-// ScaLAPACK sub(A) moved in and back (TAU in PDGEQRF's, through the shim's
+// Native API: hetero_p{s,d,c,z}geqrf, PxGEQRF's arguments less WORK and LWORK (one
+// implementation over the element type; complex reflectors and τ as xLARFG's), computed by
+// hetscal's Householder QR kernel in place on a hetscal descriptor (TAU in hetscal's format), or on
+// a ScaLAPACK sub(A) moved in and back (TAU in PDGEQRF's, through the shim's
 // runtime::write_scalapack_tau).
 #include <algorithm>
 #include <vector>
@@ -18,10 +19,11 @@ namespace {
 // Positions of the arguments (1-based), as PDGEQRF's INFO names them.
 enum Position { kM = 1, kN = 2, kDescA = 6 };
 
+template <typename T>
 struct Call {
   int m = 0, n = 0;
-  double* a = nullptr;
-  double* tau = nullptr;
+  T* a = nullptr;
+  T* tau = nullptr;
   layout::MatrixArgument arg;
 
   bool empty() const { return m == 0 || n == 0; }
@@ -29,14 +31,16 @@ struct Call {
 
 /// kernels::qr on `a` with the panel options `layout` was planned with: τ of the min(M, N)
 /// reflectors, the same on every process.
-std::vector<double> factor(kernels::DistributedMatrix<double> a, const ContextLayout& layout,
-                           const Call& call, MPI_Comm comm) {
-  std::vector<double> tau(static_cast<std::size_t>(std::min(call.m, call.n)));
-  kernels::qr<double>(a, tau.data(), comm, layout.lu_options);
+template <typename T>
+std::vector<T> factor(kernels::DistributedMatrix<T> a, const ContextLayout& layout,
+                      const Call<T>& call, MPI_Comm comm) {
+  std::vector<T> tau(static_cast<std::size_t>(std::min(call.m, call.n)));
+  kernels::qr<T>(a, tau.data(), comm, layout.lu_options);
   return tau;
 }
 
-LapackOutcome in_place(const Call& call) {
+template <typename T>
+LapackOutcome in_place(const Call<T>& call) {
   const Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // local
   int info = call.m < 0 ? -kM : call.n < 0 ? -kN : 0;
@@ -44,13 +48,13 @@ LapackOutcome in_place(const Call& call) {
   info = agreed_info(context->grid.comm, info);
   if (info != 0 || call.empty()) return LapackOutcome::of_info(info);
   const HeteroMatrix h = hetero_matrix(*context, call.arg.desc);
-  const std::vector<double> tau =
-      factor(view(h, call.a), context->layout, call, context->grid.comm);
+  const std::vector<T> tau = factor(view(h, call.a), context->layout, call, context->grid.comm);
   std::copy(tau.begin(), tau.end(), call.tau);
   return LapackOutcome::of_info(0);
 }
 
-LapackOutcome moved(const Call& call) {
+template <typename T>
+LapackOutcome moved(const Call<T>& call) {
   const int blacs_context = call.arg.desc[field::kCtxt - 1];
   const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
   if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
@@ -64,9 +68,9 @@ LapackOutcome moved(const Call& call) {
   if (call.empty()) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, call.arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const std::vector<double> tau =
+  const std::vector<T> tau =
       compute_on_copy(*context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
-                      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+                      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
                         return factor(copy, *planned, call, comm);
                       });
   runtime::write_scalapack_tau(*grid, call.arg.desc, call.arg.ja, call.m, call.n, tau.data(),
@@ -74,14 +78,23 @@ LapackOutcome moved(const Call& call) {
   return LapackOutcome::of_info(0);
 }
 
-}  // namespace
-}  // namespace hetscal::api
-
-extern "C" int hetero_pdgeqrf(int m, int n, double* a, int ia, int ja, const int* desca,
-                              double* tau, int* info) {
-  using namespace hetscal::api;
+template <typename T>
+int hetero_pxgeqrf(int m, int n, T* a, int ia, int ja, const int* desca, T* tau, int* info) {
   return report(info, [&] {
-    const Call call{m, n, a, tau, {m, kM, n, kN, ia, ja, desca, kDescA}};
+    const Call<T> call{m, n, a, tau, {m, kM, n, kN, ia, ja, desca, kDescA}};
     return desca[0] == HETSCAL_DTYPE ? in_place(call) : moved(call);
   });
 }
+
+}  // namespace
+}  // namespace hetscal::api
+
+#define HETSCAL_GEQRF_ENTRY(name, T)                                                             \
+  extern "C" int name(int m, int n, T* a, int ia, int ja, const int* desca, T* tau, int* info) { \
+    return hetscal::api::hetero_pxgeqrf(m, n, a, ia, ja, desca, tau, info);                      \
+  }
+HETSCAL_GEQRF_ENTRY(hetero_psgeqrf, float)
+HETSCAL_GEQRF_ENTRY(hetero_pdgeqrf, double)
+HETSCAL_GEQRF_ENTRY(hetero_pcgeqrf, hetscal_complex_float)
+HETSCAL_GEQRF_ENTRY(hetero_pzgeqrf, hetscal_complex_double)
+#undef HETSCAL_GEQRF_ENTRY

@@ -1,5 +1,7 @@
-// Native API: hetero_pdpotrf, PDPOTRF's arguments, computed by hetscal's Cholesky kernel in
-// place on a hetscal descriptor, or on a ScaLAPACK sub(A) moved in and (its triangle) back.
+// Native API: hetero_p{s,d,c,z}potrf, PxPOTRF's arguments (one implementation over the
+// element type; complex: Hermitian, the diagonal's imaginary parts not read), computed by hetscal's
+// Cholesky kernel in place on a hetscal descriptor, or on a ScaLAPACK sub(A) moved in and (its
+// triangle) back.
 #include <optional>
 
 #include "api/hetero_matrix.hpp"
@@ -17,7 +19,8 @@ enum Position { kUplo = 1, kN = 2, kDescA = 6 };
 
 using Uplo = std::optional<kernels::Uplo>;
 
-LapackOutcome in_place(const Uplo& uplo, int n, double* a, const layout::MatrixArgument& arg) {
+template <typename T>
+LapackOutcome in_place(const Uplo& uplo, int n, T* a, const layout::MatrixArgument& arg) {
   const Context* context = find_context(arg.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // no grid: local
   int info = !uplo ? -kUplo : n < 0 ? -kN : 0;
@@ -26,10 +29,11 @@ LapackOutcome in_place(const Uplo& uplo, int n, double* a, const layout::MatrixA
   if (info != 0 || n == 0) return LapackOutcome::of_info(info);
   const HeteroMatrix h = hetero_matrix(*context, arg.desc);
   return LapackOutcome::of_info(
-      static_cast<int>(kernels::cholesky<double>(*uplo, view(h, a), context->grid.comm)));
+      static_cast<int>(kernels::cholesky<T>(*uplo, view(h, a), context->grid.comm)));
 }
 
-LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgument& arg) {
+template <typename T>
+LapackOutcome moved(const Uplo& uplo, int n, T* a, const layout::MatrixArgument& arg) {
   const int blacs_context = arg.desc[field::kCtxt - 1];
   const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
   if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
@@ -46,21 +50,31 @@ LapackOutcome moved(const Uplo& uplo, int n, double* a, const layout::MatrixArgu
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   const auto order = compute_on_copy(  // the partial factor too when INFO > 0
       *context, std::move(caller), *planned, n, n, triangle_of(*uplo), a,
-      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
-        return kernels::cholesky<double>(*uplo, copy, comm);
+      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
+        return kernels::cholesky<T>(*uplo, copy, comm);
       });
   return LapackOutcome::of_info(static_cast<int>(order));
+}
+
+template <typename T>
+int hetero_pxpotrf(const char* uplo, int n, T* a, int ia, int ja, const int* desca, int* info) {
+  return report(info, [&] {
+    const Uplo parsed = runtime::parse_uplo(uplo);
+    const layout::MatrixArgument arg{n, kN, n, kN, ia, ja, desca, kDescA};
+    return desca[0] == HETSCAL_DTYPE ? in_place(parsed, n, a, arg) : moved(parsed, n, a, arg);
+  });
 }
 
 }  // namespace
 }  // namespace hetscal::api
 
-extern "C" int hetero_pdpotrf(const char* uplo, int n, double* a, int ia, int ja, const int* desca,
-                              int* info) {
-  using namespace hetscal::api;
-  return report(info, [&] {
-    const Uplo parsed = hetscal::runtime::parse_uplo(uplo);
-    const hetscal::layout::MatrixArgument arg{n, kN, n, kN, ia, ja, desca, kDescA};
-    return desca[0] == HETSCAL_DTYPE ? in_place(parsed, n, a, arg) : moved(parsed, n, a, arg);
-  });
-}
+#define HETSCAL_POTRF_ENTRY(name, T)                                                   \
+  extern "C" int name(const char* uplo, int n, T* a, int ia, int ja, const int* desca, \
+                      int* info) {                                                     \
+    return hetscal::api::hetero_pxpotrf(uplo, n, a, ia, ja, desca, info);              \
+  }
+HETSCAL_POTRF_ENTRY(hetero_pspotrf, float)
+HETSCAL_POTRF_ENTRY(hetero_pdpotrf, double)
+HETSCAL_POTRF_ENTRY(hetero_pcpotrf, hetscal_complex_float)
+HETSCAL_POTRF_ENTRY(hetero_pzpotrf, hetscal_complex_double)
+#undef HETSCAL_POTRF_ENTRY

@@ -1,4 +1,5 @@
-// Native API: hetero_pdgetrf, PDGETRF's arguments, computed by hetscal's LU kernel in place
+// Native API: hetero_p{s,d,c,z}getrf, PxGETRF's arguments (one implementation over the element
+// type), computed by hetscal's LU kernel in place
 // on a hetscal descriptor (pivots in hetscal's format), or on a ScaLAPACK sub(A) moved in
 // and back (IPIV in ScaLAPACK's format, through the shim's runtime::write_scalapack_pivots).
 #include <algorithm>
@@ -20,22 +21,25 @@ namespace {
 // Positions of the arguments (1-based), as PDGETRF's INFO names them.
 enum Position { kM = 1, kN = 2, kIa = 4, kJa = 5, kDescA = 6 };
 
+template <typename T>
 struct Call {
   int m = 0, n = 0;
-  double* a = nullptr;
+  T* a = nullptr;
   int* ipiv = nullptr;
   layout::MatrixArgument arg;
 };
 
 /// kernels::lu on `a` with the panel options `layout` was planned with: the pivots
 /// (min(M, N), 0-based) and INFO.
-std::int64_t factor(kernels::DistributedMatrix<double> a, const ContextLayout& layout,
-                    const Call& call, MPI_Comm comm, std::vector<std::int64_t>& pivots) {
+template <typename T>
+std::int64_t factor(kernels::DistributedMatrix<T> a, const ContextLayout& layout,
+                    const Call<T>& call, MPI_Comm comm, std::vector<std::int64_t>& pivots) {
   pivots.assign(static_cast<std::size_t>(std::min(call.m, call.n)), 0);
-  return kernels::lu<double>(a, pivots.data(), comm, layout.lu_options);
+  return kernels::lu<T>(a, pivots.data(), comm, layout.lu_options);
 }
 
-LapackOutcome in_place(const Call& call) {
+template <typename T>
+LapackOutcome in_place(const Call<T>& call) {
   const Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // local
   int info = call.m < 0 ? -kM : call.n < 0 ? -kN : 0;
@@ -61,7 +65,8 @@ int pdgetrf_alignment_info(const mpi::ContextInfo& grid, const layout::MatrixArg
   return d.mb != d.nb ? field_info(kDescA, field::kNb) : 0;
 }
 
-LapackOutcome moved(const Call& call) {
+template <typename T>
+LapackOutcome moved(const Call<T>& call) {
   const int blacs_context = call.arg.desc[field::kCtxt - 1];
   const mpi::ContextInfo* grid = scalapack_grid(blacs_context);
   if (!grid) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));
@@ -82,7 +87,7 @@ LapackOutcome moved(const Call& call) {
   std::vector<std::int64_t> pivots;
   const std::int64_t zero_pivot = compute_on_copy(  // completed even when INFO > 0
       *context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
-      [&](kernels::DistributedMatrix<double> copy, MPI_Comm comm) {
+      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
         return factor(copy, *planned, call, comm, pivots);
       });
   runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
@@ -90,14 +95,24 @@ LapackOutcome moved(const Call& call) {
   return LapackOutcome::of_info(static_cast<int>(zero_pivot));
 }
 
-}  // namespace
-}  // namespace hetscal::api
-
-extern "C" int hetero_pdgetrf(int m, int n, double* a, int ia, int ja, const int* desca, int* ipiv,
-                              int* info) {
-  using namespace hetscal::api;
+template <typename T>
+int hetero_pxgetrf(int m, int n, T* a, int ia, int ja, const int* desca, int* ipiv, int* info) {
   return report(info, [&] {
-    const Call call{m, n, a, ipiv, {m, kM, n, kN, ia, ja, desca, kDescA}};
+    const Call<T> call{m, n, a, ipiv, {m, kM, n, kN, ia, ja, desca, kDescA}};
     return desca[0] == HETSCAL_DTYPE ? in_place(call) : moved(call);
   });
 }
+
+}  // namespace
+}  // namespace hetscal::api
+
+#define HETSCAL_GETRF_ENTRY(name, T)                                                   \
+  extern "C" int name(int m, int n, T* a, int ia, int ja, const int* desca, int* ipiv, \
+                      int* info) {                                                     \
+    return hetscal::api::hetero_pxgetrf(m, n, a, ia, ja, desca, ipiv, info);           \
+  }
+HETSCAL_GETRF_ENTRY(hetero_psgetrf, float)
+HETSCAL_GETRF_ENTRY(hetero_pdgetrf, double)
+HETSCAL_GETRF_ENTRY(hetero_pcgetrf, hetscal_complex_float)
+HETSCAL_GETRF_ENTRY(hetero_pzgetrf, hetscal_complex_double)
+#undef HETSCAL_GETRF_ENTRY
