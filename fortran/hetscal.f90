@@ -10,7 +10,7 @@
 !> hetscal_status and set INFO as ScaLAPACK's PDGETRF / PDGETRS / PDGEQRF / PDORMQR /
 !> PDPOTRF / PDPOTRS do (IPIV and TAU as hetscal.h describes them; no WORK or LWORK).
 module hetscal
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long, c_ptr
   implicit none
   private
 
@@ -34,7 +34,14 @@ module hetscal
        hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
        hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
-       hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
+       hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed, &
+       hetscal_context_rebalance, hetscal_rebalanced_elements
+
+  !> What hetscal_context_rebalance did (hetscal_rebalance_report of hetscal.h).
+  type, bind(C), public :: hetscal_rebalance_report
+    integer(c_int) :: kept_structure, column_migrations, row_migrations
+    integer(c_long_long) :: moved_elements, kept_elements, fresh_elements, total_elements
+  end type
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -230,6 +237,28 @@ module hetscal
       real(c_double), intent(inout) :: b(*)
       integer(c_int), intent(in) :: desca(*), descb(*)
       integer(c_int), intent(out) :: info
+    end function
+    !> Rebalances the context and its matrices for new speeds (omit NEW_SPEEDS for the
+    !> adaptive estimates). ARRAYS(k) = c_loc(A_k(1)) and DESCS(k) = c_loc(DESC_k(1)) of
+    !> TARGET arrays; each A_k allocated with CAPACITIES(k) >= max(its old local size,
+    !> hetscal_rebalanced_elements(...)); each DESC_k's LLD (and MB, NB) updated.
+    integer(c_int) function hetscal_context_rebalance(ctx, new_speeds, nmatrices, arrays, &
+         capacities, descs, report) bind(C, name="hetscal_context_rebalance")
+      import :: c_int, c_double, c_long_long, c_ptr, hetscal_rebalance_report
+      integer(c_int), value :: ctx, nmatrices
+      real(c_double), intent(in), optional :: new_speeds(*)
+      type(c_ptr), intent(in) :: arrays(*), descs(*)
+      integer(c_long_long), intent(in) :: capacities(*)
+      type(hetscal_rebalance_report), intent(out) :: report
+    end function
+
+    !> Local elements an M x N matrix of CTX needs after hetscal_context_rebalance with the
+    !> same NEW_SPEEDS (collective); -1 on error.
+    integer(c_long_long) function hetscal_rebalanced_elements(ctx, new_speeds, m, n) &
+         bind(C, name="hetscal_rebalanced_elements")
+      import :: c_int, c_double, c_long_long
+      integer(c_int), value :: ctx, m, n
+      real(c_double), intent(in), optional :: new_speeds(*)
     end function
   end interface
 

@@ -93,9 +93,9 @@ inline bool bit_identical(const std::vector<double>& x, const std::vector<double
 /// the object.
 struct FactorContext {
   hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
-  FactorContext(const BlacsGrid& grid, int routine, int layout, int m, int n) {
+  FactorContext(const BlacsGrid& grid, int routine, int layout, int m, int n, int k = 0) {
     const std::vector<double> speeds = rising_speeds();
-    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), routine, layout, m, n, 0, &ctx),
+    EXPECT_EQ(hetscal_context_create(grid.context, speeds.data(), routine, layout, m, n, k, &ctx),
               HETSCAL_SUCCESS);
   }
   ~FactorContext() { hetscal_context_free(&ctx); }
