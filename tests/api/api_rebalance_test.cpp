@@ -130,6 +130,25 @@ TEST(ApiRebalance, CartesianMovesOnlyMigratedLinesAndKeepsTheData) {
                 world_size(), report.moved_elements, report.total_elements, report.fresh_elements);
 }
 
+TEST(ApiRebalance, GemmAfterRebalanceIsCorrect) {
+  BlacsGrid grid;
+  const int n = 9 * world_size() + 5;
+  GemmContext c(grid, n);
+  KeptMatrix a(c, 6, n, n), b(c, 7, n, n), product(c, 8, n, n);
+  rebalanced(c, {&a, &b, &product}, falling_speeds());
+  int info = -1;
+  hetero_pdgemm("N", "N", n, n, n, 1.0, a.local.data(), 1, 1, a.desc.data(), b.local.data(), 1, 1,
+                b.desc.data(), 0.0, product.local.data(), 1, 1, product.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  const std::vector<double> expected =
+      reference_gemm(false, false, n, n, n, 1.0, a.whole, n, b.whole, n, 0.0, product.whole);
+  const std::vector<double> computed = whole_of(product.desc.data(), product.local);
+  double error = 0.0;
+  for (std::size_t e = 0; e < computed.size(); ++e)
+    error = std::max(error, std::abs(computed[e] - expected[e]));
+  EXPECT_LT(error, 1e-13 * n);  // entries in [-1, 1): |error| <= n·eps·n
+}
+
 TEST(ApiRebalance, PatternIsPlannedAfreshAndKeepsTheData) {
   BlacsGrid grid;
   const int planned = 12 * world_size();
