@@ -18,7 +18,7 @@
 !> Character options are scalar CHARACTER dummies (C's `const char*`, first character read),
 !> so that a literal such as 'N' also resolves a generic name.
 module hetscal
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_long_long, c_ptr
   use hetscal_precisions
   implicit none
   private
@@ -43,7 +43,8 @@ module hetscal
        hetscal_local_rows, hetscal_local_cols, hetscal_global_row, hetscal_global_col, &
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
        hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
-       hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed
+       hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed, &
+       hetscal_context_rebalance, hetscal_rebalanced_elements
   public :: hetscal_sscatter, hetscal_sgather, hetero_psgemm, hetero_psgetrf, hetero_psgetrs, &
        hetero_psgeqrf, hetero_psormqr, hetero_pspotrf, hetero_pspotrs
   public :: hetscal_cscatter, hetscal_cgather, hetero_pcgemm, hetero_pcgetrf, hetero_pcgetrs, &
@@ -52,6 +53,12 @@ module hetscal
        hetero_pzgeqrf, hetero_pzunmqr, hetero_pzpotrf, hetero_pzpotrs
   public :: hetero_gemm, hetero_getrf, hetero_getrs, hetero_geqrf, hetero_ormqr, hetero_potrf, &
        hetero_potrs, hetscal_xscatter, hetscal_xgather
+
+  !> What hetscal_context_rebalance did (hetscal_rebalance_report of hetscal.h).
+  type, bind(C), public :: hetscal_rebalance_report
+    integer(c_int) :: kept_structure, column_migrations, row_migrations
+    integer(c_long_long) :: moved_elements, kept_elements, fresh_elements, total_elements
+  end type
 
   interface
     integer(c_int) function hetscal_gemm_context_create(blacs_context, speeds, m, n, k, ctx) &
@@ -247,6 +254,28 @@ module hetscal
       real(c_double), intent(inout) :: b(*)
       integer(c_int), intent(in) :: desca(*), descb(*)
       integer(c_int), intent(out) :: info
+    end function
+    !> Rebalances the context and its matrices for new speeds (omit NEW_SPEEDS for the
+    !> adaptive estimates). ARRAYS(k) = c_loc(A_k(1)) and DESCS(k) = c_loc(DESC_k(1)) of
+    !> TARGET arrays; each A_k allocated with CAPACITIES(k) >= max(its old local size,
+    !> hetscal_rebalanced_elements(...)); each DESC_k's LLD (and MB, NB) updated.
+    integer(c_int) function hetscal_context_rebalance(ctx, new_speeds, nmatrices, arrays, &
+         capacities, descs, report) bind(C, name="hetscal_context_rebalance")
+      import :: c_int, c_double, c_long_long, c_ptr, hetscal_rebalance_report
+      integer(c_int), value :: ctx, nmatrices
+      real(c_double), intent(in), optional :: new_speeds(*)
+      type(c_ptr), intent(in) :: arrays(*), descs(*)
+      integer(c_long_long), intent(in) :: capacities(*)
+      type(hetscal_rebalance_report), intent(out) :: report
+    end function
+
+    !> Local elements an M x N matrix of CTX needs after hetscal_context_rebalance with the
+    !> same NEW_SPEEDS (collective); -1 on error.
+    integer(c_long_long) function hetscal_rebalanced_elements(ctx, new_speeds, m, n) &
+         bind(C, name="hetscal_rebalanced_elements")
+      import :: c_int, c_double, c_long_long
+      integer(c_int), value :: ctx, m, n
+      real(c_double), intent(in), optional :: new_speeds(*)
     end function
   end interface
 

@@ -280,6 +280,73 @@ void hetscal_zscatter(int m, int n, const hetscal_complex_double* a, int ia, int
 void hetscal_zgather(int m, int n, hetscal_complex_double* a, int ia, int ja, const int* desca,
                      const hetscal_complex_double* h, const int* desch, int* info);
 
+/** What hetscal_context_rebalance() did (the same on every process). */
+typedef struct hetscal_rebalance_report {
+  int kept_structure;         /**< 1: a Cartesian layout kept its grid, tile and panel, only
+                                   the lines below changed grid line (seed 003's column
+                                   migrations); 0: planned afresh (a pattern layout, or a
+                                   grid whose fresh plan is predicted more than 10 % faster) */
+  int column_migrations;      /**< panel columns handed to another grid column */
+  int row_migrations;         /**< panel rows handed to another grid row */
+  long long moved_elements;   /**< elements sent to another process, all matrices */
+  long long kept_elements;    /**< elements that stayed on their process (copied, or slid,
+                                   within its local array) */
+  long long fresh_elements;   /**< elements a full redistribution to the layout planned afresh
+                                   for the new speeds would send (what the rebalancing avoids);
+                                   -1 when no fresh layout fits */
+  long long total_elements;   /**< elements of all the matrices (moving all of them, as the
+                                   shim's moves in and out do) */
+} hetscal_rebalance_report;
+
+/**
+ * Rebalances a context and its matrices for new speeds (issue 12, seed 003). Collective over
+ * the context's processes. A Cartesian layout keeps its grid, the ranks' places, the tile size
+ * and the panel: only the panel's row and column counts are planned again for the new speeds,
+ * and the fewest panel columns and rows change grid line (column migrations; in a Cartesian
+ * grid a row migration is the same in every column); every other tile stays on its process
+ * and only slides within its local array, whose LOCr may change. A pattern layout is planned
+ * afresh (as hetscal_context_create() would for the new speeds), and so is a Cartesian one
+ * when the time model predicts the fresh plan more than 10 % faster than the kept grid (the
+ * re-planning threshold of HETSCAL_ADAPT; e.g. the old grid left out a rank now fast). Either way only the elements
+ * whose owner changed cross the network. The context then plans with the new speeds.
+ *
+ * Memory: the caller allocates, as for every ScaLAPACK matrix. Each array is rewritten in
+ * place and must hold both the old and the new local part: ask hetscal_rebalanced_elements()
+ * for the new size, allocate max(old, new) (e.g. Fortran ALLOCATE, or C realloc before the
+ * call) and pass that capacity. hetscal keeps a temporary copy of each old local part during
+ * the call. Each descriptor's LLD is set to the new max(1, LOCr) (patterns: unchanged), MB and NB to
+ * the new tile size (patterns planned afresh may change it).
+ *
+ * @param[in] ctx a live context.
+ * @param[in] new_speeds one per process as in hetscal_context_create(), the same everywhere;
+ *            NULL: the estimates hetscal's adaptation learnt on the context's BLACS grid
+ *            (intercepted calls on that grid; HETSCAL_ERR_SPEEDS when none adapted yet).
+ * @param[in] nmatrices matrices to move with the context, >= 0 (0: only the context changes;
+ *            its other matrices' descriptors and arrays are then stale).
+ * @param[in,out] arrays this process's local arrays (NULL where a process holds none).
+ * @param[in] capacities elements each array can hold.
+ * @param[in,out] descs hetscal descriptors of `ctx`, one per array; LLD updated.
+ * @param[out] report what moved (see #hetscal_rebalance_report).
+ * @return HETSCAL_SUCCESS; HETSCAL_ERR_CONTEXT (bad ctx); HETSCAL_ERR_ARGUMENT (nmatrices < 0,
+ *         a NULL list or report, a descriptor not of ctx, an array shared by two matrices or
+ *         missing, a capacity short on some process); HETSCAL_ERR_SPEEDS; HETSCAL_ERR_NO_PLAN;
+ *         on these the context, arrays and descriptors are untouched, on every process alike.
+ *         HETSCAL_ERR_INTERNAL: an MPI failure or no memory for the copies (data untouched
+ *         unless MPI failed while moving).
+ */
+int hetscal_context_rebalance(hetscal_context_t ctx, const double* new_speeds, int nmatrices,
+                              double* const* arrays, const long long* capacities,
+                              int* const* descs, hetscal_rebalance_report* report);
+
+/**
+ * Local elements an M×N matrix of `ctx` will need on this process after
+ * hetscal_context_rebalance() with the same `new_speeds` (NULL as there). Collective (the
+ * speeds are agreed). @return the count, or -1 for a bad context, M or N < 0, or speeds
+ * refused.
+ */
+long long hetscal_rebalanced_elements(hetscal_context_t ctx, const double* new_speeds, int m,
+                                      int n);
+
 /**
  * sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), with PDGEMM's arguments plus INFO.
  * Collective over the operands' grid. Either all three descriptors are hetscal descriptors
