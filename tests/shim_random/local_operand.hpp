@@ -77,11 +77,6 @@ void note_first_problem(std::string& first, const char* what, int li, int lj, in
 /// The descriptor of `layout` (its type: 9 or 11 entries) on BLACS context `context`.
 std::vector<int> descriptor(const MatrixLayout& layout, int context, int lld);
 
-template <typename T>
-class LocalMatrix;
-/// The double-precision operand of the PDxxx programs.
-using LocalOperand = LocalMatrix<double>;
-
 /// Counts of elements a call changed where it must not (and the first one, for the report).
 struct UntouchedFindings {
   long padding = 0;  ///< the padding below LLD

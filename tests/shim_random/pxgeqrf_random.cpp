@@ -10,18 +10,13 @@
 // or with libhetscal.so preloaded.
 //
 // usage: p<x>geqrf_random [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]
-#include <string>
-
 #include "geqrf_check.hpp"
 #include "precision.hpp"
 #include "random_driver.hpp"
 
 int main(int argc, char** argv) {
   using namespace hetscal_test;
-  const std::string name = random_program_name(HETSCAL_TEST_PRECISION, "geqrf");
-  return random_program_main(
-      argc, argv,
-      factorization_program(name.c_str(),
-                            "arguments and LWORK accepted, not a query, min(M, N) >= the grid's process count",
-                            draw_geqrf_case, run_and_check<scalar_of_t<HETSCAL_TEST_PRECISION>>));
+  return factorization_program_main(argc, argv, HETSCAL_TEST_PRECISION, "geqrf",
+                                    "arguments and LWORK accepted, not a query, min(M, N) >= the grid's process count",
+                                    draw_geqrf_case, run_and_check<scalar_of_t<HETSCAL_TEST_PRECISION>>);
 }
