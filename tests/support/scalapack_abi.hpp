@@ -72,7 +72,7 @@ void pzgeqrf_(const int* m, const int* n, std::complex<double>* a, const int* ia
               const int* lwork, int* info);
 }
 
-/// PxGETRF and PxGEQRF of the precision of their arguments, for code templated on the scalar
+/// PxGETRF, PxGEQRF and PxPOTRF of the precision of their arguments, for code templated on the scalar
 /// type (float, double, std::complex<float>, std::complex<double>).
 namespace scalapack_overloads {
 template <typename T>
@@ -80,6 +80,8 @@ using Getrf = void (*)(const int*, const int*, T*, const int*, const int*, const
 template <typename T>
 using Geqrf = void (*)(const int*, const int*, T*, const int*, const int*, const int*, T*, T*,
                        const int*, int*);
+template <typename T>
+using Potrf = void (*)(const char*, const int*, T*, const int*, const int*, const int*, int*);
 inline Getrf<float> getrf(float*) { return psgetrf_; }
 inline Getrf<double> getrf(double*) { return pdgetrf_; }
 inline Getrf<std::complex<float>> getrf(std::complex<float>*) { return pcgetrf_; }
@@ -88,4 +90,8 @@ inline Geqrf<float> geqrf(float*) { return psgeqrf_; }
 inline Geqrf<double> geqrf(double*) { return pdgeqrf_; }
 inline Geqrf<std::complex<float>> geqrf(std::complex<float>*) { return pcgeqrf_; }
 inline Geqrf<std::complex<double>> geqrf(std::complex<double>*) { return pzgeqrf_; }
+inline Potrf<float> potrf(float*) { return pspotrf_; }
+inline Potrf<double> potrf(double*) { return pdpotrf_; }
+inline Potrf<std::complex<float>> potrf(std::complex<float>*) { return pcpotrf_; }
+inline Potrf<std::complex<double>> potrf(std::complex<double>*) { return pzpotrf_; }
 }  // namespace scalapack_overloads
