@@ -19,9 +19,10 @@
 /// diagonal have real and imaginary parts that are multiples of 1/4 with |re| + |im| <= 1/2,
 /// U's off-diagonal parts are integers in [-4, 4], and U's diagonal is ±1 or ±i times 1, 2 or
 /// 4, whose reciprocal (±1 or ∓i over a power of two) and every quotient by it are exact.
-/// LAPACK's IZAMAX/ICAMAX and PBLAS's PZAMAX choose the pivot by |re| + |im|, and
-/// |l·u|₁ <= |l|₁·|u|₁ <= |u|₁ / 2: the pivot row's candidate is again at least twice any
-/// other's (by the modulus as well, |l·u| <= |l|₁·|u| <= |u| / 2), so IPIV is exact too.
+/// BLAS's IZAMAX/ICAMAX choose the pivot by |re| + |im| (DCABS1), and |l·u|₁ <= |l|₁·|u|₁
+/// <= |u|₁ / 2: the pivot row's candidate is again at least twice any other's, and so it is
+/// by the modulus (|l·u| <= |l|₁·|u| <= |u| / 2), so IPIV is exact whichever measure an
+/// implementation uses.
 #include <cstdint>
 #include <string>
 #include <vector>
