@@ -5,16 +5,21 @@
 /// to make its matrix, how to factorise it, its timings and flops per rank) with the
 /// block-size sweep that picks it. `Matrix` is the benchmark's own matrix type:
 /// constructible by the variant's maker, with a `check()` of the factorisation it holds.
+/// `--precision z` runs the same benchmark on COMPLEX*16 data (issue 13): every matrix, check
+/// and ScaLAPACK call is a template over the scalar type, instantiated for double and
+/// std::complex<double>.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +29,7 @@
 #include "kernels/flop_counter.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
+#include "mpi/mpi_type.hpp"
 #include "real_bench_support.hpp"
 #include "scalapack_abi.hpp"
 
@@ -34,6 +40,7 @@ struct FactorizationOptions {
   std::vector<std::int64_t> nb{32, 64, 128, 256};
   int reps = 3;
   std::vector<double> speeds;
+  char precision = 'd';  ///< 'd': double, 'z': std::complex<double> (ScaLAPACK's PZ routines)
 };
 
 /// The command line, or nullopt after --help or an error (printed by rank 0; `exit_code` is
@@ -53,6 +60,9 @@ inline std::optional<FactorizationOptions> parse_factorization_options(const cha
                  "relative speed of each rank, for the planner and the balance")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
+  app.add_option("--precision", o.precision, "d (double) or z (complex double)")
+      ->check(CLI::IsMember({'d', 'z'}))
+      ->envname("HETSCAL_BENCH_PRECISION");  // how run_real.sh passes it
   try {
     app.parse(argc, argv);
     if (o.speeds.empty()) o.speeds.assign(static_cast<std::size_t>(ranks), 1.0);
@@ -98,6 +108,17 @@ inline double hashed_value(std::int64_t i, std::int64_t j) {
   return static_cast<double>(x >> 11) / static_cast<double>(1ULL << 53) - 0.5;
 }
 
+/// Element (i, j) of the benchmarks' unstructured matrix in scalar type T: hashed_value, and
+/// on complex data an imaginary part hashed from another row index (-1 - i, used by no row).
+template <typename T>
+T hashed_element(std::int64_t i, std::int64_t j) {
+  if constexpr (std::is_same_v<T, double>) {
+    return hashed_value(i, j);
+  } else {
+    return T(hashed_value(i, j), hashed_value(-1 - i, j));
+  }
+}
+
 /// The vector the factorisations' checks multiply by: x_j = 1 + j mod 3 (‖x‖_∞ = 3).
 inline std::vector<double> check_vector(std::int64_t n) {
   std::vector<double> x(static_cast<std::size_t>(n));
@@ -105,19 +126,21 @@ inline std::vector<double> check_vector(std::int64_t n) {
   return x;
 }
 
-/// A·x and ‖A‖_∞ of the N×N matrix of hashed_value elements, from the formula: the
+/// A·x and ‖A‖_∞ of the N×N matrix of hashed_element<T> elements, from the formula: the
 /// independent side of a factorisation's check.
+template <typename T>
 struct HashedProduct {
-  std::vector<double> ax;
+  std::vector<T> ax;
   double norm = 0.0;
 };
-inline HashedProduct hashed_product(const std::vector<double>& x) {
-  HashedProduct p;
-  p.ax.assign(x.size(), 0.0);
+template <typename T>
+HashedProduct<T> hashed_product(const std::vector<double>& x) {
+  HashedProduct<T> p;
+  p.ax.assign(x.size(), T(0));
   for (std::size_t i = 0; i < x.size(); ++i) {
     double row = 0.0;
     for (std::size_t j = 0; j < x.size(); ++j) {
-      const double a = hashed_value(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
+      const T a = hashed_element<T>(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
       p.ax[i] += a * x[j];
       row += std::abs(a);
     }
@@ -127,32 +150,44 @@ inline HashedProduct hashed_product(const std::vector<double>& x) {
 }
 
 /// Whether ‖computed − expected‖_∞ <= ‖A‖_∞·‖x‖_∞·N·ε·16 (check_vector's x): a backward
-/// stable factorisation's residual, with room for the summation order.
-inline bool within_backward_error(const std::vector<double>& computed,
-                                  const std::vector<double>& expected, double norm) {
+/// stable factorisation's residual, with room for the summation order (twice that on complex
+/// data, whose operations err up to twice as much).
+template <typename T>
+bool within_backward_error(const std::vector<T>& computed, const std::vector<T>& expected,
+                           double norm) {
   double error = 0.0;
   for (std::size_t i = 0; i < computed.size(); ++i)
     error = std::max(error, std::abs(computed[i] - expected[i]));
-  return error <= norm * 3.0 * static_cast<double>(computed.size()) * 2.2e-16 * 16.0;
+  const double room = std::is_same_v<T, double> ? 16.0 : 32.0;
+  return error <= norm * 3.0 * static_cast<double>(computed.size()) * 2.2e-16 * room;
 }
 
-/// One N×N matrix of doubles on one layout, filled from a formula, with its ScaLAPACK
+/// Sums `values` over MPI_COMM_WORLD, in place.
+template <typename T>
+void sum_over_ranks(std::vector<T>& values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), mpi::mpi_type<T>(),
+                MPI_SUM, MPI_COMM_WORLD);
+}
+
+/// One N×N matrix of scalar type T on one layout, filled from a formula, with its ScaLAPACK
 /// descriptor when it is a caller's layout. A benchmark's Matrix adds its own check().
+template <typename T>
 struct LaidOutMatrix {
+  using Scalar = T;
   std::int64_t n;
   std::unique_ptr<layout::Distribution> distribution;
   std::unique_ptr<layout::LocalLayout> storage;
   std::vector<int> descriptor;
-  std::vector<double> data;
+  std::vector<T> data;
 
   LaidOutMatrix(std::int64_t order, std::unique_ptr<layout::Distribution> d,
                 std::unique_ptr<layout::LocalLayout> s,
-                const std::function<double(std::int64_t, std::int64_t)>& value)
+                const std::function<T(std::int64_t, std::int64_t)>& value)
       : n(order),
         distribution(std::move(d)),
         storage(std::move(s)),
         data(static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements()))) {
-    for_each_owned([&](std::int64_t i, std::int64_t j, double& x) { x = value(i, j); });
+    for_each_owned([&](std::int64_t i, std::int64_t j, T& x) { x = value(i, j); });
   }
   /// Calls visit(i, j, element) for every element this rank owns.
   template <typename F>
@@ -168,10 +203,10 @@ struct LaidOutMatrix {
   }
   /// Tile column `t` of A, all N rows (column-major, leading dimension N), on every rank:
   /// each rank writes the tiles it owns and MPI_COMM_WORLD sums them.
-  std::vector<double> gathered_tile_column(std::int64_t t) {
+  std::vector<T> gathered_tile_column(std::int64_t t) {
     const layout::Distribution& d = *distribution;
     const std::int64_t width = d.cols().size(t);
-    std::vector<double> column(static_cast<std::size_t>(n * width), 0.0);
+    std::vector<T> column(static_cast<std::size_t>(n * width), T(0));
     for (const layout::GlobalTile& tile : storage->owned_tiles()) {
       if (tile.col != t) continue;
       const layout::TileLocation where = storage->tile_location(tile);
@@ -181,14 +216,21 @@ struct LaidOutMatrix {
           column[static_cast<std::size_t>(first_row + ii + jj * n)] =
               data[static_cast<std::size_t>(where.offset + ii + jj * where.ld)];
     }
-    MPI_Allreduce(MPI_IN_PLACE, column.data(), static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM,
-                  MPI_COMM_WORLD);
+    sum_over_ranks(column);
     return column;
   }
-  kernels::DistributedMatrix<double> view() {
-    return {distribution.get(), storage.get(), data.data()};
-  }
+  kernels::DistributedMatrix<T> view() { return {distribution.get(), storage.get(), data.data()}; }
 };
+
+/// The complex conjugate of x; x itself on real data.
+template <typename T>
+T conjugate(const T& x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return x;
+  } else {
+    return std::conj(x);
+  }
+}
 
 /// The caller's block-cyclic layout of A on `grid` (LLD = LOCr), as a ScaLAPACK program
 /// holds it. Matrix is constructible from (n, distribution, storage).

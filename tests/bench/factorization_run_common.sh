@@ -1,19 +1,24 @@
 # Sourced by the factorisation benchmarks' run_real.sh (cholesky, lu, qr): their common arguments
 # and environment, the helpers that read the benchmark's output, and the slowdown rate.
 # Expects `bench_name` (the benchmark's folder and executable suffix: "cholesky", "lu", "qr").
-# Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
-#            (default: build, "4000 8000", 3, "32,64,128,256")
+# Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST" [PRECISION]]]]]
+#            (default: build, "4000 8000", 3, "32,64,128,256", d); PRECISION z runs the
+#            benchmark on complex double data (PZ routines, issue 13), passed to it as
+#            HETSCAL_BENCH_PRECISION.
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$repo/build}
 sizes=${2:-"4000 8000"}
 reps=${3:-3}
 block_sizes=${4:-"32,64,128,256"}
+precision=${5:-d}
+[[ $precision == d || $precision == z ]] || { echo "PRECISION must be d or z, not '$precision'" >&2; exit 2; }
 export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi=(mpirun -np 2 -x OPENBLAS_NUM_THREADS)
+export HETSCAL_BENCH_PRECISION=$precision
+mpi=(mpirun -np 2 -x OPENBLAS_NUM_THREADS -x HETSCAL_BENCH_PRECISION)
 bench=$build/tests/bench/$bench_name/bench_${bench_name}_real
 example=$build/examples/pdgemm_example
 slowdown=$build/src/tools/libhetscal-slowdown.so
-log=$build/bench-$bench_name-real.log
+log=$build/bench-$bench_name-real${precision/d/}.log  # bench-<name>-realz.log for Z
 : >"$log"
 # field KEY COLUMN: column COLUMN of the first line whose first word is KEY.
 field() { awk -v key="$1" -v col="$2" '$1 == key { print $col; exit }'; }

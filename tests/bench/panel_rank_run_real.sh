@@ -8,9 +8,10 @@
 #     planned grid (speeds 1 : 1/3), panels on the diagonal owner and on the fastest rank, vs
 #     its block-cyclic kernel and vs ScaLAPACK, with the flop balance. The sleep rate is one
 #     core's DGEMM rate, measured first unless HETSCAL_SLOWDOWN_RATE is set.
-# Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]] (factorization_run_common.sh)
+# Arguments: [BUILD_DIR ["N_LIST" [REPS ["NB_LIST" [PRECISION]]]]] (factorization_run_common.sh)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/factorization_run_common.sh"
+routine=${routine/#PD/P${precision^^}}  # PZGETRF, PZGEQRF with PRECISION z
 
 declare -A row
 for n in $sizes; do

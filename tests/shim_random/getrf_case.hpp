@@ -1,6 +1,6 @@
 #pragma once
 /// @file getrf_case.hpp
-/// Random PDGETRF cases drawn from a seed, identically on every rank (no communication):
+/// Random PxGETRF cases (any precision) drawn from a seed, identically on every rank (no communication):
 /// square, tall and wide sub(A) of 0..D rows and columns, IA/JA on block boundaries (the
 /// only offsets ScaLAPACK accepts), RSRC/CSRC != 0, padded LLD, now and then an argument
 /// ScaLAPACK refuses, and exactly singular matrices (a zero column, a repeated column).
@@ -12,7 +12,17 @@
 /// scaling by 1/U(k,k) included), so any correct algorithm, in any blocking and summation
 /// order, computes these L, U and interchanges exactly: at step k the pivot row's value
 /// U(k,k) is at least twice any other candidate's, with no rounding to blur it. The case
-/// knows its factors, its pivots and its INFO without running any LU.
+/// knows its factors, its pivots and its INFO without running any LU. All these values are
+/// exact in single precision too (a few bits of mantissa each).
+///
+/// Complex cases (PCGETRF, PZGETRF) use Gaussian integers the same way: L's entries below the
+/// diagonal have real and imaginary parts that are multiples of 1/4 with |re| + |im| <= 1/2,
+/// U's off-diagonal parts are integers in [-4, 4], and U's diagonal is ±1 or ±i times 1, 2 or
+/// 4, whose reciprocal (±1 or ∓i over a power of two) and every quotient by it are exact.
+/// BLAS's IZAMAX/ICAMAX choose the pivot by |re| + |im| (DCABS1), and |l·u|₁ <= |l|₁·|u|₁
+/// <= |u|₁ / 2: the pivot row's candidate is again at least twice any other's, and so it is
+/// by the modulus (|l·u| <= |l|₁·|u| <= |u| / 2), so IPIV is exact whichever measure an
+/// implementation uses.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +38,7 @@ enum class Singularity {
   RepeatedColumn,  ///< column j repeats column i < j: U(j,j) = 0, INFO = j + 1
 };
 
-/// One call: PDGETRF(M, N, A, IA, JA, DESCA, IPIV, INFO).
+/// One call: PxGETRF(M, N, A, IA, JA, DESCA, IPIV, INFO).
 struct GetrfCase {
   std::uint64_t seed = 0;  ///< the factors are drawn from this seed
   int m = 0, n = 0;
@@ -60,14 +70,18 @@ struct GetrfCase {
 /// Draws a case for a grid of nprow × npcol processes, M and N at most max_dimension.
 GetrfCase draw_getrf_case(std::uint64_t seed, int nprow, int npcol, int max_dimension);
 
-/// sub(A) and what PDGETRF must leave, all M×N column-major (0-based inside sub(A)).
+/// sub(A) and what PxGETRF must leave in scalar type T, all M×N column-major (0-based
+/// inside sub(A)).
+template <typename T>
 struct KnownLu {
-  std::vector<double> a;        ///< sub(A) = P·L·U
-  std::vector<double> factors;  ///< L strictly below the diagonal, U on and above it
-  std::vector<int> pivots;      ///< min(M, N): row k was interchanged with row pivots[k] >= k
+  std::vector<T> a;         ///< sub(A) = P·L·U
+  std::vector<T> factors;   ///< L strictly below the diagonal, U on and above it
+  std::vector<int> pivots;  ///< min(M, N): row k was interchanged with row pivots[k] >= k
 };
 
-/// Builds the case's matrix from its factors (see the file comment).
-KnownLu known_lu(const GetrfCase& t);
+/// Builds the case's matrix from its factors in scalar type T (float, double,
+/// std::complex<float> or std::complex<double>; see the file comment).
+template <typename T>
+KnownLu<T> known_lu(const GetrfCase& t);
 
 }  // namespace hetscal_test

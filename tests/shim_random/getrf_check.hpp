@@ -1,8 +1,8 @@
 #pragma once
 /// @file getrf_check.hpp
-/// Runs one PDGETRF case on this process's part of A and checks it against the factors,
-/// pivots and INFO the case was built from (getrf_case.hpp: exact, no LU run), against
-/// ScaLAPACK's own PDGETRF run on a copy (found in the ScaLAPACK library itself, so that a
+/// Runs one PxGETRF case (any precision) on this process's part of A and checks it against
+/// the factors, pivots and INFO the case was built from (getrf_case.hpp: exact in every
+/// precision, no LU run), against ScaLAPACK's own PxGETRF of that precision run on a copy (found in the ScaLAPACK library itself, so that a
 /// preloaded hetscal does not answer for it: IPIV as ScaLAPACK leaves it, spare entries
 /// included), and bit for bit everywhere else: A outside sub(A), the padding below LLD,
 /// IPIV's entries nobody writes and a guard past its end.
@@ -35,8 +35,10 @@ struct GetrfFindings {
   }
 };
 
-/// Builds the local part of A, calls pdgetrf_ (every process of the grid must call this for
-/// the same case), and checks this process's part.
+/// Builds the local part of A in scalar type T (float, double, std::complex<float> or
+/// std::complex<double>), calls PSGETRF, PDGETRF, PCGETRF or PZGETRF (every process of the
+/// grid must call this for the same case), and checks this process's part.
+template <typename T>
 GetrfFindings run_and_check(const GetrfCase& t, const GridPosition& grid);
 
 }  // namespace hetscal_test

@@ -63,34 +63,4 @@ std::vector<int> descriptor(const MatrixLayout& x, int context, int lld) {
   return {2, context, x.rows, x.cols, x.imb, x.inb, x.mb, x.nb, x.rsrc, x.csrc, lld};
 }
 
-void check_untouched(const LocalOperand& before, const LocalOperand& after, int ia, int ja,
-                     int m, int n, bool left_as_is, UntouchedFindings& f,
-                     const std::function<void(int li, int lj, int si, int sj)>& inside) {
-  for (int lj = 0; lj < std::max(1, after.local_cols()); ++lj) {
-    for (int li = 0; li < after.lld(); ++li) {
-      const std::size_t at = after.at(li, lj);
-      const double value = after.data()[at], old = before.data()[at];
-      if (li >= after.local_rows() || lj >= after.local_cols()) {
-        if (!same_bits(value, old)) {
-          ++f.padding;
-          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, value, old, 0.0);
-        }
-        continue;
-      }
-      const int i = after.global_row(li), j = after.global_col(lj);
-      const int si = i - (ia - 1), sj = j - (ja - 1);
-      const bool in_sub = si >= 0 && si < m && sj >= 0 && sj < n;
-      if (in_sub && !left_as_is) {
-        inside(li, lj, si, sj);
-      } else if (!same_bits(value, old)) {
-        ++(in_sub ? f.left : f.outside);
-        note_first_problem(f.first_problem,
-                           in_sub ? "sub(A) changed by a call that must leave it"
-                                  : "A changed outside sub(A)",
-                           li, lj, i, j, value, old, 0.0);
-      }
-    }
-  }
-}
-
 }  // namespace hetscal_test

@@ -77,11 +77,6 @@ void note_first_problem(std::string& first, const char* what, int li, int lj, in
 /// The descriptor of `layout` (its type: 9 or 11 entries) on BLACS context `context`.
 std::vector<int> descriptor(const MatrixLayout& layout, int context, int lld);
 
-template <typename T>
-class LocalMatrix;
-/// The double-precision operand of the PDxxx programs.
-using LocalOperand = LocalMatrix<double>;
-
 /// Counts of elements a call changed where it must not (and the first one, for the report).
 struct UntouchedFindings {
   long padding = 0;  ///< the padding below LLD
@@ -89,14 +84,6 @@ struct UntouchedFindings {
   long left = 0;     ///< sub(A) of a call that must leave it (refused, quick return, query)
   std::string first_problem;
 };
-
-/// Compares `after` with `before` element by element, padding included: the padding and
-/// everything outside sub(A) = A(IA:IA+M-1, JA:JA+N-1) must keep their bits, and so must
-/// sub(A) when `left_as_is`; any other element of sub(A) is handed to `inside` with its local
-/// (li, lj) and 0-based (si, sj) inside sub(A).
-void check_untouched(const LocalOperand& before, const LocalOperand& after, int ia, int ja,
-                     int m, int n, bool left_as_is, UntouchedFindings& f,
-                     const std::function<void(int li, int lj, int si, int sj)>& inside);
 
 /// One process's part of a global matrix of scalar type T, padding sentinels below LLD.
 template <typename T>
@@ -137,5 +124,51 @@ class LocalMatrix {
   int lld_ = 1;
   std::vector<T> data_;
 };
+
+/// A value in the reports' type: double on real data, std::complex<double> on complex data.
+template <typename T>
+auto reported(const T& value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<double>(value);
+  } else {
+    return std::complex<double>(value);
+  }
+}
+
+/// Compares `after` with `before` element by element, padding included: the padding and
+/// everything outside sub(A) = A(IA:IA+M-1, JA:JA+N-1) must keep their bits, and so must
+/// sub(A) when `left_as_is`; any other element of sub(A) is handed to `inside` with its local
+/// (li, lj) and 0-based (si, sj) inside sub(A).
+template <typename T>
+void check_untouched(const LocalMatrix<T>& before, const LocalMatrix<T>& after, int ia, int ja,
+                     int m, int n, bool left_as_is, UntouchedFindings& f,
+                     const std::function<void(int li, int lj, int si, int sj)>& inside) {
+  for (int lj = 0; lj < std::max(1, after.local_cols()); ++lj) {
+    for (int li = 0; li < after.lld(); ++li) {
+      const std::size_t at = after.at(li, lj);
+      const T value = after.data()[at], old = before.data()[at];
+      if (li >= after.local_rows() || lj >= after.local_cols()) {
+        if (!same_bits(value, old)) {
+          ++f.padding;
+          note_first_problem(f.first_problem, "A padding changed", li, lj, -1, -1, reported(value),
+                             reported(old), 0.0);
+        }
+        continue;
+      }
+      const int i = after.global_row(li), j = after.global_col(lj);
+      const int si = i - (ia - 1), sj = j - (ja - 1);
+      const bool in_sub = si >= 0 && si < m && sj >= 0 && sj < n;
+      if (in_sub && !left_as_is) {
+        inside(li, lj, si, sj);
+      } else if (!same_bits(value, old)) {
+        ++(in_sub ? f.left : f.outside);
+        note_first_problem(f.first_problem,
+                           in_sub ? "sub(A) changed by a call that must leave it"
+                                  : "A changed outside sub(A)",
+                           li, lj, i, j, reported(value), reported(old), 0.0);
+      }
+    }
+  }
+}
 
 }  // namespace hetscal_test

@@ -2,10 +2,9 @@
 # ScaLAPACK's own PDGEQRF on a copy (R, reflectors and TAU to rounding, TAU's exact layout,
 # LWORK queries and WORK(1) identical) and bit for bit outside the factors, on 1-9 processes
 # and every grid of each count. Run on ScaLAPACK alone first: ScaLAPACK itself must pass them,
-# which validates the checker's bounds and expected INFO values.
-add_executable(shim_random_pdgeqrf pdgeqrf_random.cpp geqrf_case.cpp geqrf_check.cpp)
-target_link_libraries(shim_random_pdgeqrf PRIVATE shim_random_common)
-target_compile_options(shim_random_pdgeqrf PRIVATE ${HETSCAL_WARNINGS})
+# which validates the checker's bounds and expected INFO values. The program is built for
+# every precision (shim_random_p<x>geqrf, programs_per_precision; issue 13).
+programs_per_precision(geqrf pxgeqrf_random.cpp geqrf_case.cpp geqrf_check.cpp)
 
 set(pdgeqrf_cases_per_grid_1 100)
 set(pdgeqrf_cases_per_grid_4 10)
@@ -37,3 +36,8 @@ random_cases_preloaded(pdgeqrf shim_random_pdgeqrf 5 RANKS 1 2 3 4 5 6 7 8 9 LAR
 # every rank agreed would show as factors or TAU unlike ScaLAPACK's.
 faults_forwarded(pdgeqrf shim_random_pdgeqrf 9 CASES 2:plan@0 4:allocate@1 2:move-in@0
                  4:compute@2 2:move-out@0 6:move-out@3 ENV HETSCAL_ROUTINES=pdgeqrf)
+
+# PSGEQRF, PCGEQRF and PZGEQRF (issue 13): the same cases in the other precisions (complex
+# entries, R's diagonal real, bounds in each precision's epsilon), on ScaLAPACK alone (the
+# checker validated) and preloaded on 3, 4 and 6 processes as PDGEQRF's.
+random_cases_other_precisions(geqrf SEED_DIGITS 6 7 8 ONLY_THIS_ROUTINE)

@@ -2,10 +2,9 @@
 # the exact factors, pivots and INFO each case is built from, against ScaLAPACK's own PDGETRF
 # on a copy (IPIV's exact layout), and bit for bit outside the factors, on 1-9 processes and
 # every grid of each count. Run on ScaLAPACK alone first: ScaLAPACK itself must pass them,
-# which validates the oracle and the expected INFO values.
-add_executable(shim_random_pdgetrf pdgetrf_random.cpp getrf_case.cpp getrf_check.cpp)
-target_link_libraries(shim_random_pdgetrf PRIVATE shim_random_common ${CMAKE_DL_LIBS})
-target_compile_options(shim_random_pdgetrf PRIVATE ${HETSCAL_WARNINGS})
+# which validates the oracle and the expected INFO values. The program is built for every
+# precision (shim_random_p<x>getrf, programs_per_precision; issue 13).
+programs_per_precision(getrf pxgetrf_random.cpp getrf_case.cpp getrf_check.cpp)
 
 set(pdgetrf_cases_per_grid_1 200)
 set(pdgetrf_cases_per_grid_2 40)
@@ -42,3 +41,8 @@ random_cases_preloaded(pdgetrf shim_random_pdgetrf 3 RANKS 1 2 3 4 5 6 7 8 9 LAR
 # Each stage once (PDPOTRF's set covers the stages on more rank counts).
 faults_forwarded(pdgetrf shim_random_pdgetrf 8 CASES 2:plan@0 4:allocate@1 2:move-in@0
                  4:compute@2 2:move-out@0 6:move-out@3 ENV HETSCAL_ROUTINES=pdgetrf)
+
+# PSGETRF, PCGETRF and PZGETRF (issue 13): the same cases in the other precisions (complex
+# factors of Gaussian integers, exact as the real ones: getrf_case.hpp), on ScaLAPACK alone and
+# preloaded on 3, 4 and 6 processes.
+random_cases_other_precisions(getrf SEED_DIGITS 1 4 5 ONLY_THIS_ROUTINE)

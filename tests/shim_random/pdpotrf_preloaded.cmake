@@ -25,14 +25,4 @@ faults_forwarded(pdpotrf shim_random_pdpotrf 9 CASES 2:plan@0 4:plan@2 2:allocat
 # PSPOTRF, PCPOTRF and PZPOTRF (issue 13): the same cases in the other precisions (complex
 # matrices Hermitian, each factor within its precision's bound), on ScaLAPACK alone (the
 # oracle validated) and preloaded on 3, 4 and 6 processes as PDPOTRF's.
-set(precisions s c z)
-set(seed_digits 5 6 7)  # each precision's digit in its seeds
-foreach(precision digit IN ZIP_LISTS precisions seed_digits)
-  set(routine p${precision}potrf)
-  set(${routine}_cases_per_grid_4 ${pdpotrf_cases_per_grid_4})
-  random_cases_on_scalapack(${routine} shim_random_${routine} ${digit} 4)
-  foreach(ranks 3 4 6)
-    set(preloaded_${routine}_cases_per_grid_${ranks} ${preloaded_pdpotrf_cases_per_grid_${ranks}})
-  endforeach()
-  random_cases_preloaded(${routine} shim_random_${routine} ${digit} RANKS 3 4 6 LARGER_SEED 16${digit})
-endforeach()
+random_cases_other_precisions(potrf SEED_DIGITS 5 6 7)

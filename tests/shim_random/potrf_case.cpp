@@ -60,9 +60,6 @@ std::string PotrfCase::describe() const {
 
 namespace {
 
-// Mixed into a case's seed for the imaginary parts of complex matrices.
-constexpr std::uint64_t kImaginaryStream = 0x1A7;
-
 template <typename T>
 Precise<T> precise(const T& value) {
   return Precise<T>(value);
@@ -117,7 +114,7 @@ T off_diagonal(const PotrfCase& t, int i, int j) {
   } else {
     using Real = typename T::value_type;
     return T(static_cast<Real>(re),
-             static_cast<Real>(global_value(mix(t.seed, kImaginaryStream), Matrix::A, i, j)));
+             static_cast<Real>(global_value(mix(t.seed, kFactorizationImaginaryStream), Matrix::A, i, j)));
   }
 }
 

@@ -60,16 +60,6 @@ Reference<T> reference_for(const PotrfCase& t, const std::vector<T>& a) {
   return r;
 }
 
-// A value in the report's type: double on real data, std::complex<double> on complex data.
-template <typename T>
-auto reported(const T& value) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<double>(value);
-  } else {
-    return std::complex<double>(value);
-  }
-}
-
 // Checks one element of the UPLO triangle of sub(A) (si, sj 0-based inside sub(A)).
 template <typename T>
 void check_referenced(const PotrfCase& t, const Reference<T>& r, int si, int sj, T got, T before,

@@ -9,17 +9,13 @@
 // bit-identical. Run plain, or with libhetscal.so preloaded.
 //
 // usage: p<x>potrf_random [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]
-#include <string>
-
 #include "potrf_check.hpp"
 #include "precision.hpp"
 #include "random_driver.hpp"
 
 int main(int argc, char** argv) {
   using namespace hetscal_test;
-  const std::string name = random_program_name(HETSCAL_TEST_PRECISION, "potrf");
-  return random_program_main(
-      argc, argv,
-      factorization_program(name.c_str(), "arguments accepted, N >= the grid's process count",
-                            draw_potrf_case, run_and_check<scalar_of_t<HETSCAL_TEST_PRECISION>>));
+  return factorization_program_main(argc, argv, HETSCAL_TEST_PRECISION, "potrf",
+                                    "arguments accepted, N >= the grid's process count",
+                                    draw_potrf_case, run_and_check<scalar_of_t<HETSCAL_TEST_PRECISION>>);
 }

@@ -46,6 +46,9 @@ struct MatrixLayout {
 /// Global element (i, j) (0-based) of a matrix of the case: uniform in [-1, 1).
 double global_value(std::uint64_t seed, Matrix matrix, int i, int j);
 
+/// Mixed into a factorization case's seed for the imaginary parts of its complex elements.
+constexpr std::uint64_t kFactorizationImaginaryStream = 0x1A7;
+
 /// @return a dimension up to max_dimension, with 0 and 1 often enough to matter.
 int draw_dimension(Random& r, int max_dimension);
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "blacs_grids.hpp"
+#include "precision.hpp"
 
 namespace hetscal_test {
 
@@ -57,6 +58,18 @@ RandomProgram factorization_program(const char* name, const char* computable_rul
 
 /// main() of a random case program: MPI_Init, run_random_program, MPI_Finalize.
 int random_program_main(int argc, char** argv, const RandomProgram& program);
+
+/// main() of a factorization's random program built for precision `letter` ('s', 'd', 'c' or
+/// 'z'), named p<letter><routine>_random: factorization_program's arguments otherwise.
+template <typename Case, typename Findings>
+int factorization_program_main(int argc, char** argv, char letter, const char* routine,
+                               const char* computable_rule,
+                               Case (*draw)(std::uint64_t, int, int, int),
+                               Findings (*check)(const Case&, const GridPosition&)) {
+  const std::string name = random_program_name(letter, routine);
+  return random_program_main(argc, argv,
+                             factorization_program(name.c_str(), computable_rule, draw, check));
+}
 
 /// Runs the program's cases on every grid (MPI must be initialised).
 /// usage: <program> [--cases-per-grid N] [--seed S] [--max-dimension D] [--grid G] [--case C]

@@ -52,8 +52,46 @@ void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int*
               const int* desca, int* info);
 void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia, const int* ja,
               const int* desca, int* info);
+void psgetrf_(const int* m, const int* n, float* a, const int* ia, const int* ja,
+              const int* desca, int* ipiv, int* info);
 void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, int* ipiv, int* info);
+void pcgetrf_(const int* m, const int* n, std::complex<float>* a, const int* ia, const int* ja,
+              const int* desca, int* ipiv, int* info);
+void pzgetrf_(const int* m, const int* n, std::complex<double>* a, const int* ia, const int* ja,
+              const int* desca, int* ipiv, int* info);
+void psgeqrf_(const int* m, const int* n, float* a, const int* ia, const int* ja,
+              const int* desca, float* tau, float* work, const int* lwork, int* info);
 void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, double* tau, double* work, const int* lwork, int* info);
+void pcgeqrf_(const int* m, const int* n, std::complex<float>* a, const int* ia, const int* ja,
+              const int* desca, std::complex<float>* tau, std::complex<float>* work,
+              const int* lwork, int* info);
+void pzgeqrf_(const int* m, const int* n, std::complex<double>* a, const int* ia, const int* ja,
+              const int* desca, std::complex<double>* tau, std::complex<double>* work,
+              const int* lwork, int* info);
 }
+
+/// PxGETRF, PxGEQRF and PxPOTRF of the precision of their arguments, for code templated on the scalar
+/// type (float, double, std::complex<float>, std::complex<double>).
+namespace scalapack_overloads {
+template <typename T>
+using Getrf = void (*)(const int*, const int*, T*, const int*, const int*, const int*, int*, int*);
+template <typename T>
+using Geqrf = void (*)(const int*, const int*, T*, const int*, const int*, const int*, T*, T*,
+                       const int*, int*);
+template <typename T>
+using Potrf = void (*)(const char*, const int*, T*, const int*, const int*, const int*, int*);
+inline Getrf<float> getrf(float*) { return psgetrf_; }
+inline Getrf<double> getrf(double*) { return pdgetrf_; }
+inline Getrf<std::complex<float>> getrf(std::complex<float>*) { return pcgetrf_; }
+inline Getrf<std::complex<double>> getrf(std::complex<double>*) { return pzgetrf_; }
+inline Geqrf<float> geqrf(float*) { return psgeqrf_; }
+inline Geqrf<double> geqrf(double*) { return pdgeqrf_; }
+inline Geqrf<std::complex<float>> geqrf(std::complex<float>*) { return pcgeqrf_; }
+inline Geqrf<std::complex<double>> geqrf(std::complex<double>*) { return pzgeqrf_; }
+inline Potrf<float> potrf(float*) { return pspotrf_; }
+inline Potrf<double> potrf(double*) { return pdpotrf_; }
+inline Potrf<std::complex<float>> potrf(std::complex<float>*) { return pcpotrf_; }
+inline Potrf<std::complex<double>> potrf(std::complex<double>*) { return pzpotrf_; }
+}  // namespace scalapack_overloads

@@ -7,8 +7,8 @@
 #     planned grid (speeds 1 : 1/3) vs its block-cyclic kernel and vs ScaLAPACK, with the flop
 #     balance. The sleep rate is one core's DGEMM rate, measured first unless
 #     HETSCAL_SLOWDOWN_RATE is set.
-# Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
-#        (default: build, "4000 8000", 3, "32,64,128,256")
+# Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST" [PRECISION]]]]]
+#        (default: build, "4000 8000", 3, "32,64,128,256", d; z: PZPOTRF on complex data)
 set -euo pipefail
 bench_name=cholesky
 source "$(dirname "${BASH_SOURCE[0]}")/../factorization_run_common.sh"
@@ -35,4 +35,4 @@ for n in $sizes; do
     "$(grep '^flops' <<<"$out")")
 done
 
-print_rows "Cholesky (UPLO=L)" 44
+print_rows "Cholesky (P${precision^^}POTRF, UPLO=L)" 44

@@ -1,10 +1,12 @@
 // Real-run GEMM benchmark (DESIGN.md, instrument 3): hetscal's distributed kernel against
-// Debian's ScaLAPACK pdgemm_ on a 1×P grid, C = A·B, n×n, under `mpirun -np 2`,
+// Debian's ScaLAPACK pdgemm_ (pzgemm_ with --precision z: complex double data, issue 13) on a
+// 1×P grid, C = A·B, n×n, under `mpirun -np 2`,
 // OPENBLAS_NUM_THREADS=1. Heterogeneity comes from libhetscal-slowdown.so (preloaded by
 // run_real.sh, identically for every variant); --speeds tells the planner about it.
 //
 // Usage: bench_gemm_real --n N [--reps R] [--speeds 1,0.3333] [--forward-check 1]
 //                        [--scalapack-nb 32,64,128,256] [--hetscal-nb 32,64,128,256]
+//                        [--precision d|z]
 // Each list is swept once (one run per block size), the fastest kept; then the kept variants
 // run R times, interleaved, and the medians are printed. With unequal speeds the planned
 // heterogeneous distribution joins (its tile size near the cyclic kernel's best, so that n
@@ -14,15 +16,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/gemm.hpp"
+#include "kernels/local_blas.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "planned_grid.hpp"
@@ -33,8 +38,19 @@
 namespace {
 using namespace hetscal;
 
-double a_value(std::int64_t i, std::int64_t j) { return double((i * 7 + j * 13) % 17) / 17.0 - 0.5; }
-double b_value(std::int64_t i, std::int64_t j) { return double((i * 11 + j * 5) % 19) / 19.0 - 0.5; }
+/// A's and B's elements in scalar type T: on complex data an imaginary part of its own formula.
+template <typename T>
+T a_value(std::int64_t i, std::int64_t j) {
+  const double re = double((i * 7 + j * 13) % 17) / 17.0 - 0.5;
+  if constexpr (std::is_same_v<T, double>) return re;
+  else return T(re, double((i * 3 + j * 11) % 13) / 13.0 - 0.5);
+}
+template <typename T>
+T b_value(std::int64_t i, std::int64_t j) {
+  const double re = double((i * 11 + j * 5) % 19) / 19.0 - 0.5;
+  if constexpr (std::is_same_v<T, double>) return re;
+  else return T(re, double((i * 5 + j * 7) % 23) / 23.0 - 0.5);
+}
 
 struct Options {
   std::int64_t n = 4000;
@@ -44,17 +60,29 @@ struct Options {
   /// Only ScaLAPACK, called through the symbol pdgemm_ (libhetscal.so's when preloaded) and
   /// straight into libscalapack: the forwarding cost within one process.
   bool forward_check = false;
+  char precision = 'd';  ///< 'd': double and pdgemm_, 'z': std::complex<double> and pzgemm_
 };
 
-using Pdgemm = decltype(&pdgemm_);
+template <typename T>
+using Pxgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const T*,
+                        const T*, const int*, const int*, const int*, const T*, const int*,
+                        const int*, const int*, const T*, T*, const int*, const int*, const int*);
 
-/// ScaLAPACK's own pdgemm_, whatever is preloaded. @throws hetscal::Error when not found.
-Pdgemm scalapack_pdgemm() {
+/// PDGEMM or PZGEMM as the program links it (libhetscal.so's when preloaded).
+Pxgemm<double> linked_pxgemm(double*) { return pdgemm_; }
+Pxgemm<std::complex<double>> linked_pxgemm(std::complex<double>*) { return pzgemm_; }
+
+/// ScaLAPACK's own pdgemm_ or pzgemm_, whatever is preloaded.
+/// @throws hetscal::Error when not found.
+template <typename T>
+Pxgemm<T> scalapack_pxgemm() {
+  const char* symbol_name = std::is_same_v<T, double> ? "pdgemm_" : "pzgemm_";
   for (const char* name : {"libscalapack-openmpi.so.2.2", "libscalapack-openmpi.so", "libscalapack.so"}) {
     if (void* handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD))
-      if (void* symbol = dlsym(handle, "pdgemm_")) return reinterpret_cast<Pdgemm>(symbol);
+      if (void* symbol = dlsym(handle, symbol_name)) return reinterpret_cast<Pxgemm<T>>(symbol);
   }
-  throw Error("bench_gemm_real: ScaLAPACK's pdgemm_ not found among the loaded libraries");
+  throw Error(std::string("bench_gemm_real: ScaLAPACK's ") + symbol_name +
+              " not found among the loaded libraries");
 }
 
 Options parse_options(int argc, char** argv, int ranks) {
@@ -67,6 +95,7 @@ Options parse_options(int argc, char** argv, int ranks) {
     else if (key == "--scalapack-nb") o.scalapack_nb = bench::parse_list<std::int64_t>(value);
     else if (key == "--hetscal-nb") o.hetscal_nb = bench::parse_list<std::int64_t>(value);
     else if (key == "--forward-check") o.forward_check = value == "1";
+    else if (key == "--precision" && (value == "d" || value == "z")) o.precision = value[0];
     else throw InvalidArgument("bench_gemm_real: unknown option " + key);
   }
   if (o.speeds.empty()) o.speeds.assign(static_cast<std::size_t>(ranks), 1.0);
@@ -75,18 +104,19 @@ Options parse_options(int argc, char** argv, int ranks) {
   return o;
 }
 
-/// One matrix triple on one distribution, filled from the formulas.
+/// One matrix triple of scalar type T on one distribution, filled from the formulas.
+template <typename T>
 struct Operands {
   std::unique_ptr<layout::Distribution> distribution;
   std::unique_ptr<layout::LocalLayout> storage;
-  std::vector<double> a, b, c;
+  std::vector<T> a, b, c;
 
   Operands(std::unique_ptr<layout::Distribution> d, int rank)
       : distribution(std::move(d)), storage(layout::make_local_layout(*distribution, rank)) {
     const auto size = static_cast<std::size_t>(storage->local_elements());
-    a.assign(size, 0.0), b.assign(size, 0.0), c.assign(size, 0.0);
+    a.assign(size, T(0)), b.assign(size, T(0)), c.assign(size, T(0));
     for_each_owned([&](std::int64_t i, std::int64_t j, std::int64_t at) {
-      a[at] = a_value(i, j), b[at] = b_value(i, j);
+      a[at] = a_value<T>(i, j), b[at] = b_value<T>(i, j);
     });
   }
   template <typename F>
@@ -99,8 +129,8 @@ struct Operands {
           visit(d.rows().offset(t.row) + ii, d.cols().offset(t.col) + jj, where.offset + ii + jj * where.ld);
     }
   }
-  template <typename T>
-  kernels::DistributedMatrix<T> view(std::vector<double>& data) {
+  template <typename Element>
+  kernels::DistributedMatrix<Element> view(std::vector<T>& data) {
     return {distribution.get(), storage.get(), data.data()};
   }
   /// Checks a sample of C's entries against the formulas' product.
@@ -108,36 +138,32 @@ struct Operands {
     bool ok = true;
     for_each_owned([&](std::int64_t i, std::int64_t j, std::int64_t at) {
       if (i % 89 != 0 || j % 97 != 0) return;  // a sample keeps this O(n²)
-      double exact = 0.0;
-      for (std::int64_t k = 0; k < n; ++k) exact += a_value(i, k) * b_value(k, j);
-      ok = ok && std::fabs(c[static_cast<std::size_t>(at)] - exact) <= 1e-10 * double(n);
+      T exact(0);
+      for (std::int64_t k = 0; k < n; ++k) exact += a_value<T>(i, k) * b_value<T>(k, j);
+      ok = ok && std::abs(c[static_cast<std::size_t>(at)] - exact) <= 1e-10 * double(n);
     });
     return ok;
   }
 };
 
+template <typename T>
 struct Variant {
   std::string name;
   std::int64_t nb = 0;
   std::function<void()> run;
-  std::shared_ptr<Operands> operands;
+  std::shared_ptr<Operands<T>> operands;
   std::vector<double> seconds;
   double median() const { return bench::median(seconds); }
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const Options o = parse_options(argc, argv, ranks);
-  int context = 0;
-  Cblacs_get(-1, 0, &context);
-  Cblacs_gridinit(&context, "Row", 1, ranks);
+/// The benchmark on T data on the 1×P grid `context`.
+/// @return whether every kept variant's C was checked correct on this rank
+template <typename T>
+bool run_bench(const Options& o, int context, int rank, int ranks) {
+  using Variant = ::Variant<T>;
+  using Operands = ::Operands<T>;
   const int n = static_cast<int>(o.n), one = 1;
-  const double alpha = 1.0, beta = 0.0;
+  const T alpha(1.0), beta(0.0);
 
   // Operands live as long as a variant holds them: only the kept block sizes stay in memory.
   const auto cyclic = [&](std::int64_t nb) {
@@ -145,7 +171,7 @@ int main(int argc, char** argv) {
     return std::make_shared<Operands>(
         std::make_unique<layout::BlockCyclicDistribution>(desc, layout::ProcessGrid::row_major(1, ranks)), rank);
   };
-  const auto scalapack_call = [&](const char* name, Pdgemm routine, std::int64_t nb) {
+  const auto scalapack_call = [&](const char* name, Pxgemm<T> routine, std::int64_t nb) {
     std::shared_ptr<Operands> x = cyclic(nb);
     const std::vector<int> desc = static_cast<const layout::BlockCyclicDistribution&>(*x->distribution).descriptor().to_array();
     return Variant{name, nb, [routine, x, desc, n, one, alpha, beta] {
@@ -153,11 +179,14 @@ int main(int argc, char** argv) {
               desc.data(), &beta, x->c.data(), &one, &one, desc.data());
     }, x, {}};
   };
-  const auto scalapack = [&](std::int64_t nb) { return scalapack_call("scalapack_pdgemm", &pdgemm_, nb); };
+  const auto scalapack = [&](std::int64_t nb) {
+    return scalapack_call(std::is_same_v<T, double> ? "scalapack_pdgemm" : "scalapack_pzgemm",
+                          linked_pxgemm(static_cast<T*>(nullptr)), nb);
+  };
   const auto hetscal_kernel = [&](const char* name, std::shared_ptr<Operands> x, std::int64_t nb) {
     return Variant{name, nb, [x] {
-      kernels::gemm<double>(kernels::Op::NoTrans, kernels::Op::NoTrans, 1.0, x->view<const double>(x->a),
-                            x->view<const double>(x->b), 0.0, x->view<double>(x->c), MPI_COMM_WORLD);
+      kernels::gemm<T>(kernels::Op::NoTrans, kernels::Op::NoTrans, T(1.0), x->template view<const T>(x->a),
+                       x->template view<const T>(x->b), T(0.0), x->template view<T>(x->c), MPI_COMM_WORLD);
     }, x, {}};
   };
   // Sweeps one run per block size and keeps the fastest (its operands checked).
@@ -176,7 +205,7 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
   variants.push_back(best_of(o.scalapack_nb, scalapack));
   if (o.forward_check) {
-    variants.push_back(scalapack_call("scalapack_direct", scalapack_pdgemm(), variants[0].nb));
+    variants.push_back(scalapack_call("scalapack_direct", scalapack_pxgemm<T>(), variants[0].nb));
     // Alternate which path runs first: the first of two back-to-back calls is measurably
     // slower here, which would otherwise be charged to one path only.
     for (int r = 0; r < o.reps; ++r)
@@ -188,9 +217,7 @@ int main(int argc, char** argv) {
       std::printf("forward-check N=%lld nb=%lld: via pdgemm_ %.3f s, direct %.3f s, ratio direct/via %.4f\n",
                   (long long)o.n, (long long)variants[0].nb, variants[0].median(), variants[1].median(),
                   variants[1].median() / variants[0].median());
-    Cblacs_gridexit(context);
-    MPI_Finalize();
-    return 0;
+    return true;
   }
   variants.push_back(best_of(o.hetscal_nb, [&](std::int64_t nb) { return hetscal_kernel("hetscal_cyclic", cyclic(nb), nb); }));
   const bool heterogeneous = std::adjacent_find(o.speeds.begin(), o.speeds.end(), std::not_equal_to<>()) != o.speeds.end();
@@ -213,7 +240,7 @@ int main(int argc, char** argv) {
   int ok = 1;
   for (const Variant& v : variants) ok = ok && v.operands->check(o.n);
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  const double flops = 2.0 * double(o.n) * double(o.n) * double(o.n);
+  const double flops = kernels::gemm_flops<T>(o.n, o.n, o.n);
   if (rank == 0) {
     std::printf("N=%lld ranks=%d reps=%d results %s\n", (long long)o.n, ranks, o.reps, ok ? "checked" : "WRONG");
     std::printf("%-18s %5s %10s %9s\n", "variant", "nb", "median_s", "GFLOP/s");
@@ -224,7 +251,7 @@ int main(int argc, char** argv) {
   if (heterogeneous) {
     const kernels::FlopBalance measured = kernels::gather_flop_balance(MPI_COMM_WORLD, o.speeds);
     const auto* storage = static_cast<const layout::CartesianLocalLayout*>(planned->storage.get());
-    const double mine = 2.0 * double(o.n) * double(storage->local_rows()) * double(storage->local_cols());
+    const double mine = kernels::gemm_flops<T>(storage->local_rows(), storage->local_cols(), o.n);
     std::vector<double> predicted(static_cast<std::size_t>(ranks));
     MPI_Allgather(&mine, 1, MPI_DOUBLE, predicted.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
     if (rank == 0) {
@@ -237,6 +264,22 @@ int main(int argc, char** argv) {
                   kernels::flop_balance(predicted, o.speeds), plan.predicted_balance());
     }
   }
+  return ok != 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const Options o = parse_options(argc, argv, ranks);
+  int context = 0;
+  Cblacs_get(-1, 0, &context);
+  Cblacs_gridinit(&context, "Row", 1, ranks);
+  const bool ok = o.precision == 'z' ? run_bench<std::complex<double>>(o, context, rank, ranks)
+                                     : run_bench<double>(o, context, rank, ranks);
   Cblacs_gridexit(context);
   MPI_Finalize();
   return ok ? 0 : 1;

@@ -4,8 +4,8 @@
 # at its best block size on 2 equal ranks (issue 11's target: >= 1.3), then rank 1 slowed 3x
 # with hetscal's planned grid (panels on the diagonal owner and on the fastest rank) vs both;
 # GFLOP/s by LAWN 41's GEQRF count.
-# Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST"]]]]
-#        (default: build, "4000 8000", 3, "32,64,128,256")
+# Usage: run_real.sh [BUILD_DIR ["N_LIST" [REPS ["NB_LIST" [PRECISION]]]]]
+#        (default: build, "4000 8000", 3, "32,64,128,256", d; z: PZGEQRF on complex data)
 bench_name=qr
 routine=PDGEQRF
 target=1.3
