@@ -49,11 +49,26 @@ RouteLedger::RouteLedger(LedgerRule rule) : rule_(rule) {
     throw InvalidArgument("route ledger: trial margin " + std::to_string(rule_.trial_margin) + " is below 1");
 }
 
+void RouteLedger::add_class(const std::string& shape_class) {
+  if (knows(shape_class)) return;
+  Ratios forward, heterogeneous;
+  forward.recent.reserve(static_cast<std::size_t>(rule_.window));
+  heterogeneous.recent.reserve(static_cast<std::size_t>(rule_.window));
+  heterogeneous_.emplace(shape_class, std::move(heterogeneous));
+  forward_.emplace(shape_class, std::move(forward));  // last: knows() means both are there
+}
+
+void RouteLedger::forget_class(const std::string& shape_class) noexcept {
+  forward_.erase(shape_class);
+  heterogeneous_.erase(shape_class);
+}
+
 void RouteLedger::record(const std::string& shape_class, MeasuredRoute route, double measured_s,
                          double predicted_s) {
   if (!(std::isfinite(measured_s) && measured_s > 0.0 && std::isfinite(predicted_s) && predicted_s > 0.0))
     throw InvalidArgument("route ledger: " + shape_class + " measured " + std::to_string(measured_s) +
                           " s against " + std::to_string(predicted_s) + " s predicted (both must be > 0)");
+  add_class(shape_class);
   Ratios& ratios = (route == MeasuredRoute::Forward ? forward_ : heterogeneous_)[shape_class];
   if (ratios.recent.size() == static_cast<std::size_t>(rule_.window)) ratios.recent.erase(ratios.recent.begin());
   ratios.recent.push_back(measured_s / predicted_s);

@@ -63,8 +63,17 @@ class RouteLedger {
   ///         the margin is below 1.
   explicit RouteLedger(LedgerRule rule = {});
 
+  /// Makes room for `shape_class` (both routes, a full window each), so that recording its
+  /// calls later allocates nothing. The only step that allocates: the run time does it on
+  /// every rank together, agreed. Nothing when the class is known.
+  void add_class(const std::string& shape_class);
+  bool knows(const std::string& shape_class) const { return forward_.count(shape_class) != 0; }
+  /// Undoes add_class (when another rank could not make room: all ranks forget it alike).
+  void forget_class(const std::string& shape_class) noexcept;
+
   /// Records one call of `shape_class` that took `measured_s` on `route`, predicted
-  /// `predicted_s`. @throws InvalidArgument unless both times are finite and > 0.
+  /// `predicted_s` (allocates nothing once add_class made room for the class).
+  /// @throws InvalidArgument unless both times are finite and > 0.
   void record(const std::string& shape_class, MeasuredRoute route, double measured_s,
               double predicted_s);
 

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "kernels/local_blas.hpp"
+#include "mpi/agreement.hpp"
 #include "runtime/adaptation.hpp"
 #include "runtime/report.hpp"
 
@@ -87,6 +88,20 @@ void start_measurement(ContextState& state, const std::string& routine, const st
   if (!computed) awaiting_forward = &state;
 }
 
+// Whether the ledger holds `shape_class` on every rank: a new class is added in an agreed
+// stage (its room is the only memory the ledger takes), so that no rank records or decides
+// with a ledger the others lack. A failure leaves the call unmeasured on every rank.
+bool ledger_has_room(ContextState& state, const std::string& shape_class) {
+  if (state.ledger.knows(shape_class)) return true;
+  try {
+    mpi::run_agreed(state.context->comm, "route ledger", [&] { state.ledger.add_class(shape_class); });
+  } catch (const mpi::StageFailed&) {
+    state.ledger.forget_class(shape_class);  // on every rank, so that all still agree it is new
+    return false;
+  }
+  return true;
+}
+
 // Under HETSCAL_VERBOSE=1, once per class and route: a route measurements chose against the
 // model's prediction.
 void report_measured_choice(const ContextState& state, const std::string& shape_class, const Decision& decision) {
@@ -127,10 +142,11 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   }
   DecisionInput input = decision_input(state, call);
   // Decisions from observation ride on the adaptation's agreement: only observed calls.
-  const bool measured = observed && state.tracker.has_value();
+  bool measured = observed && state.tracker.has_value();
   if (measured) {
-    input.ledger = &state.ledger;
     input.shape_class = core::shape_class(name, call.dims);
+    measured = ledger_has_room(state, input.shape_class);
+    if (measured) input.ledger = &state.ledger;
   }
   Decision decision = decide(input);
   if (measured) report_measured_choice(state, input.shape_class, decision);

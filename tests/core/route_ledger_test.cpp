@@ -112,6 +112,19 @@ TEST(RouteLedger, EqualSpeedsMeasuredSlowerForward) {
   EXPECT_FALSE(advice.overrides_model);  // the model forwards equal speeds too
 }
 
+TEST(RouteLedger, ClassesAreAddedAndForgotten) {
+  RouteLedger ledger;
+  EXPECT_FALSE(ledger.knows(kClass));
+  ledger.add_class(kClass);
+  EXPECT_TRUE(ledger.knows(kClass));
+  EXPECT_EQ(ledger.correction(kClass, MeasuredRoute::Forward), 0.0);  // room, no ratio
+  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
+  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
+  ledger.forget_class(kClass);
+  EXPECT_FALSE(ledger.knows(kClass));
+  EXPECT_EQ(ledger.correction(kClass, MeasuredRoute::Forward), 0.0);
+}
+
 TEST(RouteLedger, RefusesBadTimesAndRules) {
   RouteLedger ledger;
   EXPECT_THROW(ledger.record(kClass, MeasuredRoute::Forward, 0.0, 1.0), InvalidArgument);
