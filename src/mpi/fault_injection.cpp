@@ -2,8 +2,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <set>
 #include <utility>
 
@@ -44,6 +47,22 @@ const std::set<Stage>& faulty_stages() {
   return stages;
 }
 
+// HETSCAL_TEST_SLOW_COMPUTE in seconds (read once; 0 when unset or malformed).
+double slow_compute_seconds() {
+  static const double seconds = [] {
+    const char* text = std::getenv("HETSCAL_TEST_SLOW_COMPUTE");
+    if (text == nullptr || *text == '\0') return 0.0;
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (*end != '\0' || !std::isfinite(value) || value < 0.0) {
+      std::fprintf(stderr, "hetscal: HETSCAL_TEST_SLOW_COMPUTE='%.40s' is not a number of seconds; ignored\n", text);
+      return 0.0;
+    }
+    return value;
+  }();
+  return seconds;
+}
+
 }  // namespace
 
 const char* stage_name(Stage stage) {
@@ -61,6 +80,11 @@ void fault_point(Stage stage) {
   if (faulty_stages().count(stage) != 0) {
     throw InjectedFault(std::string("injected fault (HETSCAL_TEST_FAULT) in stage ") + stage_name(stage));
   }
+}
+
+void slow_compute_point() {
+  const double seconds = slow_compute_seconds();
+  if (seconds > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
 }  // namespace hetscal::mpi

@@ -28,4 +28,10 @@ class InjectedFault : public Error {
 /// A malformed HETSCAL_TEST_FAULT is reported once on stderr and ignored.
 void fault_point(Stage stage);
 
+/// A slow kernel on purpose, for the tests of decisions from observation:
+/// HETSCAL_TEST_SLOW_COMPUTE=<seconds> makes every process sleep that long in the compute
+/// stage of every taken-over call, so that hetscal measures itself slower than ScaLAPACK.
+/// A malformed or negative value is reported once on stderr and ignored.
+void slow_compute_point();
+
 }  // namespace hetscal::mpi

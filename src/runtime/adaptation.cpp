@@ -1,5 +1,6 @@
 #include "runtime/adaptation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -77,7 +78,9 @@ double observe_self(kernels::ComputeTally& mark, int probe_order) {
 
 AdaptationStep AdaptationStep::for_ranks(std::size_t ranks) {
   AdaptationStep step;
+  step.gathered.resize(2 * ranks);
   step.observations.resize(ranks);
+  step.call_seconds.resize(ranks);
   step.verdicts.reserve(ranks);
   step.estimates.reserve(ranks);
   step.speeds.reserve(ranks);
@@ -85,17 +88,23 @@ AdaptationStep AdaptationStep::for_ranks(std::size_t ranks) {
 }
 
 void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
-                           const std::vector<double>& planned, AdaptationStep& step) {
+                           double my_call_seconds, const std::vector<double>& planned,
+                           AdaptationStep& step) {
   int size = 0;
   mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   const auto ranks = static_cast<std::size_t>(size);
-  if (planned.size() != ranks || tracker.estimates().size() != ranks || step.observations.size() != ranks)
+  if (planned.size() != ranks || tracker.estimates().size() != ranks || step.observations.size() != ranks ||
+      step.call_seconds.size() != ranks || step.gathered.size() != 2 * ranks)
     throw InvalidArgument("speed adaptation: " + std::to_string(planned.size()) + " planned speeds, " +
                           std::to_string(tracker.estimates().size()) + " estimates and room for " +
                           std::to_string(step.observations.size()) + " observations for " +
                           std::to_string(size) + " ranks");
-  mpi::check_mpi(MPI_Allgather(&my_observation, 1, MPI_DOUBLE, step.observations.data(), 1, MPI_DOUBLE, comm),
-                 "MPI_Allgather");
+  const double mine[2] = {my_observation, my_call_seconds};
+  mpi::check_mpi(MPI_Allgather(mine, 2, MPI_DOUBLE, step.gathered.data(), 2, MPI_DOUBLE, comm), "MPI_Allgather");
+  for (std::size_t r = 0; r < ranks; ++r) {
+    step.observations[r] = step.gathered[2 * r];
+    step.call_seconds[r] = step.gathered[2 * r + 1];
+  }
   // From here on every rank computes the same from the same values, in the step's own room.
   tracker.observe(step.observations, step.verdicts);
   step.estimates = tracker.estimates();
@@ -128,6 +137,18 @@ void start_tracking(ContextState& state, MachineFigures& machine) {
   }
 }
 
+// The previous observed call's time, agreed: the slowest rank's (the call ends for the
+// program when every rank is done), recorded only when every rank timed it.
+void record_pending_call(ContextState& state) {
+  PendingMeasurement& pending = state.pending;
+  if (!pending.active) return;
+  pending.active = false;
+  const std::vector<double>& seconds = state.step.call_seconds;
+  if (std::any_of(seconds.begin(), seconds.end(), [](double s) { return !(s > 0.0); })) return;
+  const double slowest = *std::max_element(seconds.begin(), seconds.end());
+  state.ledger.record(pending.shape_class, pending.route, slowest, pending.predicted_s);
+}
+
 }  // namespace
 
 void adapt_speeds(ContextState& state, double call_flops) {
@@ -141,7 +162,9 @@ void adapt_speeds(ContextState& state, double call_flops) {
   const double mine = observe_self(state.observed_mark, short_probe_order(share));
   // The speeds in use are kept in the step's room beside the others: copied, not allocated.
   state.planned = state.speeds;
-  agree_on_observations(state.context->comm, *state.tracker, mine, state.planned, state.step);
+  agree_on_observations(state.context->comm, *state.tracker, mine, state.pending.active ? state.pending.seconds : 0.0, state.planned,
+                        state.step);
+  record_pending_call(state);
   if (state.step.replan) {
     state.speeds = state.step.speeds;
     ++state.speeds_version;

@@ -43,7 +43,9 @@ inline constexpr double kMinObservedSeconds = 2e-3;
 /// by the context: made once for its ranks, later steps allocate nothing, so that no rank can
 /// fail (memory) after the others have moved on.
 struct AdaptationStep {
+  std::vector<double> gathered;         ///< per rank: observation, then last call's seconds
   std::vector<double> observations;     ///< per rank, agreed (0: none)
+  std::vector<double> call_seconds;     ///< per rank, the previous observed call's time
   std::vector<core::Verdict> verdicts;  ///< what each observation did
   std::vector<double> estimates;        ///< after this step
   double gain = 1.0;                    ///< core::replanning_gain(planned, estimates)
@@ -70,18 +72,23 @@ int short_probe_order(double share_flops);
 /// observation is 0). Moves `mark` to now.
 double observe_self(kernels::ComputeTally& mark, int probe_order);
 
-/// Collective over `comm`: gathers every rank's observation (one MPI_Allgather), feeds them
-/// to `tracker` and decides whether to plan again for the estimates.
+/// Collective over `comm`: gathers every rank's observation and its time of the previous
+/// observed call (one MPI_Allgather of two doubles per rank), feeds the observations to
+/// `tracker` and decides whether to plan again for the estimates.
+/// @param my_call_seconds this rank's time of the previous observed call (0: none).
 /// @param planned the speeds the current plans were made with (one per rank).
 /// @param[in,out] step the outcome; allocates nothing when made by AdaptationStep::for_ranks.
 /// @throws InvalidArgument (before the collective, on every rank alike) if `planned`, the
 ///         tracker or `step` does not have one entry per rank.
 void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
-                           const std::vector<double>& planned, AdaptationStep& step);
+                           double my_call_seconds, const std::vector<double>& planned,
+                           AdaptationStep& step);
 
 /// The route's hook, collective over the context: observes, agrees and, when the step says
 /// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
-/// it under HETSCAL_VERBOSE. Starts the tracker on the context's first call (an agreed
+/// it under HETSCAL_VERBOSE. The same agreement records the previous observed call
+/// (state.pending) in the context's route ledger: its time is the slowest rank's, and a
+/// call some rank did not time is not recorded. Starts the tracker on the context's first call (an agreed
 /// stage: a rank that cannot, for memory, leaves every rank without one). A rank whose probe
 /// fails observes nothing.
 /// @param call_flops the call's work (all ranks), which bounds the short probe.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/route_ledger.hpp"
 #include "core/speed_tracking.hpp"
 #include "kernels/flop_counter.hpp"
 #include "mpi/blacs_context.hpp"
@@ -24,6 +25,18 @@
 #include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
+
+/// The last observed call of the context, until the next observed call's agreement records
+/// its time (decisions from observation, core/route_ledger.hpp). Identical on every rank but
+/// for `seconds`, this rank's own time of the route taken (0: not timed).
+struct PendingMeasurement {
+  bool active = false;
+  std::string routine;      ///< ScaLAPACK's name, which the forwarded call's end must match
+  std::string shape_class;  ///< core::shape_class of the call
+  core::MeasuredRoute route = core::MeasuredRoute::Forward;
+  double predicted_s = 0.0;  ///< the model's time of that route
+  double seconds = 0.0;      ///< measured on this rank
+};
 
 struct ContextState {
   const mpi::ContextInfo* context = nullptr;
@@ -45,6 +58,8 @@ struct ContextState {
   AdaptationStep step;                     ///< the last adaptation, its room reused
   std::vector<double> planned;             ///< the speeds in use at the last adaptation
   kernels::ComputeTally observed_mark;     ///< this rank's computing observed so far
+  core::RouteLedger ledger;                ///< measured over predicted time per route and class
+  PendingMeasurement pending;              ///< the last observed call, not yet recorded
   std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
   PlanCache plans;
   Workspace workspace;                     ///< planned copies, reused by every call

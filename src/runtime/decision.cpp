@@ -8,7 +8,7 @@
 namespace hetscal::runtime {
 namespace {
 
-Decision forward(std::string reason) { return {Route::Forward, std::move(reason), 0.0, 0.0}; }
+Decision forward(std::string reason) { return {Route::Forward, std::move(reason), 0.0, 0.0, std::nullopt}; }
 
 bool uniform(const std::vector<double>& speeds) {
   return std::all_of(speeds.begin(), speeds.end(),
@@ -17,6 +17,25 @@ bool uniform(const std::vector<double>& speeds) {
 
 const char* dimension_names(std::size_t count) {
   return count == 3 ? "min(M,N,K)" : count == 2 ? "min(M,N)" : "N";
+}
+
+// The ledger's route; the reason says what was measured and the corrected times.
+void decide_from_ledger(const DecisionInput& in, Decision& d, const std::string& times) {
+  d.advice = in.ledger->advise(in.shape_class, d.forward_s, d.heterogeneous_s, uniform(in.speeds));
+  const core::LedgerAdvice& advice = *d.advice;
+  const bool computes = advice.route == core::MeasuredRoute::Heterogeneous;
+  d.route = computes ? Route::Heterogeneous : Route::Forward;
+  const bool own_measured =
+      in.ledger->correction(in.shape_class, core::MeasuredRoute::Heterogeneous) > 0.0;
+  std::string reason = computes ? "" : "not faster: ";
+  if (advice.trial) reason = "equal speeds, trying hetscal until measured: ";
+  if (!computes && uniform(in.speeds) && !own_measured) reason = "equal speeds, hetscal not measured: ";
+  reason += times;
+  if (advice.measured) {
+    reason += "; " + advice.why + ": corrected " + seconds_text(advice.heterogeneous_s) + " vs ScaLAPACK " +
+              seconds_text(advice.forward_s);
+  }
+  d.reason = reason;
 }
 
 }  // namespace
@@ -48,7 +67,7 @@ Decision decide(const DecisionInput& in) {
     // HETSCAL_FORCE takes a single process too: the testers' 1x1 grids then run hetscal's
     // kernels and redistribution on one rank, a case they must handle anyway.
     if (in.ranks < 2) return forward("a single process: nothing to balance");
-    if (uniform(in.speeds)) return forward("uniform speeds: nothing to gain over ScaLAPACK");
+    if (uniform(in.speeds) && !in.ledger) return forward("uniform speeds: nothing to gain over ScaLAPACK");
     if (in.single_panel_update) {
       return forward("K=" + std::to_string(in.dims.back()) + " fits in one block of the caller's layout " +
                      "(a rank-NB update): moving C in and out would not pay");
@@ -72,6 +91,8 @@ Decision decide(const DecisionInput& in) {
   if (in.force) {
     d.route = Route::Heterogeneous;
     d.reason = "HETSCAL_FORCE=1; " + times;
+  } else if (in.ledger) {
+    decide_from_ledger(in, d, times);
   } else if (d.heterogeneous_s < d.forward_s) {
     d.route = Route::Heterogeneous;
     d.reason = times;

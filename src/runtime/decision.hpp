@@ -8,12 +8,16 @@
 /// The times compared come from the core time model (core/time_model.hpp) on the context's
 /// measured machine figures (runtime/machine.hpp): the routine on the caller's block-cyclic
 /// layout (what ScaLAPACK does) against the routine on the planned layout plus moving the
-/// operands in and the results out (runtime/pricing.hpp).
+/// operands in and the results out (runtime/pricing.hpp). With a route ledger (decisions from
+/// observation, core/route_ledger.hpp) the measured ratios correct both predictions, and
+/// equal speeds are priced too: hetscal's kernels may be measured faster than ScaLAPACK's.
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/route_ledger.hpp"
 
 namespace hetscal::runtime {
 
@@ -46,6 +50,10 @@ struct DecisionInput {
   /// Both routes' predicted times, computed only when the cheaper rules let the call
   /// through; nullopt (or a throw) when no heterogeneous plan fits the call.
   std::function<std::optional<Prices>()> price;
+  /// Measured routes of the context (HETSCAL_ADAPT), or null: the predictions decide alone
+  /// and equal speeds are forwarded unpriced.
+  const core::RouteLedger* ledger = nullptr;
+  std::string shape_class;            ///< the call's class in `ledger` (core::shape_class)
 };
 
 struct Decision {
@@ -53,6 +61,9 @@ struct Decision {
   std::string reason;             ///< why (printed under HETSCAL_VERBOSE)
   double forward_s = 0.0;         ///< predicted, when the model ran (else 0)
   double heterogeneous_s = 0.0;   ///< predicted, redistribution included
+  /// The ledger's advice, when it was asked (the corrected times are in advice, the model's
+  /// above).
+  std::optional<core::LedgerAdvice> advice;
 };
 
 /// "0.123 s".
@@ -63,7 +74,8 @@ std::string shape_text(const std::vector<std::int64_t>& dims);
 
 /// The decision, first rule that applies: disabled; configuration problem; routine not in
 /// HETSCAL_ROUTINES; smallest dimension < min_n; unsupported; no speeds; one rank; (unless
-/// forced) uniform speeds, a single-panel update; no plan fits; forced; predicted times.
+/// forced) uniform speeds without a ledger, a single-panel update; no plan fits; forced;
+/// predicted times, corrected by the ledger when there is one.
 Decision decide(const DecisionInput& input);
 
 }  // namespace hetscal::runtime

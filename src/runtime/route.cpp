@@ -5,11 +5,16 @@
 
 #include "core/error.hpp"
 #include "kernels/local_blas.hpp"
+#include "mpi/agreement.hpp"
 #include "runtime/adaptation.hpp"
 #include "runtime/report.hpp"
 
 namespace hetscal::runtime {
 namespace {
+
+// The context whose last observed call went to ScaLAPACK and waits for the shim to say how
+// long ScaLAPACK took (forwarded_call_finished). Calls are made one at a time per process.
+ContextState* awaiting_forward = nullptr;
 
 // Whether the call's start observes the ranks and agrees their speeds: only calls the cheap
 // rules of decide() let through (all global, so every rank of the context joins the
@@ -58,7 +63,64 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
   return in;
 }
 
+// Starts measuring the call just decided: its class, route and predicted time, and for a
+// computed call this rank's time of the take-over. A call whose route was not priced is not
+// measured. Local only (the next observed call's agreement records it), and never throws:
+// the call is complete by now.
+void start_measurement(ContextState& state, const std::string& routine, const std::string& shape_class,
+                       const Decision& decision, const TakeOverOutcome& outcome) {
+  PendingMeasurement& pending = state.pending;
+  pending.active = false;
+  awaiting_forward = nullptr;
+  const bool computed = outcome.computed();
+  const double predicted_s = computed ? decision.heterogeneous_s : decision.forward_s;
+  if (!(predicted_s > 0.0) || outcome.status == TakeOverOutcome::Status::FailedAfterWrite) return;
+  try {
+    pending.routine = routine;
+    pending.shape_class = shape_class;
+  } catch (const std::exception&) {
+    return;  // memory: this rank reports no time, so no rank records the call
+  }
+  pending.route = computed ? core::MeasuredRoute::Heterogeneous : core::MeasuredRoute::Forward;
+  pending.predicted_s = predicted_s;
+  pending.seconds = computed ? outcome.seconds : 0.0;
+  pending.active = true;
+  if (!computed) awaiting_forward = &state;
+}
+
+// Whether the ledger holds `shape_class` on every rank: a new class is added in an agreed
+// stage (its room is the only memory the ledger takes), so that no rank records or decides
+// with a ledger the others lack. A failure leaves the call unmeasured on every rank.
+bool ledger_has_room(ContextState& state, const std::string& shape_class) {
+  if (state.ledger.knows(shape_class)) return true;
+  try {
+    mpi::run_agreed(state.context->comm, "route ledger", [&] { state.ledger.add_class(shape_class); });
+  } catch (const mpi::StageFailed&) {
+    state.ledger.forget_class(shape_class);  // on every rank, so that all still agree it is new
+    return false;
+  }
+  return true;
+}
+
+// Under HETSCAL_VERBOSE=1, once per class and route: a route measurements chose against the
+// model's prediction.
+void report_measured_choice(const ContextState& state, const std::string& shape_class, const Decision& decision) {
+  if (!decision.advice || !decision.advice->overrides_model) return;
+  const bool computes = decision.route == Route::Heterogeneous;
+  const std::string choice = computes ? "taken over by hetscal" : "forwarded to ScaLAPACK";
+  report_once_per_key(state.verbosity, state.is_root(), "measured " + shape_class + " " + choice,
+                      shape_class + " " + choice + " from measurements: " + decision.advice->why +
+                          " (corrected " + seconds_text(decision.advice->heterogeneous_s) +
+                          " vs ScaLAPACK " + seconds_text(decision.advice->forward_s) + ")");
+}
+
 }  // namespace
+
+void forwarded_call_finished(const char* routine, double seconds) noexcept {
+  if (!awaiting_forward || awaiting_forward->pending.routine != routine) return;
+  awaiting_forward->pending.seconds = seconds;
+  awaiting_forward = nullptr;
+}
 
 TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   const std::string name = call.routine.name();
@@ -67,7 +129,8 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   // calibration; then the planning) is timed apart from the call's own stages, so that the
   // verbose line shows both.
   const auto deciding = std::chrono::steady_clock::now();
-  if (observes_speeds(state, call)) {
+  const bool observed = observes_speeds(state, call);
+  if (observed) {
     try {
       adapt_speeds(state, call_flops(call));
     } catch (const Error& e) {
@@ -77,7 +140,16 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
                   std::string("speed adaptation skipped: ") + e.what());
     }
   }
-  Decision decision = decide(decision_input(state, call));
+  DecisionInput input = decision_input(state, call);
+  // Decisions from observation ride on the adaptation's agreement: only observed calls.
+  bool measured = observed && state.tracker.has_value();
+  if (measured) {
+    input.shape_class = core::shape_class(name, call.dims);
+    measured = ledger_has_room(state, input.shape_class);
+    if (measured) input.ledger = &state.ledger;
+  }
+  Decision decision = decide(input);
+  if (measured) report_measured_choice(state, input.shape_class, decision);
   const double decide_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - deciding).count();
   TakeOverOutcome outcome;
@@ -85,6 +157,7 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
     outcome = call.run();
     if (!outcome.computed()) decision.reason = outcome.reason;
   }
+  if (measured) start_measurement(state, name, input.shape_class, decision, outcome);
   const bool computed = outcome.computed();
   report_call(state.verbosity, state.is_root(), name, computed,
               shape + (computed ? " computed by hetscal: " : " forwarded: ") + decision.reason);

@@ -119,6 +119,7 @@ class TakeOverSequence {
       // The kernel's own set-up ends with an agreement too; this one covers what fails
       // before it starts (no rank may enter the kernel while another stays out).
       mpi::run_agreed(comm_, "compute", [] { mpi::fault_point(mpi::Stage::Compute); });
+      mpi::slow_compute_point();
       int info = 0;
       PlannedOperands<T> planned = planned_operands();
       mpi::run_agreed(comm_, "compute", [&] { info = compute(planned); });

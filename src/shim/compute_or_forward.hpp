@@ -4,11 +4,14 @@
 /// hetscal's attempt (the runtime's route) either completed the call, or left the caller's
 /// data untouched and the call goes to ScaLAPACK, or lost the result while writing it back
 /// (ScaLAPACK's error path then). An exception before any agreement — the context's own
-/// set-up, which every rank of the context meets alike — forwards too, with a note.
+/// set-up, which every rank of the context meets alike — forwards too, with a note. A
+/// forwarded call's time goes to the runtime (runtime::forwarded_call_finished).
+#include <chrono>
 #include <exception>
 #include <string>
 
 #include "runtime/report.hpp"
+#include "runtime/route.hpp"
 #include "runtime/take_over.hpp"
 #include "shim/lost_result.hpp"
 
@@ -34,7 +37,11 @@ void compute_or_forward(const char* routine, int context, const Attempt& attempt
     runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
                          std::string(routine) + " forwarded after an internal error: " + e.what());
   }
+  // Timed for decisions from observation: the runtime keeps it if it was the call it measures.
+  const auto start = std::chrono::steady_clock::now();
   forward();
+  runtime::forwarded_call_finished(
+      routine, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace hetscal::shim

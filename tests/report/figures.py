@@ -307,3 +307,57 @@ class RealRuns:
             for r in slowed
         ]
         return f"{self.title}, rank 1 slowed 3x: " + "; ".join(parts)
+
+
+@dataclass
+class TimePerCall:
+    """The adaptive scenario (tests/bench/adaptive/run_real.sh): the time of every call of a
+    loop in which rank 1 turns 3x slower at `change_call`, one line per scenario (ScaLAPACK,
+    adaptive hetscal, the oracle told each phase's speeds, and both homogeneous runs), one
+    panel per routine."""
+
+    stem: str
+    title: str
+    source: str
+
+    @staticmethod
+    def _totals(rows, first=1):
+        """{scenario: seconds of its calls from `first` on}."""
+        totals = {}
+        for r in rows:
+            if r["call"] >= first:
+                totals[r["scenario"]] = totals.get(r["scenario"], 0.0) + r["seconds"]
+        return totals
+
+    def plot(self, rows, path):
+        groups = grouped(rows, "routine")
+        figure, axes = _panels(len(groups))
+        for ax, (routine, routine_rows) in zip(axes, groups.items()):
+            for scenario, scenario_rows in grouped(routine_rows, "scenario").items():
+                _line(ax, [r["call"] for r in scenario_rows], [r["seconds"] for r in scenario_rows], scenario)
+            ax.axvline(routine_rows[0]["change_call"] - 0.5, color="gray", linestyle=":")
+            ax.set_title(f"{routine}, N = {int(routine_rows[0]['n'])}")
+            _finish_axes(ax, "call (rank 1 3x slower from the dotted line)", "time per call (s)")
+        _save(figure, path)
+
+    def table(self, rows):
+        header = ["routine", "scenario", "whole loop (s)", "after the change (s)"]
+        lines = []
+        for routine, routine_rows in grouped(rows, "routine").items():
+            whole = self._totals(routine_rows)
+            after = self._totals(routine_rows, routine_rows[0]["change_call"])
+            lines += [[routine, scenario, whole[scenario], after[scenario]] for scenario in whole]
+        return markdown_table(header, lines)
+
+    def headline(self, rows):
+        parts = []
+        for routine, routine_rows in grouped(rows, "routine").items():
+            whole = self._totals(routine_rows)
+            after = self._totals(routine_rows, routine_rows[0]["change_call"])
+            parts.append(
+                f"{routine}: whole loop {whole['scalapack'] / whole['adaptive']:.2f}x faster than "
+                f"ScaLAPACK, after the change {after['adaptive'] / after['oracle']:.2f}x the oracle, "
+                f"homogeneous {whole['homogeneous_hetscal'] / whole['homogeneous_scalapack']:.3f}x "
+                "ScaLAPACK's time"
+            )
+        return f"{self.title}: " + "; ".join(parts)

@@ -6,6 +6,7 @@
 #   - seed 000's Figures 10-15 and Cholesky, simulated (SimGrid) on the 9 workstations;
 #   - seed 002's Table I costs and its any-P experiments on simulated switched clusters;
 #   - the real runs on 2 ranks: every routine, homogeneous and with rank 1 slowed 3x;
+#   - the adaptive scenario on 2 ranks: loops where rank 1 turns 3x slower after a quarter;
 #   - hetscal-plan's pictures of the chosen distributions.
 # Usage: run.sh [smoke|quick|full [OUT_DIR]]   (default: quick, build/report)
 #   smoke: tiny sizes, for the report_smoke test (a minute or two once built);
@@ -24,13 +25,15 @@ python=${HETSCAL_PYTHON:-/usr/bin/python3}
 
 case $scale in
   smoke) nine_sizes=500,1000; cluster_n=1500; cluster_nb=50; node_counts=23; gcrm_seeds=2
-         clusters=switched_cluster_64; real_sizes="500"; real_reps=1; real_nb=64,128; rate_n=1000 ;;
+         clusters=switched_cluster_64; real_sizes="500"; real_reps=1; real_nb=64,128; rate_n=1000
+         adaptive_loops=("pdgemm 600 8") ;;
   quick) nine_sizes=1000,2000,3000,4000; cluster_n=5000; cluster_nb=125; node_counts=23,31,35,39
          gcrm_seeds=10; clusters=switched_cluster_64; real_sizes="2000"; real_reps=3
-         real_nb=64,128; rate_n=3000 ;;
+         real_nb=64,128; rate_n=3000; adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10") ;;
   full)  nine_sizes=1000,2000,3000,4000,5000,6000,7000,8000; cluster_n=10000; cluster_nb=125
          node_counts=23,31,35,39; gcrm_seeds=25; clusters="switched_cluster_64 omnipath_cluster_44"
-         real_sizes="4000 8000"; real_reps=3; real_nb=32,64,128,256; rate_n=3000 ;;
+         real_sizes="4000 8000"; real_reps=3; real_nb=32,64,128,256; rate_n=3000
+         adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10" "pdpotrf 4000 10" "pdgeqrf 4000 10") ;;
   *) echo "usage: $0 [smoke|quick|full [OUT_DIR]]" >&2; exit 2 ;;
 esac
 cluster_ranks=${node_counts##*,}  # the largest P, listed last
@@ -68,7 +71,7 @@ plans=(
   "g2dbc_23_nodes --speeds $equal_23 --pattern g2dbc"
   "gcrm_23_nodes --speeds $equal_23 --pattern gcrm"
 )
-host_targets=(hetscal hetscal-slowdown hetscal-plan pdgemm_example bench_table_one)
+host_targets=(hetscal hetscal-slowdown hetscal-plan pdgemm_example bench_table_one adaptive_loop)
 for entry in "${real_routines[@]}"; do host_targets+=("bench_${entry%% *}_real"); done
 
 export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -131,9 +134,20 @@ collect_real_runs() {
     "$out"/raw/real_*.txt
 }
 
+# adaptive_run ROUTINE N CALLS: the adaptive scenario of one loop (its CSV into raw/).
+adaptive_run() {
+  HETSCAL_BUILD_DIR=$build REPS=$real_reps HETSCAL_SLOWDOWN_RATE=$rate HETSCAL_PYTHON=$python \
+    "$repo/tests/bench/adaptive/run_real.sh" "$@" "$out/raw"
+}
+
+collect_adaptive_runs() {
+  local csvs=("$out"/raw/adaptive_*.csv)
+  { head -n 1 "${csvs[0]}"; tail -q -n +2 "${csvs[@]}"; } >"$out/adaptive_two_ranks.csv"
+}
+
 render() {
   "$python" "$repo/tests/report/report.py" "$out" --scale "$scale" --settings "$settings" \
-    --expect table_one real_two_ranks "${simulations[@]%% *}" >"$out/headlines.txt"
+    --expect table_one real_two_ranks adaptive_two_ranks "${simulations[@]%% *}" >"$out/headlines.txt"
   cat "$out/headlines.txt"
 }
 
@@ -155,6 +169,8 @@ for entry in "${real_routines[@]}"; do
   done
 done
 step "collecting the real runs" collect_real_runs
+for entry in "${adaptive_loops[@]}"; do step "adaptive scenario, $entry" "adaptive_run $entry"; done
+step "collecting the adaptive runs" collect_adaptive_runs
 step "drawing the figures, writing report.md" render
 
 start=$SECONDS

@@ -109,5 +109,33 @@ TEST(RuntimeDecision, NoPlanMeansForward) {
   EXPECT_NE(decide(in).reason.find("2x1 tiles"), std::string::npos);
 }
 
+
+TEST(RuntimeDecision, LedgerPricesUniformSpeedsAndCorrectsThePrediction) {
+  core::RouteLedger ledger;
+  int priced = 0;
+  DecisionInput in = square_call(4000, 4000, 1.0 / 1.2, &priced);  // hetscal predicted 1.2 s
+  in.speeds = {2, 2, 2, 2};
+  in.ledger = &ledger;
+  in.shape_class = core::shape_class("PDGEMM", in.dims);
+  Decision d = decide(in);
+  EXPECT_EQ(priced, 1);  // priced, so that ScaLAPACK's time can be measured against it
+  EXPECT_EQ(d.route, Route::Forward);
+  EXPECT_NE(d.reason.find("equal speeds, hetscal not measured"), std::string::npos) << d.reason;
+  ledger.record(in.shape_class, core::MeasuredRoute::Forward, 1.0, 1.0);
+  ledger.record(in.shape_class, core::MeasuredRoute::Forward, 1.0, 1.0);
+  d = decide(in);
+  EXPECT_EQ(d.route, Route::Heterogeneous);  // a trial: within 1.25x of ScaLAPACK
+  EXPECT_NE(d.reason.find("trying hetscal"), std::string::npos) << d.reason;
+  // Measured 1.3x faster than ScaLAPACK: homogeneous calls taken over, reason names it.
+  ledger.record(in.shape_class, core::MeasuredRoute::Heterogeneous, 1.2 / 1.3, 1.2);
+  ledger.record(in.shape_class, core::MeasuredRoute::Heterogeneous, 1.2 / 1.3, 1.2);
+  d = decide(in);
+  EXPECT_EQ(d.route, Route::Heterogeneous);
+  EXPECT_NE(d.reason.find("hetscal measured x0.77"), std::string::npos) << d.reason;
+  ASSERT_TRUE(d.advice.has_value());
+  EXPECT_NEAR(d.advice->heterogeneous_s, 1.2 / 1.3, 1e-12);
+  EXPECT_DOUBLE_EQ(d.heterogeneous_s, 1.2);  // the model's own, kept for the measurement
+}
+
 }  // namespace
 }  // namespace hetscal::runtime

@@ -45,7 +45,10 @@ TEST(SpeedAdaptation, RanksFeedingDifferentObservationsDecideAlike) {
   for (int step = 0; step < 20; ++step) {
     double mine = true_rate(me, ranks, step) * jitter(noise);
     if (step == 4 && me == 0) mine *= 4.0;  // one spike: must move nothing
-    agree_on_observations(MPI_COMM_WORLD, tracker, mine, planned, result);
+    const double my_seconds = 0.5 * (me + 1) + step;  // each rank's own time of its last call
+    agree_on_observations(MPI_COMM_WORLD, tracker, mine, my_seconds, planned, result);
+    for (int r = 0; r < ranks; ++r)
+      ASSERT_EQ(result.call_seconds[static_cast<std::size_t>(r)], 0.5 * (r + 1) + step) << "rank " << r;
     std::vector<double> decision = result.estimates;
     decision.push_back(result.gain);
     decision.push_back(result.replan ? 1.0 : 0.0);
@@ -73,10 +76,10 @@ TEST(SpeedAdaptation, RefusesListsOfTheWrongCount) {
   const auto ranks = static_cast<std::size_t>(mpi::test::world_size());
   core::SpeedTracker tracker(std::vector<double>(ranks, 1.0));
   AdaptationStep step = AdaptationStep::for_ranks(ranks);
-  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, std::vector<double>(ranks + 1, 1.0), step),
+  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, 0.0, std::vector<double>(ranks + 1, 1.0), step),
                InvalidArgument);
   AdaptationStep no_room;
-  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, std::vector<double>(ranks, 1.0), no_room),
+  EXPECT_THROW(agree_on_observations(MPI_COMM_WORLD, tracker, 1.0, 0.0, std::vector<double>(ranks, 1.0), no_room),
                InvalidArgument);
 }
 

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Decisions from observation, end to end (core/route_ledger.hpp): an unchanged ScaLAPACK
+# program (pdgemm_loop: 8 PDGEMM 320 calls, each result checked) on 2 ranks with libhetscal.so
+# and the emulator preloaded, no speeds given. Rank 1 is emulated 5x slower than rank 0 from
+# the start (factors 2 and 6 at HETSCAL_SLOWDOWN_RATE=1e8: sleeping dominates), so the model
+# predicts hetscal's balanced plan faster and hetscal takes the first calls over.
+#
+# usage: run_route_measurement.sh MPIEXEC LIBHETSCAL EMULATOR PROGRAM MODE
+#   slow  HETSCAL_TEST_SLOW_COMPUTE=1.5 makes every taken-over call 1.5 s slower than the
+#         model says: after its 2 measured calls hetscal forwards the class (2 calls measure
+#         ScaLAPACK, then one VERBOSE=1 line says the measurements chose ScaLAPACK, naming
+#         hetscal's measured ratio), and every later call goes to ScaLAPACK
+#   fast  no slow kernel: hetscal keeps the class (it is not measured slower), and no line
+#         says otherwise
+# In both modes the program's own check (every element of every call) must pass.
+set -u
+mpiexec=$1 library=$2 emulator=$3 program=$4 mode=$5
+settings=(-x HETSCAL_VERBOSE=1 -x HETSCAL_MIN_N=0)
+case $mode in
+  slow) settings+=(-x HETSCAL_TEST_SLOW_COMPUTE=1.5) ;;
+  fast) ;;
+  *) echo "run_route_measurement: unknown mode $mode"; exit 2 ;;
+esac
+output=$(mktemp)
+trap 'rm -f "$output"' EXIT
+"$mpiexec" --oversubscribe --allow-run-as-root -np 2 -x OPENBLAS_NUM_THREADS=1 \
+  -x LD_PRELOAD="$library $emulator" -x HETSCAL_SLOWDOWN_RATE=1e8 -x HETSCAL_SLOWDOWN=0:2,1:6 \
+  "${settings[@]}" "$program" 320 8 > "$output" 2>&1
+status=$?
+cat "$output"
+
+fail() { echo "run_route_measurement: $*"; exit 1; }
+[ $status -eq 0 ] || fail "the program exited with status $status"
+grep -q "^hetscal-check: ALL CHECKS PASSED" "$output" || fail "a result is wrong"
+# Rank 0's summary (both ranks print the same counts).
+computed=$(grep -o "hetscal: summary: PDGEMM [0-9]* computed" "$output" | head -1 | awk '{ print $4 }')
+switched=$(grep -c "^hetscal: PDGEMM 2^8x2^8x2^8 forwarded to ScaLAPACK from measurements: hetscal measured x" "$output")
+case $mode in
+  slow)
+    [ "$switched" -eq 1 ] || fail "not one line saying the class went to ScaLAPACK ($switched)"
+    [ "${computed:-0}" -eq 2 ] || fail "$computed calls computed: expected the 2 measured ones only"
+    ;;
+  fast)
+    [ "$switched" -eq 0 ] || fail "the class went to ScaLAPACK without a slow kernel"
+    [ "${computed:-0}" -ge 6 ] || fail "only $computed of 8 calls computed"
+    ;;
+esac
+echo "run_route_measurement: $mode passed ($computed of 8 calls computed)"
