@@ -1,10 +1,16 @@
-// The BLAS/LAPACK entry points the emulator interposes: the Fortran symbols ScaLAPACK and
-// PBLAS call, and the CBLAS symbols hetscal's kernels call. Each forwards to the next
-// definition (the real BLAS) and charges the call's flops (LAPACK Working Note 41 counts,
-// leading terms). Fortran character arguments carry hidden lengths (gfortran ABI), passed on.
+// The BLAS/LAPACK entry points the emulator interposes, in the four precisions: the Fortran
+// symbols ScaLAPACK and PBLAS call, and the CBLAS and LAPACK symbols hetscal's kernels call.
+// Each forwards to the next definition (the real BLAS) and charges the call's flops (LAPACK
+// Working Note 41 counts, leading terms). Fortran character arguments carry hidden lengths
+// (gfortran ABI), passed on.
+//
+// Every routine either side calls must be here, or that side runs unslowed where the other is
+// slowed: ScaLAPACK's PxGETRF/PxPOTRF/PxGEQRF panels use the BLAS 2 routines, hetscal's QR
+// update uses TRMM and xLARFT, its Hermitian Cholesky HERK.
 #include <cblas.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstddef>
 
 #include "tools/slowdown/slowdown.hpp"
@@ -23,11 +29,23 @@ void forward(Fn*& real, const char* name, double flops, Args... args) {
   if (call.is_outermost()) charge(flops);
 }
 
+// A complex multiply-add is 8 real flops against a real one's 2 (LAWN 41 counts a complex
+// multiplication as 6 flops and an addition as 2): a complex call is charged 4 times the real
+// count of its shape, as long as it takes on the same core.
+template <typename T>
+constexpr double kWeight = 1.0;
+template <>
+constexpr double kWeight<std::complex<float>> = 4.0;
+template <>
+constexpr double kWeight<std::complex<double>> = 4.0;
+
 bool is_left(char side) { return side == 'L' || side == 'l'; }
 double d(int v) { return static_cast<double>(v); }
 
 // Triangular solve/multiply: the triangle is m×m on the left, n×n on the right.
-double triangular_flops(bool left, int m, int n) { return left ? d(m) * d(m) * d(n) : d(m) * d(n) * d(n); }
+double triangular_flops(bool left, int m, int n) {
+  return left ? d(m) * d(m) * d(n) : d(m) * d(n) * d(n);
+}
 
 // LU and QR of an m×n matrix, leading terms.
 double getrf_flops(int m, int n) {
@@ -36,119 +54,189 @@ double getrf_flops(int m, int n) {
 }
 double geqrf_flops(int m, int n) { return 2.0 * getrf_flops(m, n); }
 
+// xLARFT's T for k reflectors of length n (a triangular product per column): n·k².
+double larft_flops(int n, int k) { return d(n) * d(k) * d(k); }
+
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
 }  // namespace
+
+// Each macro defines one routine in one precision, given its prefix x (s, d, c, z), the
+// element type T and, where the routine takes real scalars in complex precisions (HERK,
+// HER2K), the real type R.
+
+// ---- Fortran BLAS 3 ----
+#define HETSCAL_INTERPOSE_GEMM(x, T)                                                               \
+  void x##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,          \
+                const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,            \
+                const T* beta, T* c, const int* ldc, std::size_t lta, std::size_t ltb) {           \
+    static decltype(&x##gemm_) real = nullptr;                                                     \
+    forward(real, #x "gemm_", kWeight<T> * 2.0 * d(*m) * d(*n) * d(*k), ta, tb, m, n, k, alpha, a, \
+            lda, b, ldb, beta, c, ldc, lta, ltb);                                                  \
+  }
+
+// TRSM and TRMM share their arguments and their count.
+#define HETSCAL_INTERPOSE_TRIANGULAR(x, name, T)                                                  \
+  void x##name##_(const char* side, const char* uplo, const char* ta, const char* diag,           \
+                  const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,   \
+                  const int* ldb, std::size_t l1, std::size_t l2, std::size_t l3,                 \
+                  std::size_t l4) {                                                               \
+    static decltype(&x##name##_) real = nullptr;                                                  \
+    forward(real, #x #name "_", kWeight<T>* triangular_flops(is_left(*side), *m, *n), side, uplo, \
+            ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4);                               \
+  }
+
+// SYRK, and HERK with real alpha and beta (S = R).
+#define HETSCAL_INTERPOSE_RANK_K(x, name, T, S)                                                    \
+  void x##name##_(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha, \
+                  const T* a, const int* lda, const S* beta, T* c, const int* ldc, std::size_t l1, \
+                  std::size_t l2) {                                                                \
+    static decltype(&x##name##_) real = nullptr;                                                   \
+    forward(real, #x #name "_", kWeight<T>* d(*n) * d(*n) * d(*k), uplo, trans, n, k, alpha, a,    \
+            lda, beta, c, ldc, l1, l2);                                                            \
+  }
+
+// SYR2K, and HER2K with a real beta (B = R).
+#define HETSCAL_INTERPOSE_RANK_2K(x, name, T, B)                                                   \
+  void x##name##_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha, \
+                  const T* a, const int* lda, const T* b, const int* ldb, const B* beta, T* c,     \
+                  const int* ldc, std::size_t l1, std::size_t l2) {                                \
+    static decltype(&x##name##_) real = nullptr;                                                   \
+    forward(real, #x #name "_", kWeight<T> * 2.0 * d(*n) * d(*n) * d(*k), uplo, trans, n, k,       \
+            alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);                                          \
+  }
+
+// SYMM and HEMM.
+#define HETSCAL_INTERPOSE_SYMMETRIC_MULTIPLY(x, name, T)                                           \
+  void x##name##_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,  \
+                  const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,     \
+                  const int* ldc, std::size_t l1, std::size_t l2) {                                \
+    static decltype(&x##name##_) real = nullptr;                                                   \
+    forward(real, #x #name "_", kWeight<T> * 2.0 * triangular_flops(is_left(*side), *m, *n), side, \
+            uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);                              \
+  }
+
+// ---- Fortran BLAS 2 (ScaLAPACK's unblocked panels) ----
+#define HETSCAL_INTERPOSE_GEMV(x, T)                                                            \
+  void x##gemv_(const char* trans, const int* m, const int* n, const T* alpha, const T* a,      \
+                const int* lda, const T* x_, const int* incx, const T* beta, T* y,              \
+                const int* incy, std::size_t l1) {                                              \
+    static decltype(&x##gemv_) real = nullptr;                                                  \
+    forward(real, #x "gemv_", kWeight<T> * 2.0 * d(*m) * d(*n), trans, m, n, alpha, a, lda, x_, \
+            incx, beta, y, incy, l1);                                                           \
+  }
+
+// GER (real), GERU and GERC (complex).
+#define HETSCAL_INTERPOSE_RANK_1(x, name, T)                                                      \
+  void x##name##_(const int* m, const int* n, const T* alpha, const T* x_, const int* incx,       \
+                  const T* y, const int* incy, T* a, const int* lda) {                            \
+    static decltype(&x##name##_) real = nullptr;                                                  \
+    forward(real, #x #name "_", kWeight<T> * 2.0 * d(*m) * d(*n), m, n, alpha, x_, incx, y, incy, \
+            a, lda);                                                                              \
+  }
+
+// ---- Fortran LAPACK (local panels) ----
+#define HETSCAL_INTERPOSE_LAPACK(x, T)                                                           \
+  void x##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {       \
+    static decltype(&x##getrf_) real = nullptr;                                                  \
+    forward(real, #x "getrf_", kWeight<T>* getrf_flops(*m, *n), m, n, a, lda, ipiv, info);       \
+  }                                                                                              \
+  void x##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info,                \
+                 std::size_t l1) {                                                               \
+    static decltype(&x##potrf_) real = nullptr;                                                  \
+    forward(real, #x "potrf_", kWeight<T>* d(*n) * d(*n) * d(*n) / 3.0, uplo, n, a, lda, info,   \
+            l1);                                                                                 \
+  }                                                                                              \
+  /* A workspace query (lwork = -1) computes nothing and is not charged. */                      \
+  void x##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,              \
+                 const int* lwork, int* info) {                                                  \
+    static decltype(&x##geqrf_) real = nullptr;                                                  \
+    forward(real, #x "geqrf_", *lwork == -1 ? 0.0 : kWeight<T> * geqrf_flops(*m, *n), m, n, a,   \
+            lda, tau, work, lwork, info);                                                        \
+  }                                                                                              \
+  void x##larft_(const char* direct, const char* storev, const int* n, const int* k, const T* v, \
+                 const int* ldv, const T* tau, T* t, const int* ldt, std::size_t l1,             \
+                 std::size_t l2) {                                                               \
+    static decltype(&x##larft_) real = nullptr;                                                  \
+    forward(real, #x "larft_", larft_flops(*n, *k) * kWeight<T>, direct, storev, n, k, v, ldv,   \
+            tau, t, ldt, l1, l2);                                                                \
+  }
+
+// Everything a precision has whatever its kind.
+#define HETSCAL_INTERPOSE_FORTRAN(x, T)            \
+  HETSCAL_INTERPOSE_GEMM(x, T)                     \
+  HETSCAL_INTERPOSE_TRIANGULAR(x, trsm, T)         \
+  HETSCAL_INTERPOSE_TRIANGULAR(x, trmm, T)         \
+  HETSCAL_INTERPOSE_RANK_K(x, syrk, T, T)          \
+  HETSCAL_INTERPOSE_RANK_2K(x, syr2k, T, T)        \
+  HETSCAL_INTERPOSE_SYMMETRIC_MULTIPLY(x, symm, T) \
+  HETSCAL_INTERPOSE_GEMV(x, T)                     \
+  HETSCAL_INTERPOSE_LAPACK(x, T)
+
+// The complex precisions' Hermitian and conjugated routines.
+#define HETSCAL_INTERPOSE_FORTRAN_COMPLEX(x, T, R) \
+  HETSCAL_INTERPOSE_RANK_K(x, herk, T, R)          \
+  HETSCAL_INTERPOSE_RANK_2K(x, her2k, T, R)        \
+  HETSCAL_INTERPOSE_SYMMETRIC_MULTIPLY(x, hemm, T) \
+  HETSCAL_INTERPOSE_RANK_1(x, geru, T)             \
+  HETSCAL_INTERPOSE_RANK_1(x, gerc, T)
+
+// ---- CBLAS (hetscal's kernels) ----
+// CBLAS passes real scalars by value and complex ones, and complex arrays, as void pointers:
+// P is the arrays' pointee (float, double or void), S a scalar argument's type.
+// CBLAS's TRSM and TRMM share their arguments and their count.
+#define HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, name, T, P, S)                                       \
+  void cblas_##x##name(CBLAS_ORDER order, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE ta,    \
+                       CBLAS_DIAG diag, blasint m, blasint n, S alpha, const P* a, blasint lda,    \
+                       P* b, blasint ldb) {                                                        \
+    static decltype(&cblas_##x##name) real = nullptr;                                              \
+    forward(real, "cblas_" #x #name, kWeight<T>* triangular_flops(side == CblasLeft, m, n), order, \
+            side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                    \
+  }
+
+#define HETSCAL_INTERPOSE_CBLAS(x, T, P, S)                                                       \
+  void cblas_##x##gemm(CBLAS_ORDER order, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint m,      \
+                       blasint n, blasint k, S alpha, const P* a, blasint lda, const P* b,        \
+                       blasint ldb, S beta, P* c, blasint ldc) {                                  \
+    static decltype(&cblas_##x##gemm) real = nullptr;                                             \
+    forward(real, "cblas_" #x "gemm", kWeight<T> * 2.0 * d(m) * d(n) * d(k), order, ta, tb, m, n, \
+            k, alpha, a, lda, b, ldb, beta, c, ldc);                                              \
+  }                                                                                               \
+  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trsm, T, P, S)                                            \
+  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trmm, T, P, S)                                            \
+  void cblas_##x##syrk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,      \
+                       blasint k, S alpha, const P* a, blasint lda, S beta, P* c, blasint ldc) {  \
+    static decltype(&cblas_##x##syrk) real = nullptr;                                             \
+    forward(real, "cblas_" #x "syrk", kWeight<T>* d(n) * d(n) * d(k), order, uplo, trans, n, k,   \
+            alpha, a, lda, beta, c, ldc);                                                         \
+  }
+
+#define HETSCAL_INTERPOSE_CBLAS_HERK(x, T, R)                                                   \
+  void cblas_##x##herk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,    \
+                       blasint k, R alpha, const void* a, blasint lda, R beta, void* c,         \
+                       blasint ldc) {                                                           \
+    static decltype(&cblas_##x##herk) real = nullptr;                                           \
+    forward(real, "cblas_" #x "herk", kWeight<T>* d(n) * d(n) * d(k), order, uplo, trans, n, k, \
+            alpha, a, lda, beta, c, ldc);                                                       \
+  }
 
 extern "C" {
 
-// ---- Fortran BLAS 3 ----
-void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-            const double* alpha, const double* a, const int* lda, const double* b,
-            const int* ldb, const double* beta, double* c, const int* ldc, std::size_t lta,
-            std::size_t ltb) {
-  static decltype(&dgemm_) real = nullptr;
-  forward(real, "dgemm_", 2.0 * d(*m) * d(*n) * d(*k), ta, tb, m, n, k, alpha, a, lda, b, ldb,
-          beta, c, ldc, lta, ltb);
-}
+HETSCAL_INTERPOSE_FORTRAN(s, float)
+HETSCAL_INTERPOSE_FORTRAN(d, double)
+HETSCAL_INTERPOSE_FORTRAN(c, cfloat)
+HETSCAL_INTERPOSE_FORTRAN(z, cdouble)
+HETSCAL_INTERPOSE_RANK_1(s, ger, float)
+HETSCAL_INTERPOSE_RANK_1(d, ger, double)
+HETSCAL_INTERPOSE_FORTRAN_COMPLEX(c, cfloat, float)
+HETSCAL_INTERPOSE_FORTRAN_COMPLEX(z, cdouble, double)
 
-void dtrsm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,
-            const int* n, const double* alpha, const double* a, const int* lda, double* b,
-            const int* ldb, std::size_t l1, std::size_t l2, std::size_t l3, std::size_t l4) {
-  static decltype(&dtrsm_) real = nullptr;
-  forward(real, "dtrsm_", triangular_flops(is_left(*side), *m, *n), side, uplo, ta, diag, m, n,
-          alpha, a, lda, b, ldb, l1, l2, l3, l4);
-}
-
-void dtrmm_(const char* side, const char* uplo, const char* ta, const char* diag, const int* m,
-            const int* n, const double* alpha, const double* a, const int* lda, double* b,
-            const int* ldb, std::size_t l1, std::size_t l2, std::size_t l3, std::size_t l4) {
-  static decltype(&dtrmm_) real = nullptr;
-  forward(real, "dtrmm_", triangular_flops(is_left(*side), *m, *n), side, uplo, ta, diag, m, n,
-          alpha, a, lda, b, ldb, l1, l2, l3, l4);
-}
-
-void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
-            const double* a, const int* lda, const double* beta, double* c, const int* ldc,
-            std::size_t l1, std::size_t l2) {
-  static decltype(&dsyrk_) real = nullptr;
-  forward(real, "dsyrk_", d(*n) * d(*n) * d(*k), uplo, trans, n, k, alpha, a, lda, beta, c,
-          ldc, l1, l2);
-}
-
-void dsyr2k_(const char* uplo, const char* trans, const int* n, const int* k,
-             const double* alpha, const double* a, const int* lda, const double* b,
-             const int* ldb, const double* beta, double* c, const int* ldc, std::size_t l1,
-             std::size_t l2) {
-  static decltype(&dsyr2k_) real = nullptr;
-  forward(real, "dsyr2k_", 2.0 * d(*n) * d(*n) * d(*k), uplo, trans, n, k, alpha, a, lda, b,
-          ldb, beta, c, ldc, l1, l2);
-}
-
-void dsymm_(const char* side, const char* uplo, const int* m, const int* n, const double* alpha,
-            const double* a, const int* lda, const double* b, const int* ldb, const double* beta,
-            double* c, const int* ldc, std::size_t l1, std::size_t l2) {
-  static decltype(&dsymm_) real = nullptr;
-  forward(real, "dsymm_", 2.0 * triangular_flops(is_left(*side), *m, *n), side, uplo, m, n,
-          alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);
-}
-
-// ---- Fortran BLAS 2 (ScaLAPACK's unblocked panels) ----
-void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
-            const int* lda, const double* x, const int* incx, const double* beta, double* y,
-            const int* incy, std::size_t l1) {
-  static decltype(&dgemv_) real = nullptr;
-  forward(real, "dgemv_", 2.0 * d(*m) * d(*n), trans, m, n, alpha, a, lda, x, incx, beta, y,
-          incy, l1);
-}
-
-void dger_(const int* m, const int* n, const double* alpha, const double* x, const int* incx,
-           const double* y, const int* incy, double* a, const int* lda) {
-  static decltype(&dger_) real = nullptr;
-  forward(real, "dger_", 2.0 * d(*m) * d(*n), m, n, alpha, x, incx, y, incy, a, lda);
-}
-
-// ---- Fortran LAPACK factorizations (local panels) ----
-void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info) {
-  static decltype(&dgetrf_) real = nullptr;
-  forward(real, "dgetrf_", getrf_flops(*m, *n), m, n, a, lda, ipiv, info);
-}
-
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info,
-             std::size_t l1) {
-  static decltype(&dpotrf_) real = nullptr;
-  forward(real, "dpotrf_", d(*n) * d(*n) * d(*n) / 3.0, uplo, n, a, lda, info, l1);
-}
-
-void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
-             const int* lwork, int* info) {
-  static decltype(&dgeqrf_) real = nullptr;
-  // A workspace query (lwork = -1) computes nothing and is not charged.
-  forward(real, "dgeqrf_", *lwork == -1 ? 0.0 : geqrf_flops(*m, *n), m, n, a, lda, tau, work,
-          lwork, info);
-}
-
-// ---- CBLAS (hetscal's kernels) ----
-void cblas_dgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint m, blasint n,
-                 blasint k, double alpha, const double* a, blasint lda, const double* b,
-                 blasint ldb, double beta, double* c, blasint ldc) {
-  static decltype(&cblas_dgemm) real = nullptr;
-  forward(real, "cblas_dgemm", 2.0 * d(m) * d(n) * d(k), order, ta, tb, m, n, k, alpha, a, lda,
-          b, ldb, beta, c, ldc);
-}
-
-void cblas_dtrsm(CBLAS_ORDER order, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE ta,
-                 CBLAS_DIAG diag, blasint m, blasint n, double alpha, const double* a,
-                 blasint lda, double* b, blasint ldb) {
-  static decltype(&cblas_dtrsm) real = nullptr;
-  forward(real, "cblas_dtrsm", triangular_flops(side == CblasLeft, m, n), order, side, uplo, ta,
-          diag, m, n, alpha, a, lda, b, ldb);
-}
-
-void cblas_dsyrk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,
-                 blasint k, double alpha, const double* a, blasint lda, double beta, double* c,
-                 blasint ldc) {
-  static decltype(&cblas_dsyrk) real = nullptr;
-  forward(real, "cblas_dsyrk", d(n) * d(n) * d(k), order, uplo, trans, n, k, alpha, a, lda,
-          beta, c, ldc);
-}
+HETSCAL_INTERPOSE_CBLAS(s, float, float, float)
+HETSCAL_INTERPOSE_CBLAS(d, double, double, double)
+HETSCAL_INTERPOSE_CBLAS(c, cfloat, void, const void*)
+HETSCAL_INTERPOSE_CBLAS(z, cdouble, void, const void*)
+HETSCAL_INTERPOSE_CBLAS_HERK(c, cfloat, float)
+HETSCAL_INTERPOSE_CBLAS_HERK(z, cdouble, double)
 
 }  // extern "C"
