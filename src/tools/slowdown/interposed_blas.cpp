@@ -33,11 +33,17 @@ void forward(Fn*& real, const char* name, double flops, Args... args) {
 // multiplication as 6 flops and an addition as 2): a complex call is charged 4 times the real
 // count of its shape, as long as it takes on the same core.
 template <typename T>
-constexpr double kWeight = 1.0;
+constexpr double weight() {
+  return 1.0;
+}
 template <>
-constexpr double kWeight<std::complex<float>> = 4.0;
+constexpr double weight<std::complex<float>>() {
+  return 4.0;
+}
 template <>
-constexpr double kWeight<std::complex<double>> = 4.0;
+constexpr double weight<std::complex<double>>() {
+  return 4.0;
+}
 
 bool is_left(char side) { return side == 'L' || side == 'l'; }
 double d(int v) { return static_cast<double>(v); }
@@ -67,24 +73,24 @@ using cdouble = std::complex<double>;
 // HER2K), the real type R.
 
 // ---- Fortran BLAS 3 ----
-#define HETSCAL_INTERPOSE_GEMM(x, T)                                                               \
-  void x##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,          \
-                const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,            \
-                const T* beta, T* c, const int* ldc, std::size_t lta, std::size_t ltb) {           \
-    static decltype(&x##gemm_) real = nullptr;                                                     \
-    forward(real, #x "gemm_", kWeight<T> * 2.0 * d(*m) * d(*n) * d(*k), ta, tb, m, n, k, alpha, a, \
-            lda, b, ldb, beta, c, ldc, lta, ltb);                                                  \
+#define HETSCAL_INTERPOSE_GEMM(x, T)                                                             \
+  void x##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,        \
+                const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,          \
+                const T* beta, T* c, const int* ldc, std::size_t lta, std::size_t ltb) {         \
+    static decltype(&x##gemm_) real = nullptr;                                                   \
+    forward(real, #x "gemm_", weight<T>() * 2.0 * d(*m) * d(*n) * d(*k), ta, tb, m, n, k, alpha, \
+            a, lda, b, ldb, beta, c, ldc, lta, ltb);                                             \
   }
 
 // TRSM and TRMM share their arguments and their count.
-#define HETSCAL_INTERPOSE_TRIANGULAR(x, name, T)                                                  \
-  void x##name##_(const char* side, const char* uplo, const char* ta, const char* diag,           \
-                  const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,   \
-                  const int* ldb, std::size_t l1, std::size_t l2, std::size_t l3,                 \
-                  std::size_t l4) {                                                               \
-    static decltype(&x##name##_) real = nullptr;                                                  \
-    forward(real, #x #name "_", kWeight<T>* triangular_flops(is_left(*side), *m, *n), side, uplo, \
-            ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4);                               \
+#define HETSCAL_INTERPOSE_TRIANGULAR(x, name, T)                                                \
+  void x##name##_(const char* side, const char* uplo, const char* ta, const char* diag,         \
+                  const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b, \
+                  const int* ldb, std::size_t l1, std::size_t l2, std::size_t l3,               \
+                  std::size_t l4) {                                                             \
+    static decltype(&x##name##_) real = nullptr;                                                \
+    forward(real, #x #name "_", weight<T>() * triangular_flops(is_left(*side), *m, *n), side,   \
+            uplo, ta, diag, m, n, alpha, a, lda, b, ldb, l1, l2, l3, l4);                       \
   }
 
 // SYRK, and HERK with real alpha and beta (S = R).
@@ -93,7 +99,7 @@ using cdouble = std::complex<double>;
                   const T* a, const int* lda, const S* beta, T* c, const int* ldc, std::size_t l1, \
                   std::size_t l2) {                                                                \
     static decltype(&x##name##_) real = nullptr;                                                   \
-    forward(real, #x #name "_", kWeight<T>* d(*n) * d(*n) * d(*k), uplo, trans, n, k, alpha, a,    \
+    forward(real, #x #name "_", weight<T>() * d(*n) * d(*n) * d(*k), uplo, trans, n, k, alpha, a,  \
             lda, beta, c, ldc, l1, l2);                                                            \
   }
 
@@ -103,63 +109,63 @@ using cdouble = std::complex<double>;
                   const T* a, const int* lda, const T* b, const int* ldb, const B* beta, T* c,     \
                   const int* ldc, std::size_t l1, std::size_t l2) {                                \
     static decltype(&x##name##_) real = nullptr;                                                   \
-    forward(real, #x #name "_", kWeight<T> * 2.0 * d(*n) * d(*n) * d(*k), uplo, trans, n, k,       \
+    forward(real, #x #name "_", weight<T>() * 2.0 * d(*n) * d(*n) * d(*k), uplo, trans, n, k,      \
             alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);                                          \
   }
 
 // SYMM and HEMM.
-#define HETSCAL_INTERPOSE_SYMMETRIC_MULTIPLY(x, name, T)                                           \
-  void x##name##_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,  \
-                  const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,     \
-                  const int* ldc, std::size_t l1, std::size_t l2) {                                \
-    static decltype(&x##name##_) real = nullptr;                                                   \
-    forward(real, #x #name "_", kWeight<T> * 2.0 * triangular_flops(is_left(*side), *m, *n), side, \
-            uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);                              \
+#define HETSCAL_INTERPOSE_SYMMETRIC_MULTIPLY(x, name, T)                                          \
+  void x##name##_(const char* side, const char* uplo, const int* m, const int* n, const T* alpha, \
+                  const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,    \
+                  const int* ldc, std::size_t l1, std::size_t l2) {                               \
+    static decltype(&x##name##_) real = nullptr;                                                  \
+    forward(real, #x #name "_", weight<T>() * 2.0 * triangular_flops(is_left(*side), *m, *n),     \
+            side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, l1, l2);                       \
   }
 
 // ---- Fortran BLAS 2 (ScaLAPACK's unblocked panels) ----
-#define HETSCAL_INTERPOSE_GEMV(x, T)                                                            \
-  void x##gemv_(const char* trans, const int* m, const int* n, const T* alpha, const T* a,      \
-                const int* lda, const T* x_, const int* incx, const T* beta, T* y,              \
-                const int* incy, std::size_t l1) {                                              \
-    static decltype(&x##gemv_) real = nullptr;                                                  \
-    forward(real, #x "gemv_", kWeight<T> * 2.0 * d(*m) * d(*n), trans, m, n, alpha, a, lda, x_, \
-            incx, beta, y, incy, l1);                                                           \
+#define HETSCAL_INTERPOSE_GEMV(x, T)                                                             \
+  void x##gemv_(const char* trans, const int* m, const int* n, const T* alpha, const T* a,       \
+                const int* lda, const T* x_, const int* incx, const T* beta, T* y,               \
+                const int* incy, std::size_t l1) {                                               \
+    static decltype(&x##gemv_) real = nullptr;                                                   \
+    forward(real, #x "gemv_", weight<T>() * 2.0 * d(*m) * d(*n), trans, m, n, alpha, a, lda, x_, \
+            incx, beta, y, incy, l1);                                                            \
   }
 
 // GER (real), GERU and GERC (complex).
-#define HETSCAL_INTERPOSE_RANK_1(x, name, T)                                                      \
-  void x##name##_(const int* m, const int* n, const T* alpha, const T* x_, const int* incx,       \
-                  const T* y, const int* incy, T* a, const int* lda) {                            \
-    static decltype(&x##name##_) real = nullptr;                                                  \
-    forward(real, #x #name "_", kWeight<T> * 2.0 * d(*m) * d(*n), m, n, alpha, x_, incx, y, incy, \
-            a, lda);                                                                              \
+#define HETSCAL_INTERPOSE_RANK_1(x, name, T)                                                       \
+  void x##name##_(const int* m, const int* n, const T* alpha, const T* x_, const int* incx,        \
+                  const T* y, const int* incy, T* a, const int* lda) {                             \
+    static decltype(&x##name##_) real = nullptr;                                                   \
+    forward(real, #x #name "_", weight<T>() * 2.0 * d(*m) * d(*n), m, n, alpha, x_, incx, y, incy, \
+            a, lda);                                                                               \
   }
 
 // ---- Fortran LAPACK (local panels) ----
 #define HETSCAL_INTERPOSE_LAPACK(x, T)                                                           \
   void x##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {       \
     static decltype(&x##getrf_) real = nullptr;                                                  \
-    forward(real, #x "getrf_", kWeight<T>* getrf_flops(*m, *n), m, n, a, lda, ipiv, info);       \
+    forward(real, #x "getrf_", weight<T>() * getrf_flops(*m, *n), m, n, a, lda, ipiv, info);     \
   }                                                                                              \
   void x##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info,                \
                  std::size_t l1) {                                                               \
     static decltype(&x##potrf_) real = nullptr;                                                  \
-    forward(real, #x "potrf_", kWeight<T>* d(*n) * d(*n) * d(*n) / 3.0, uplo, n, a, lda, info,   \
+    forward(real, #x "potrf_", weight<T>() * d(*n) * d(*n) * d(*n) / 3.0, uplo, n, a, lda, info, \
             l1);                                                                                 \
   }                                                                                              \
   /* A workspace query (lwork = -1) computes nothing and is not charged. */                      \
   void x##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,              \
                  const int* lwork, int* info) {                                                  \
     static decltype(&x##geqrf_) real = nullptr;                                                  \
-    forward(real, #x "geqrf_", *lwork == -1 ? 0.0 : kWeight<T> * geqrf_flops(*m, *n), m, n, a,   \
+    forward(real, #x "geqrf_", *lwork == -1 ? 0.0 : weight<T>() * geqrf_flops(*m, *n), m, n, a,  \
             lda, tau, work, lwork, info);                                                        \
   }                                                                                              \
   void x##larft_(const char* direct, const char* storev, const int* n, const int* k, const T* v, \
                  const int* ldv, const T* tau, T* t, const int* ldt, std::size_t l1,             \
                  std::size_t l2) {                                                               \
     static decltype(&x##larft_) real = nullptr;                                                  \
-    forward(real, #x "larft_", larft_flops(*n, *k) * kWeight<T>, direct, storev, n, k, v, ldv,   \
+    forward(real, #x "larft_", larft_flops(*n, *k) * weight<T>(), direct, storev, n, k, v, ldv,  \
             tau, t, ldt, l1, l2);                                                                \
   }
 
@@ -186,39 +192,39 @@ using cdouble = std::complex<double>;
 // CBLAS passes real scalars by value and complex ones, and complex arrays, as void pointers:
 // P is the arrays' pointee (float, double or void), S a scalar argument's type.
 // CBLAS's TRSM and TRMM share their arguments and their count.
-#define HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, name, T, P, S)                                       \
-  void cblas_##x##name(CBLAS_ORDER order, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE ta,    \
-                       CBLAS_DIAG diag, blasint m, blasint n, S alpha, const P* a, blasint lda,    \
-                       P* b, blasint ldb) {                                                        \
-    static decltype(&cblas_##x##name) real = nullptr;                                              \
-    forward(real, "cblas_" #x #name, kWeight<T>* triangular_flops(side == CblasLeft, m, n), order, \
-            side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                    \
+#define HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, name, T, P, S)                                    \
+  void cblas_##x##name(CBLAS_ORDER order, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE ta, \
+                       CBLAS_DIAG diag, blasint m, blasint n, S alpha, const P* a, blasint lda, \
+                       P* b, blasint ldb) {                                                     \
+    static decltype(&cblas_##x##name) real = nullptr;                                           \
+    forward(real, "cblas_" #x #name, weight<T>() * triangular_flops(side == CblasLeft, m, n),   \
+            order, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                          \
   }
 
-#define HETSCAL_INTERPOSE_CBLAS(x, T, P, S)                                                       \
-  void cblas_##x##gemm(CBLAS_ORDER order, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint m,      \
-                       blasint n, blasint k, S alpha, const P* a, blasint lda, const P* b,        \
-                       blasint ldb, S beta, P* c, blasint ldc) {                                  \
-    static decltype(&cblas_##x##gemm) real = nullptr;                                             \
-    forward(real, "cblas_" #x "gemm", kWeight<T> * 2.0 * d(m) * d(n) * d(k), order, ta, tb, m, n, \
-            k, alpha, a, lda, b, ldb, beta, c, ldc);                                              \
-  }                                                                                               \
-  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trsm, T, P, S)                                            \
-  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trmm, T, P, S)                                            \
-  void cblas_##x##syrk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,      \
-                       blasint k, S alpha, const P* a, blasint lda, S beta, P* c, blasint ldc) {  \
-    static decltype(&cblas_##x##syrk) real = nullptr;                                             \
-    forward(real, "cblas_" #x "syrk", kWeight<T>* d(n) * d(n) * d(k), order, uplo, trans, n, k,   \
+#define HETSCAL_INTERPOSE_CBLAS(x, T, P, S)                                                        \
+  void cblas_##x##gemm(CBLAS_ORDER order, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint m,       \
+                       blasint n, blasint k, S alpha, const P* a, blasint lda, const P* b,         \
+                       blasint ldb, S beta, P* c, blasint ldc) {                                   \
+    static decltype(&cblas_##x##gemm) real = nullptr;                                              \
+    forward(real, "cblas_" #x "gemm", weight<T>() * 2.0 * d(m) * d(n) * d(k), order, ta, tb, m, n, \
+            k, alpha, a, lda, b, ldb, beta, c, ldc);                                               \
+  }                                                                                                \
+  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trsm, T, P, S)                                             \
+  HETSCAL_INTERPOSE_CBLAS_TRIANGULAR(x, trmm, T, P, S)                                             \
+  void cblas_##x##syrk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,       \
+                       blasint k, S alpha, const P* a, blasint lda, S beta, P* c, blasint ldc) {   \
+    static decltype(&cblas_##x##syrk) real = nullptr;                                              \
+    forward(real, "cblas_" #x "syrk", weight<T>() * d(n) * d(n) * d(k), order, uplo, trans, n, k,  \
+            alpha, a, lda, beta, c, ldc);                                                          \
+  }
+
+#define HETSCAL_INTERPOSE_CBLAS_HERK(x, T, R)                                                     \
+  void cblas_##x##herk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,      \
+                       blasint k, R alpha, const void* a, blasint lda, R beta, void* c,           \
+                       blasint ldc) {                                                             \
+    static decltype(&cblas_##x##herk) real = nullptr;                                             \
+    forward(real, "cblas_" #x "herk", weight<T>() * d(n) * d(n) * d(k), order, uplo, trans, n, k, \
             alpha, a, lda, beta, c, ldc);                                                         \
-  }
-
-#define HETSCAL_INTERPOSE_CBLAS_HERK(x, T, R)                                                   \
-  void cblas_##x##herk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, blasint n,    \
-                       blasint k, R alpha, const void* a, blasint lda, R beta, void* c,         \
-                       blasint ldc) {                                                           \
-    static decltype(&cblas_##x##herk) real = nullptr;                                           \
-    forward(real, "cblas_" #x "herk", kWeight<T>* d(n) * d(n) * d(k), order, uplo, trans, n, k, \
-            alpha, a, lda, beta, c, ldc);                                                       \
   }
 
 extern "C" {
