@@ -5,7 +5,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)  # run()
 
 set(figures nine_workstations_gemm nine_workstations_lu nine_workstations_qr
-    nine_workstations_cholesky switched_cluster_64_lu switched_cluster_64_cholesky table_one
+    nine_workstations_cholesky nine_workstations_adaptive switched_cluster_64_lu switched_cluster_64_cholesky table_one
     real_two_ranks plan_nine_workstations_3x3 plan_nine_workstations_2x4 plan_two_ranks_1_to_3
     plan_g2dbc_23_nodes plan_gcrm_23_nodes)
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -26,9 +26,9 @@ foreach(case nine_workstations mixed_generations)
       ${WORK_DIR}/tests/simgrid/simgrid_smoke ${${case}_speeds})
 endforeach()
 
-# The 9 workstations with guinness (rank 1) 3x slower from 20 simulated seconds on: the
+# The 9 workstations with guinness (rank 1) 3x slower from 100,000 simulated seconds on: the
 # platform loads, and its speed profile takes effect when it says.
 run(${SMPIRUN} -np 9 -platform ${platforms}/nine_workstations_slowing.xml
     -hostfile ${platforms}/nine_workstations_slowing.hosts
     --cfg=smpi/simulate-computation:no --log=root.thres:warning
-    ${WORK_DIR}/tests/simgrid/simgrid_speed_change ${nine_workstations_speeds} 1 20 3)
+    ${WORK_DIR}/tests/simgrid/simgrid_speed_change ${nine_workstations_speeds} 1 100000 3)

@@ -57,7 +57,9 @@ void reset_flops();
 void account_compute_seconds(double seconds);
 
 /// The flops and seconds of the local BLAS/LAPACK calls that ran (not skipped) on this
-/// process since it started; never reset, so that observers take differences.
+/// process since it started; never reset, so that observers take differences. In SimGrid
+/// builds: every call's injected flops, in either mode, and the simulated seconds they took
+/// on this host (the wall clock of a real BLAS call says nothing of the simulated host).
 struct ComputeTally {
   double flops = 0.0;
   double seconds = 0.0;

@@ -7,6 +7,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from csv_table import grouped, markdown_table  # noqa: E402
 
@@ -361,3 +362,52 @@ class TimePerCall:
                 "ScaLAPACK's time"
             )
         return f"{self.title}: " + "; ".join(parts)
+
+
+@dataclass
+class SimulatedAdaptation(TimePerCall):
+    """The simulated adaptive scenario (tests/simgrid/bench_adaptive_nine_workstations): the
+    time of every call of a GEMM loop on the 9 workstations in which rank 1 turns 3x slower at
+    `change_call`, one line per variant (static plan, adaptive, oracle, 2DBC), and rank 1's
+    speed: its host's, and in the plan each variant computed with."""
+
+    def plot(self, rows, path):
+        figure, (times, speeds) = _panels(2)
+        loops = grouped(rows, "scenario")
+        for scenario, loop in loops.items():
+            calls = [r["call"] for r in loop]
+            _line(times, calls, [r["seconds"] for r in loop], scenario)
+            if loop[0]["planned_speed"] != "":  # 2DBC has no plan of speeds
+                _line(speeds, calls, [r["planned_speed"] / 1e6 for r in loop], f"{scenario}'s plan")
+        host = next(iter(loops.values()))
+        speeds.plot(
+            [r["call"] for r in host], [r["actual_speed"] / 1e6 for r in host], "k--", label="its host"
+        )
+        for ax in (times, speeds):
+            ax.axvline(rows[0]["change_call"] - 0.5, color="gray", linestyle=":")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        times.set_title(f"GEMM, N = {int(rows[0]['n'])}, 9 workstations (simulated)")
+        speeds.set_title("rank 1's speed")
+        _finish_axes(times, "call (rank 1 3x slower from the dotted line)", "time per call (s)")
+        _finish_axes(speeds, "call", "Mflop/s")
+        _save(figure, path)
+
+    @staticmethod
+    def replanned_call(rows):
+        """The first call at which the adaptive variant's plan gives rank 1 another speed."""
+        adaptive = grouped(rows, "scenario")["adaptive"]
+        changed = [r["call"] for r in adaptive if r["planned_speed"] != adaptive[0]["planned_speed"]]
+        return int(changed[0]) if changed else None
+
+    def headline(self, rows):
+        change = int(rows[0]["change_call"])
+        replanned = self.replanned_call(rows)
+        whole, after = self._totals(rows), self._totals(rows, change)
+        return (
+            f"{self.title}: rank 1 3x slower from call {change}, adaptive "
+            + (f"re-planned at call {replanned}" if replanned else "never re-planned")
+            + f"; after the change {after['adaptive'] / after['oracle']:.2f}x the oracle's time "
+            f"(static plan {after['static'] / after['oracle']:.2f}x); whole loop "
+            f"{whole['2dbc'] / whole['adaptive']:.2f}x faster than 2DBC, "
+            f"{whole['static'] / whole['adaptive']:.2f}x than the static plan"
+        )

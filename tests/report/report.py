@@ -12,7 +12,15 @@ import sys
 from pathlib import Path
 
 from csv_table import read_rows
-from figures import AnyProcessorCount, Curve, PatternCosts, RealRuns, TimePerCall, TimesVersusSize
+from figures import (
+    AnyProcessorCount,
+    Curve,
+    PatternCosts,
+    RealRuns,
+    SimulatedAdaptation,
+    TimePerCall,
+    TimesVersusSize,
+)
 
 SEED_000 = "Boudet, Petitet, Rastello & Robert 1999"
 SEED_002 = "Beaumont et al. 2023"
@@ -108,6 +116,19 @@ FIGURES = [
         "Ideal: the speedup perfect balance allows (the aggregate speed over twice the slowest "
         "rank's).",
         [RealRuns("real_two_ranks", "2 ranks", "real runs")],
+    ),
+    (
+        "The adaptive scenario on the 9 workstations, simulated",
+        f"Speeds learnt at run time (issue 12), on {SEED_000}'s nine workstations (SimGrid): a "
+        "loop of GEMMs in which guinness (rank 1, one of the three fastest) turns 3x slower "
+        "after a quarter of the loop (a speed profile of "
+        "`tests/simgrid/platforms/nine_workstations_slowing.xml`; the change falls between two "
+        "calls). hetscal's plan for the starting speeds kept throughout (static); the run "
+        "time's adaptation, each call observing every rank's kernel flops over the simulated "
+        "seconds they took and re-planning by the run time's rule (adaptive); planned for the "
+        "true speeds of each call (oracle); ScaLAPACK's 2D block-cyclic distribution on 3x3 "
+        "(2dbc). Kernel times only (`tests/bench/adaptive/run_simgrid.sh`).",
+        [SimulatedAdaptation("nine_workstations_adaptive", "Adaptive scenario, 9 workstations", "SimGrid")],
     ),
     (
         "The adaptive scenario on 2 ranks of this machine",

@@ -7,6 +7,7 @@
 #   - seed 002's Table I costs and its any-P experiments on simulated switched clusters;
 #   - the real runs on 2 ranks: every routine, homogeneous and with rank 1 slowed 3x;
 #   - the adaptive scenario on 2 ranks: loops where rank 1 turns 3x slower after a quarter;
+#     and simulated on the 9 workstations (GEMM: static, adaptive, oracle and 2DBC);
 #   - hetscal-plan's pictures of the chosen distributions.
 # Usage: run.sh [smoke|quick|full [OUT_DIR]]   (default: quick, build/report)
 #   smoke: tiny sizes, for the report_smoke test (a minute or two once built);
@@ -26,20 +27,23 @@ python=${HETSCAL_PYTHON:-/usr/bin/python3}
 case $scale in
   smoke) nine_sizes=500,1000; cluster_n=1500; cluster_nb=50; node_counts=23; gcrm_seeds=2
          clusters=switched_cluster_64; real_sizes="500"; real_reps=1; real_nb=64,128; rate_n=1000
-         adaptive_loops=("pdgemm 600 8") ;;
+         adaptive_loops=("pdgemm 600 8"); adaptive_simulation="1000 8" ;;
   quick) nine_sizes=1000,2000,3000,4000; cluster_n=5000; cluster_nb=125; node_counts=23,31,35,39
          gcrm_seeds=10; clusters=switched_cluster_64; real_sizes="2000"; real_reps=3
-         real_nb=64,128; rate_n=3000; adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10") ;;
+         real_nb=64,128; rate_n=3000; adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10")
+         adaptive_simulation="3000 20" ;;
   full)  nine_sizes=1000,2000,3000,4000,5000,6000,7000,8000; cluster_n=10000; cluster_nb=125
          node_counts=23,31,35,39; gcrm_seeds=25; clusters="switched_cluster_64 omnipath_cluster_44"
          real_sizes="4000 8000"; real_reps=3; real_nb=32,64,128,256; rate_n=3000
-         adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10" "pdpotrf 4000 10" "pdgeqrf 4000 10") ;;
+         adaptive_loops=("pdgemm 3000 20" "pdgetrf 4000 10" "pdpotrf 4000 10" "pdgeqrf 4000 10")
+         adaptive_simulation="3000 20" ;;
   *) echo "usage: $0 [smoke|quick|full [OUT_DIR]]" >&2; exit 2 ;;
 esac
 cluster_ranks=${node_counts##*,}  # the largest P, listed last
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
-settings="9 workstations N = $nine_sizes; clusters $clusters, N = $cluster_n in tiles of \
-$cluster_nb, P = $node_counts, $gcrm_seeds GCR&M seeds per size; real runs N = $real_sizes, \
+settings="9 workstations N = $nine_sizes, adaptive GEMM loop (N, calls) $adaptive_simulation; \
+clusters $clusters, N = $cluster_n in tiles of $cluster_nb, P = $node_counts, $gcrm_seeds GCR&M \
+seeds per size; real runs N = $real_sizes, \
 $real_reps repetitions, nb in $real_nb; $(nproc) cores, commit $commit"
 
 # The simulated figures, one entry each: CSV name, smpicxx target, ranks, platform, then the
@@ -49,6 +53,7 @@ simulations=(
   "nine_workstations_lu bench_lu_nine_workstations 9 nine_workstations $nine_sizes"
   "nine_workstations_cholesky bench_cholesky_nine_workstations 9 nine_workstations $nine_sizes"
   "nine_workstations_qr bench_qr_nine_workstations 9 nine_workstations $nine_sizes"
+  "nine_workstations_adaptive bench_adaptive_nine_workstations 9 nine_workstations_slowing $adaptive_simulation"
 )
 for cluster in $clusters; do
   on_cluster="$cluster_ranks $cluster $cluster $cluster_n $cluster_nb"

@@ -1,6 +1,7 @@
 """Unit tests of the report's parsers and checker (ctest report_tools): real_runs.py on
-outputs in the two formats the real-run benchmarks print, and check_report.py's PNG decoder
-on a PNG written here by hand (zlib and the chunk layout of the PNG specification)."""
+outputs in the two formats the real-run benchmarks print, check_report.py's PNG decoder
+on a PNG written here by hand (zlib and the chunk layout of the PNG specification), and the
+headline of the simulated adaptive scenario."""
 import struct
 import tempfile
 import unittest
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import check_report
 import real_runs
+from figures import SimulatedAdaptation
 
 GEMM_SLOWED = """N=2000 ranks=2 reps=3 results checked
 variant               nb   median_s   GFLOP/s
@@ -101,6 +103,34 @@ class PngDecoder(unittest.TestCase):
     def test_image_data_must_match_the_header(self):
         with self.assertRaisesRegex(ValueError, "does not match"):
             check_report.png_size(png(120, 101, declared_height=102))
+
+
+class SimulatedAdaptationHeadline(unittest.TestCase):
+    """Rows as csv_table reads them: 4 calls, rank 1 a third as fast from call 2."""
+
+    @staticmethod
+    def rows(adaptive_plan):
+        seconds = {"static": [1, 3, 3, 3], "oracle": [1, 2, 2, 2], "2dbc": [4, 4, 4, 4]}
+        seconds["adaptive"] = [1, 3] + [2 if p < 90e6 else 3 for p in adaptive_plan[2:]]
+        plans = {"static": [100e6] * 4, "oracle": [100e6] + [33e6] * 3, "2dbc": [""] * 4}
+        plans["adaptive"] = adaptive_plan
+        return [
+            {"routine": "gemm", "n": 1000.0, "scenario": scenario, "change_call": 2.0,
+             "call": float(call + 1), "seconds": float(seconds[scenario][call]),
+             "planned_speed": plans[scenario][call], "actual_speed": 100e6 if call == 0 else 33e6}
+            for scenario in ("static", "adaptive", "oracle", "2dbc")
+            for call in range(4)
+        ]
+
+    def test_the_call_that_re_planned_and_the_ratios(self):
+        headline = SimulatedAdaptation("s", "T", "x").headline(self.rows([100e6, 100e6, 33e6, 33e6]))
+        self.assertIn("re-planned at call 3", headline)
+        self.assertIn("after the change 1.17x the oracle's time (static plan 1.50x)", headline)
+        self.assertIn("whole loop 2.00x faster than 2DBC, 1.25x than the static plan", headline)
+
+    def test_a_loop_that_never_re_planned_says_so(self):
+        headline = SimulatedAdaptation("s", "T", "x").headline(self.rows([100e6] * 4))
+        self.assertIn("never re-planned", headline)
 
 
 if __name__ == "__main__":
