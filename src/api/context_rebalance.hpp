@@ -25,7 +25,8 @@ std::vector<KeptMatrix> kept_matrices(int nmatrices, double* const* arrays,
 /// Checks matrices to keep in `context`'s current layout on this process and agrees the
 /// outcome (collective): hetscal descriptors of `context`, distinct arrays, each holding at
 /// least its local part. @return HETSCAL_SUCCESS or HETSCAL_ERR_ARGUMENT, with why.
-RebalanceOutcome check_kept_matrices(const Context& context, const std::vector<KeptMatrix>& matrices);
+RebalanceOutcome check_kept_matrices(const Context& context,
+                                     const std::vector<KeptMatrix>& matrices);
 
 /// Moves `context` and `matrices` to the layout for `speeds` (seed 003's migrations on a
 /// Cartesian layout, a fresh plan otherwise; see hetscal_context_rebalance in hetscal.h),

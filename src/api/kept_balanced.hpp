@@ -11,11 +11,11 @@
 /// least (1 + the tracker's re-planning threshold, 10 %) of the balanced time under the speeds
 /// the estimates plan with (core::replanning_gain; estimates within the noise band planned as
 /// uniform, as the shim plans), once the estimates rest on an observation (not on the grid's
-/// first adapted call, which starts them from the probe). The context's own speeds are the reference, not the shim's
-/// last plan: a context created for given speeds, or one whose rebalancing was once refused,
-/// is caught up as soon as it can be. It is done when every operand of the call is a
-/// registered matrix (array and descriptor the ones registered, on every process), with
-/// api::rebalance_context, the path of hetscal_context_rebalance; the call then computes on
+/// first adapted call, which starts them from the probe). The context's own speeds are the
+/// reference, not the shim's last plan: a context created for given speeds, or one whose
+/// rebalancing was once refused, is caught up as soon as it can be. It is done when every operand
+/// of the call is a registered matrix (array and descriptor the ones registered, on every process),
+/// with api::rebalance_context, the path of hetscal_context_rebalance; the call then computes on
 /// the new layout, reading the descriptors it was given, which the rebalancing updated. When
 /// it cannot be done the call computes on the layout it has; HETSCAL_VERBOSE=1 says why, once
 /// per reason (every time at 2), and each rebalancing with its volumes:
