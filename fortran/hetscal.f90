@@ -44,7 +44,7 @@ module hetscal
        hetscal_descinit, hetscal_local_elements, hetscal_tile_owner, hetscal_local_tile, &
        hetscal_scatter, hetscal_gather, hetero_pdgemm, hetero_pdgetrf, hetero_pdgetrs, &
        hetero_pdgeqrf, hetero_pdormqr, hetero_pdpotrf, hetero_pdpotrs, hetscal_info_failed, &
-       hetscal_context_rebalance, hetscal_rebalanced_elements
+       hetscal_context_rebalance, hetscal_rebalanced_elements, hetscal_context_keep_balanced
   public :: hetscal_sscatter, hetscal_sgather, hetero_psgemm, hetero_psgetrf, hetero_psgetrs, &
        hetero_psgeqrf, hetero_psormqr, hetero_pspotrf, hetero_pspotrs
   public :: hetscal_cscatter, hetscal_cgather, hetero_pcgemm, hetero_pcgetrf, hetero_pcgetrs, &
@@ -267,6 +267,20 @@ module hetscal
       type(c_ptr), intent(in) :: arrays(*), descs(*)
       integer(c_long_long), intent(in) :: capacities(*)
       type(hetscal_rebalance_report), intent(out) :: report
+    end function
+
+    !> Keeps matrices of CTX balanced: when the speeds learnt at run time call for it, a
+    !> native call whose operands are all registered first moves them all with the context
+    !> (as hetscal_context_rebalance with the estimates). ARRAYS(k) = c_loc(A_k(1)),
+    !> DESCS(k) = c_loc(DESC_k(1)) of TARGET arrays that stay allocated while registered, and
+    !> the call must pass those same arrays; CAPACITIES(k) the room of A_k. NMATRICES = 0
+    !> stops it. Collective; status codes as hetscal_context_rebalance's.
+    integer(c_int) function hetscal_context_keep_balanced(ctx, nmatrices, arrays, capacities, &
+         descs) bind(C, name="hetscal_context_keep_balanced")
+      import :: c_int, c_long_long, c_ptr
+      integer(c_int), value :: ctx, nmatrices
+      type(c_ptr), intent(in) :: arrays(*), descs(*)
+      integer(c_long_long), intent(in) :: capacities(*)
     end function
 
     !> Local elements an M x N matrix of CTX needs after hetscal_context_rebalance with the

@@ -320,7 +320,8 @@ typedef struct hetscal_rebalance_report {
  * @param[in] ctx a live context.
  * @param[in] new_speeds one per process as in hetscal_context_create(), the same everywhere;
  *            NULL: the estimates hetscal's adaptation learnt on the context's BLACS grid
- *            (intercepted calls on that grid; HETSCAL_ERR_SPEEDS when none adapted yet).
+ *            (intercepted calls and native calls on hetscal descriptors of that grid, see
+ *            hetscal_context_keep_balanced(); HETSCAL_ERR_SPEEDS when none adapted yet).
  * @param[in] nmatrices matrices to move with the context, >= 0 (0: only the context changes;
  *            its other matrices' descriptors and arrays are then stale).
  * @param[in,out] arrays this process's local arrays (NULL where a process holds none).
@@ -337,6 +338,49 @@ typedef struct hetscal_rebalance_report {
 int hetscal_context_rebalance(hetscal_context_t ctx, const double* new_speeds, int nmatrices,
                               double* const* arrays, const long long* capacities,
                               int* const* descs, hetscal_rebalance_report* report);
+
+/**
+ * Keeps matrices of a context balanced automatically (issue 12): registers them to move with
+ * the context, as hetscal_context_rebalance(ctx, NULL, ...) would move them, whenever the
+ * speeds learnt at run time call for it. Collective over the context's processes.
+ *
+ * Every native call on hetscal descriptors (hetero_pdgemm, hetero_pdgetrf, hetero_pdgeqrf,
+ * hetero_pdpotrf and their other precisions) starts, once its arguments are checked, with the
+ * speed adaptation step the intercepted calls take (HETSCAL_ADAPT, README): each process
+ * observes the rate of its own computing since the previous such call, one small collective
+ * agrees the observations, and every process updates the same estimates. When the context's
+ * layout, planned for the speeds it has, would take at least 10 % longer than a balanced
+ * split under the speeds the estimates plan with (the re-planning threshold), and every
+ * operand of the call is a registered matrix (the same array and descriptor addresses, on
+ * every process), all registered matrices are rebalanced for those speeds, by the path
+ * hetscal_context_rebalance() takes, before the call computes on the new layout; the call's
+ * descriptors, being the registered ones, are read after their update. A rank turning 3×
+ * slower is thus rebalanced for within 3 calls (at the start of call c + 2 when it turned
+ * slower during call c; c + 3 when the change fell part-way into call c). When the rebalancing cannot be done (an operand not registered,
+ * another precision than double, a capacity short on some process for the new layout, no
+ * memory for the copies: decided alike on every process), the call computes on the layout it
+ * has, data intact, and HETSCAL_VERBOSE=1 says why in one line (once per reason); every
+ * automatic rebalancing is printed with the elements it moved against a full redistribution.
+ * HETSCAL_ADAPT=0 switches the adaptation, and so the automatic rebalancing, off.
+ *
+ * The arrays must stay valid, and hold `capacities` elements, as long as they are registered;
+ * allocate room for the largest local part you allow (hetscal_rebalanced_elements() answers for
+ * given speeds). A hetscal_context_rebalance() call does not change the registration: register
+ * again if it moved other matrices.
+ *
+ * @param[in] ctx a live context.
+ * @param[in] nmatrices matrices to keep balanced, >= 0; 0 stops the automatic rebalancing
+ *            (the lists may then be NULL). Replaces any earlier registration.
+ * @param[in] arrays this process's local arrays (NULL where a process holds none).
+ * @param[in] capacities elements each array can hold, at least its current local part.
+ * @param[in] descs hetscal descriptors of `ctx`, one per array, updated in place when moved.
+ * @return HETSCAL_SUCCESS; HETSCAL_ERR_CONTEXT (bad ctx); HETSCAL_ERR_ARGUMENT (nmatrices < 0,
+ *         a NULL list, a descriptor not of ctx, an array shared by two matrices or missing, a
+ *         capacity below the current local part on some process): then the earlier
+ *         registration stands, on every process alike; HETSCAL_ERR_INTERNAL (MPI or memory).
+ */
+int hetscal_context_keep_balanced(hetscal_context_t ctx, int nmatrices, double* const* arrays,
+                                  const long long* capacities, int* const* descs);
 
 /**
  * Local elements an M×N matrix of `ctx` will need on this process after

@@ -1,5 +1,6 @@
 // Native API: a context's matrices rebalanced when the speeds change (hetscal_context_rebalance,
-// hetscal_rebalanced_elements). Cartesian layouts keep their grid and move only the panel
+// hetscal_rebalanced_elements, and the automatic rebalancing of api/kept_balanced.hpp, which
+// takes the same path). Cartesian layouts keep their grid and move only the panel
 // lines seed 003's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
 // planned afresh. Either way mpi::redistribute sends only the elements whose owner changed
 // and copies the others within their process.
@@ -11,13 +12,16 @@
 #include <new>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
+#include "api/context_rebalance.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/rebalanced_layout.hpp"
 #include "core/error.hpp"
 #include "hetscal/hetscal.h"
 #include "mpi/agree_on_speeds.hpp"
+#include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
 #include "core/speed_tracking.hpp"
 #include "runtime/context_state.hpp"
@@ -119,41 +123,70 @@ long long elements_changing_owner(const ContextLayout& from, const ContextLayout
   return changed;
 }
 
-// One matrix the caller passed.
-struct Operand {
-  double* array = nullptr;
-  long long capacity = 0;
-  int* desc = nullptr;
-  std::int64_t rows() const { return desc[field::kM - 1]; }
-  std::int64_t cols() const { return desc[field::kN - 1]; }
-};
+std::int64_t rows_of(const KeptMatrix& x) { return x.desc[field::kM - 1]; }
+std::int64_t cols_of(const KeptMatrix& x) { return x.desc[field::kN - 1]; }
 
-// The matrices, checked on this process: hetscal descriptors of `context`, distinct arrays
-// holding the old local part and room for the new one. @return HETSCAL_SUCCESS or
-// HETSCAL_ERR_ARGUMENT.
-int check_operands(const Context& context, const ContextLayout& next,
-                   const std::vector<Operand>& operands) {
+// What can be wrong with one matrix; when processes find different problems, the highest
+// value is the one every process reports.
+enum class MatrixProblem { None = 0, Capacity = 1, Array = 2, Descriptor = 3 };
+
+// The problem and the matrix (0-based) as one number, so that one reduction agrees both.
+long long problem_code(MatrixProblem problem, std::size_t index) {
+  return (static_cast<long long>(problem) << 32) + static_cast<long long>(index);
+}
+
+std::string problem_text(long long code) {
+  const std::string matrix = "matrix " + std::to_string((code & 0xffffffffLL) + 1);
+  switch (static_cast<MatrixProblem>(code >> 32)) {
+    case MatrixProblem::Descriptor:
+      return matrix + "'s descriptor is not a hetscal descriptor of the context";
+    case MatrixProblem::Array:
+      return matrix + "'s array is missing or is another matrix's too";
+    case MatrixProblem::Capacity:
+      return matrix + "'s capacity is short on some process (hetscal_rebalanced_elements)";
+    case MatrixProblem::None:
+      break;
+  }
+  return "";
+}
+
+// The first problem of the matrices on this process (0: none): hetscal descriptors of
+// `context`, distinct arrays holding the current local part and room for the one in `next`.
+long long local_problem(const Context& context, const ContextLayout& next,
+                        const std::vector<KeptMatrix>& matrices) {
   std::set<const double*> arrays;
-  for (const Operand& x : operands) {
+  for (std::size_t k = 0; k < matrices.size(); ++k) {
+    const KeptMatrix& x = matrices[k];
     Context* own = nullptr;
     if (!x.desc || check_hetero_descriptor(x.desc, 1, &own) != 0 || own != &context)
-      return HETSCAL_ERR_ARGUMENT;
+      return problem_code(MatrixProblem::Descriptor, k);
     const HeteroMatrix old = hetero_matrix(context, x.desc);
-    const HeteroMatrix renewed = hetero_matrix(next, context.grid.my_rank, x.rows(), x.cols());
+    const HeteroMatrix renewed = hetero_matrix(next, context.grid.my_rank, rows_of(x), cols_of(x));
     const long long needed =
         std::max(old.storage->local_elements(), renewed.storage->local_elements());
-    if (needed > 0 && (!x.array || x.capacity < needed || !arrays.insert(x.array).second))
-      return HETSCAL_ERR_ARGUMENT;
+    if (needed == 0) continue;  // this process holds none of it, before or after
+    if (!x.array || !arrays.insert(x.array).second) return problem_code(MatrixProblem::Array, k);
+    if (x.capacity < needed) return problem_code(MatrixProblem::Capacity, k);
   }
-  return HETSCAL_SUCCESS;
+  return 0;
+}
+
+// The matrices checked on every process for the move into `next`, the outcome agreed.
+RebalanceOutcome checked_matrices(const Context& context, const ContextLayout& next,
+                                  const std::vector<KeptMatrix>& matrices) {
+  long long problem = local_problem(context, next, matrices);
+  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &problem, 1, MPI_LONG_LONG, MPI_MAX, context.grid.comm),
+                 "MPI_Allreduce");
+  if (problem == 0) return {};
+  return {HETSCAL_ERR_ARGUMENT, problem_text(problem)};
 }
 
 // Copies of the old local parts (the sources of the move, since each array is rewritten in
 // place). @return false when this process lacks the memory.
-bool copy_old_parts(const Context& context, const std::vector<Operand>& operands,
+bool copy_old_parts(const Context& context, const std::vector<KeptMatrix>& operands,
                     std::vector<std::vector<double>>& copies) {
   try {
-    for (const Operand& x : operands) {
+    for (const KeptMatrix& x : operands) {
       const std::int64_t n = hetero_matrix(context, x.desc).storage->local_elements();
       copies.emplace_back(x.array, x.array + n);  // n = 0 where the array may be NULL
     }
@@ -166,13 +199,13 @@ bool copy_old_parts(const Context& context, const std::vector<Operand>& operands
 // Moves every matrix from the context's layout into `next` in one round of messages and
 // points the descriptors at the new local arrays (LLD). Fills the report's volumes.
 void move_operands(const Context& context, const ContextLayout& next,
-                   const std::vector<Operand>& operands, std::vector<std::vector<double>>& copies,
+                   const std::vector<KeptMatrix>& operands, std::vector<std::vector<double>>& copies,
                    hetscal_rebalance_report& report) {
   std::vector<HeteroMatrix> olds, news;
   std::vector<mpi::MatrixMove> moves;
-  for (const Operand& x : operands) {
+  for (const KeptMatrix& x : operands) {
     olds.push_back(hetero_matrix(context, x.desc));
-    news.push_back(hetero_matrix(next, context.grid.my_rank, x.rows(), x.cols()));
+    news.push_back(hetero_matrix(next, context.grid.my_rank, rows_of(x), cols_of(x)));
     moves.push_back({olds.back().distribution.get(), olds.back().storage.get(),
                      news.back().distribution.get(), news.back().storage.get(), mpi::Op::None});
   }
@@ -196,18 +229,65 @@ void move_operands(const Context& context, const ContextLayout& next,
   }
 }
 
-}  // namespace
-}  // namespace hetscal::api
-
-namespace hetscal::api {
-namespace {
-
-std::vector<Operand> operands_of(int nmatrices, double* const* arrays, const long long* capacities,
-                                 int* const* descs) {
-  std::vector<Operand> operands;
-  for (int k = 0; k < nmatrices; ++k) operands.push_back({arrays[k], capacities[k], descs[k]});
-  return operands;
+// The report's figures that do not depend on the move: the plan's and the totals.
+hetscal_rebalance_report planned_report(const Context& context, const Replanned& replanned,
+                                        const std::vector<KeptMatrix>& matrices) {
+  hetscal_rebalance_report report{};
+  report.kept_structure = replanned.rebalanced.kept_structure ? 1 : 0;
+  report.column_migrations = static_cast<int>(replanned.rebalanced.column_migrations);
+  report.row_migrations = static_cast<int>(replanned.rebalanced.row_migrations);
+  report.fresh_elements = replanned.fresh ? 0 : -1;
+  for (const KeptMatrix& x : matrices) {
+    report.total_elements += static_cast<long long>(rows_of(x)) * cols_of(x);
+    if (replanned.fresh)
+      report.fresh_elements +=
+          elements_changing_owner(context.layout, *replanned.fresh, rows_of(x), cols_of(x));
+  }
+  return report;
 }
+
+}  // namespace
+
+RebalanceOutcome check_kept_matrices(const Context& context,
+                                     const std::vector<KeptMatrix>& matrices) {
+  return checked_matrices(context, context.layout, matrices);
+}
+
+RebalanceOutcome rebalance_context(Context& context, const std::vector<double>& speeds,
+                                   const std::vector<KeptMatrix>& matrices,
+                                   hetscal_rebalance_report& out) {
+  std::optional<Replanned> replanned;
+  try {
+    replanned = replan(context, speeds);
+  } catch (const Error&) {  // InvalidArgument included: the same on every process
+    return {HETSCAL_ERR_NO_PLAN, "no layout of the context fits these speeds"};
+  }
+  const ContextLayout& next = replanned->rebalanced.layout;
+  RebalanceOutcome outcome = checked_matrices(context, next, matrices);
+  if (outcome.status != HETSCAL_SUCCESS) return outcome;
+  std::vector<std::vector<double>> copies;
+  if (agreed_status(context.grid.comm, copy_old_parts(context, matrices, copies)
+                                           ? HETSCAL_SUCCESS
+                                           : HETSCAL_ERR_INTERNAL) != HETSCAL_SUCCESS)
+    return {HETSCAL_ERR_INTERNAL, "no memory for a copy of the old local parts on some process"};
+  hetscal_rebalance_report report = planned_report(context, *replanned, matrices);
+  move_operands(context, next, matrices, copies, report);
+  context.speeds = speeds;
+  context.machine = std::move(replanned->machine);
+  context.layout = next;
+  context.plans.clear();  // its layouts were made for the old speeds
+  out = report;
+  return outcome;
+}
+
+std::vector<KeptMatrix> kept_matrices(int nmatrices, double* const* arrays,
+                                      const long long* capacities, int* const* descs) {
+  std::vector<KeptMatrix> matrices;
+  for (int k = 0; k < nmatrices; ++k) matrices.push_back({arrays[k], capacities[k], descs[k]});
+  return matrices;
+}
+
+namespace {
 
 int rebalance(hetscal_context_t ctx, const double* new_speeds, int nmatrices, double* const* arrays,
               const long long* capacities, int* const* descs, hetscal_rebalance_report* out) {
@@ -221,40 +301,8 @@ int rebalance(hetscal_context_t ctx, const double* new_speeds, int nmatrices, do
   } catch (const InvalidArgument&) {
     return HETSCAL_ERR_SPEEDS;
   }
-  std::optional<Replanned> replanned;
-  try {
-    replanned = replan(*context, speeds);
-  } catch (const Error&) {  // InvalidArgument included: the same on every process
-    return HETSCAL_ERR_NO_PLAN;
-  }
-  const ContextLayout& next = replanned->rebalanced.layout;
-  const std::vector<Operand> operands = operands_of(nmatrices, arrays, capacities, descs);
-  const MPI_Comm comm = context->grid.comm;
-  int status = agreed_status(comm, check_operands(*context, next, operands));
-  if (status != HETSCAL_SUCCESS) return status;
-  std::vector<std::vector<double>> copies;
-  status = agreed_status(comm, copy_old_parts(*context, operands, copies) ? HETSCAL_SUCCESS
-                                                                           : HETSCAL_ERR_INTERNAL);
-  if (status != HETSCAL_SUCCESS) return status;
-
-  hetscal_rebalance_report report{};
-  report.kept_structure = replanned->rebalanced.kept_structure ? 1 : 0;
-  report.column_migrations = static_cast<int>(replanned->rebalanced.column_migrations);
-  report.row_migrations = static_cast<int>(replanned->rebalanced.row_migrations);
-  report.fresh_elements = replanned->fresh ? 0 : -1;
-  for (const Operand& x : operands) {
-    report.total_elements += static_cast<long long>(x.rows()) * x.cols();
-    if (replanned->fresh)
-      report.fresh_elements +=
-          elements_changing_owner(context->layout, *replanned->fresh, x.rows(), x.cols());
-  }
-  move_operands(*context, next, operands, copies, report);
-  context->speeds = speeds;
-  context->machine = std::move(replanned->machine);
-  context->layout = next;
-  context->plans.clear();  // its layouts were made for the old speeds
-  *out = report;
-  return HETSCAL_SUCCESS;
+  return rebalance_context(*context, speeds, kept_matrices(nmatrices, arrays, capacities, descs), *out)
+      .status;
 }
 
 long long rebalanced_elements(hetscal_context_t ctx, const double* new_speeds, int m, int n) {

@@ -7,9 +7,11 @@
 /// the same handles.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "api/context_layout.hpp"
+#include "hetscal/hetscal.h"
 #include "mpi/blacs_context.hpp"
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
@@ -18,6 +20,25 @@
 #include "runtime/workspace.hpp"
 
 namespace hetscal::api {
+
+/// A matrix kept in a context's layout, as the caller passes it to hetscal_context_rebalance
+/// or hetscal_context_keep_balanced: its local array, rewritten in place when the matrix
+/// moves, the elements that array can hold, and its descriptor (LLD, MB, NB updated in place).
+struct KeptMatrix {
+  double* array = nullptr;
+  long long capacity = 0;
+  int* desc = nullptr;
+};
+
+/// A context's automatic rebalancing (hetscal_context_keep_balanced, api/kept_balanced.hpp),
+/// the same on every process.
+struct KeptBalance {
+  std::vector<KeptMatrix> matrices;  ///< registered to move with the context; none: off
+  int rebalancings = 0;              ///< automatic rebalancings done so far
+  hetscal_rebalance_report last{};   ///< what the last of them moved
+  /// Why the last rebalancing the speeds called for was not done (empty when it was).
+  std::string refusal;
+};
 
 struct Context {
   int handle = -1;
@@ -34,6 +55,7 @@ struct Context {
   runtime::MachineFigures machine;  ///< measured at creation
   /// Planned copies of ScaLAPACK operands (hetero_pdgemm on ScaLAPACK descriptors), reused.
   mutable runtime::Workspace workspace;
+  KeptBalance kept_balance;  ///< matrices moved automatically when the speeds change
 
   /// The layout of an M×N×K GEMM for this context's speeds (cached).
   /// @throws InvalidArgument when no grid fits the shape.

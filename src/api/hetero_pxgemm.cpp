@@ -6,9 +6,11 @@
 #include <optional>
 
 #include "api/hetero_matrix.hpp"
+#include "api/kept_balanced.hpp"
 #include "api/scalapack_operand.hpp"
 #include "hetscal/hetscal.h"
 #include "kernels/gemm.hpp"
+#include "kernels/local_blas.hpp"
 #include "runtime/abi_options.hpp"
 #include "runtime/planned_gemm.hpp"
 
@@ -50,7 +52,7 @@ int trans_info(const Call<T>& call) {
 
 template <typename T>
 int in_place(const Call<T>& call) {
-  const Context* context = find_context(call.arg_a.desc[field::kCtxt - 1]);
+  Context* context = find_context(call.arg_a.desc[field::kCtxt - 1]);
   if (!context) return field_info(kDescA, field::kCtxt);  // no grid to agree on: local
   int info = trans_info(call);
   if (info == 0) info = call.m < 0 ? -kM : call.n < 0 ? -kN : call.k < 0 ? -kK : 0;
@@ -59,6 +61,9 @@ int in_place(const Call<T>& call) {
   }
   info = agreed_info(context->grid.comm, info);
   if (info != 0 || call.m == 0 || call.n == 0) return info;
+  start_native_call(*context, kernels::gemm_flops<T>(call.m, call.n, call.k),
+                    {call_operand(call.a, call.arg_a.desc), call_operand(call.b, call.arg_b.desc),
+                     call_operand(call.c, call.arg_c.desc)});
   const HeteroMatrix a = hetero_matrix(*context, call.arg_a.desc);
   const HeteroMatrix b = hetero_matrix(*context, call.arg_b.desc);
   const HeteroMatrix c = hetero_matrix(*context, call.arg_c.desc);

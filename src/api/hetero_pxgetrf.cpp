@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "api/hetero_matrix.hpp"
+#include "api/kept_balanced.hpp"
 #include "api/lapack_outcome.hpp"
 #include "api/moved_operand.hpp"
 #include "api/pivot_formats.hpp"
 #include "api/scalapack_operand.hpp"
+#include "kernels/local_blas.hpp"
 #include "kernels/lu.hpp"
 #include "layout/block_cyclic.hpp"
 #include "runtime/scalapack_pivots.hpp"
@@ -40,12 +42,14 @@ std::int64_t factor(kernels::DistributedMatrix<T> a, const ContextLayout& layout
 
 template <typename T>
 LapackOutcome in_place(const Call<T>& call) {
-  const Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
+  Context* context = find_context(call.arg.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // local
   int info = call.m < 0 ? -kM : call.n < 0 ? -kN : 0;
   if (info == 0) info = check_in_place_operand(call.arg, *context);
   info = agreed_info(context->grid.comm, info);
   if (info != 0 || call.m == 0 || call.n == 0) return LapackOutcome::of_info(info);
+  start_native_call(*context, kernels::getrf_flops<T>(call.m, call.n),
+                    {call_operand(call.a, call.arg.desc)});
   const HeteroMatrix h = hetero_matrix(*context, call.arg.desc);
   std::vector<std::int64_t> pivots;
   const std::int64_t zero_pivot =

@@ -5,10 +5,12 @@
 #include <optional>
 
 #include "api/hetero_matrix.hpp"
+#include "api/kept_balanced.hpp"
 #include "api/lapack_outcome.hpp"
 #include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/cholesky.hpp"
+#include "kernels/local_blas.hpp"
 #include "runtime/abi_options.hpp"
 
 namespace hetscal::api {
@@ -21,12 +23,13 @@ using Uplo = std::optional<kernels::Uplo>;
 
 template <typename T>
 LapackOutcome in_place(const Uplo& uplo, int n, T* a, const layout::MatrixArgument& arg) {
-  const Context* context = find_context(arg.desc[field::kCtxt - 1]);
+  Context* context = find_context(arg.desc[field::kCtxt - 1]);
   if (!context) return LapackOutcome::of_info(field_info(kDescA, field::kCtxt));  // no grid: local
   int info = !uplo ? -kUplo : n < 0 ? -kN : 0;
   if (info == 0) info = check_in_place_operand(arg, *context);
   info = agreed_info(context->grid.comm, info);
   if (info != 0 || n == 0) return LapackOutcome::of_info(info);
+  start_native_call(*context, kernels::potrf_flops<T>(n), {call_operand(a, arg.desc)});
   const HeteroMatrix h = hetero_matrix(*context, arg.desc);
   return LapackOutcome::of_info(
       static_cast<int>(kernels::cholesky<T>(*uplo, view(h, a), context->grid.comm)));

@@ -123,4 +123,20 @@ void adapt_speeds(ContextState& state, double call_flops) {
   }
 }
 
+bool adapts(const ContextState& state) {
+  return state.adapt && !state.disabled && state.configuration_problem.empty() &&
+         state.speeds_problem.empty() && state.context->num_ranks() >= 2;
+}
+
+void adapt_speeds_or_report(ContextState& state, double call_flops) {
+  try {
+    adapt_speeds(state, call_flops);
+  } catch (const Error& e) {
+    // Every rank fails alike (a stage agreed, or the same values refused): the call is then
+    // decided on the speeds already agreed.
+    report_once(state.verbosity, Verbosity::Once, state.is_root(),
+                std::string("speed adaptation skipped: ") + e.what());
+  }
+}
+
 }  // namespace hetscal::runtime

@@ -56,6 +56,16 @@ int short_probe_order(double share_flops);
 /// @throws mpi::StageFailed on every rank when the machine figures cannot be measured.
 void adapt_speeds(ContextState& state, double call_flops);
 
+/// Whether calls on `state`'s context learn speeds at all: HETSCAL_ADAPT on, hetscal neither
+/// disabled nor misconfigured, speeds agreed, and at least two ranks. The same on every rank.
+bool adapts(const ContextState& state);
+
+/// adapt_speeds, its refusals (a failed agreed stage, values refused on every rank alike)
+/// reported once under HETSCAL_VERBOSE instead of thrown: the call then goes on with the
+/// speeds already agreed. Collective over the context. Used by the shim's route and by the
+/// native API's calls on hetscal descriptors (api/kept_balanced.hpp), so both learn alike.
+void adapt_speeds_or_report(ContextState& state, double call_flops);
+
 /// "9.1e+09, 3e+09".
 std::string speeds_text(const std::vector<double>& speeds);
 

@@ -20,12 +20,10 @@ ContextState* awaiting_forward = nullptr;
 // rules of decide() let through (all global, so every rank of the context joins the
 // collective, or none does); ScaLAPACK's own small and rank-NB PDGEMM calls cost nothing.
 bool observes_speeds(const ContextState& state, const RoutedCall& call) {
-  if (!state.adapt || state.disabled || !state.configuration_problem.empty() ||
-      !state.speeds_problem.empty())
-    return false;
+  if (!adapts(state)) return false;
   if (!state.allows(call.routine) || !call.unsupported.empty() || call.single_panel_update)
     return false;
-  if (state.context->num_ranks() < 2 || call.dims.empty()) return false;
+  if (call.dims.empty()) return false;
   return *std::min_element(call.dims.begin(), call.dims.end()) >= state.min_n;
 }
 
@@ -130,16 +128,7 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   // verbose line shows both.
   const auto deciding = std::chrono::steady_clock::now();
   const bool observed = observes_speeds(state, call);
-  if (observed) {
-    try {
-      adapt_speeds(state, call_flops(call));
-    } catch (const Error& e) {
-      // Every rank fails alike (a stage agreed, or the same values refused): the call is then
-      // decided on the speeds already agreed.
-      report_once(state.verbosity, Verbosity::Once, state.is_root(),
-                  std::string("speed adaptation skipped: ") + e.what());
-    }
-  }
+  if (observed) adapt_speeds_or_report(state, call_flops(call));
   DecisionInput input = decision_input(state, call);
   // Decisions from observation ride on the adaptation's agreement: only observed calls.
   bool measured = observed && state.tracker.has_value();

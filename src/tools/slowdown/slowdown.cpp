@@ -107,6 +107,8 @@ void charge(double flops) {
   }
 }
 
+double calls_so_far() { return state_instance().calls; }
+
 double charged_seconds() {
   const State& s = state_instance();
   return s.slept + s.debt;
@@ -131,4 +133,10 @@ void* next_symbol(const char* symbol) {
 /// benchmarks check the emulator without timing anything.
 extern "C" __attribute__((visibility("default"))) double hetscal_slowdown_charged_seconds() {
   return hetscal::slowdown::charged_seconds();
+}
+
+/// Outermost BLAS/LAPACK calls this process has made so far (the clock of @calls windows):
+/// lets a test find the call of its own in which a window starts.
+extern "C" __attribute__((visibility("default"))) double hetscal_slowdown_calls() {
+  return hetscal::slowdown::calls_so_far();
 }

@@ -67,6 +67,9 @@ double factor_for_rank(const std::string& spec, int rank);
 /// pay a nanosleep's overhead. Counts the call (every outermost call, charged or not).
 void charge(double flops);
 
+/// Outermost calls counted so far on this process (the clock of @calls windows).
+double calls_so_far();
+
 /// Seconds charged so far on this process (slept plus still owed).
 double charged_seconds();
 
