@@ -7,7 +7,8 @@
 ///
 /// A shape class is the routine's name plus floor(log2) of each dimension ("PDGEMM
 /// 2^11x2^11x2^11" holds every PDGEMM with 2048 <= M, N, K < 4096): calls alike enough for
-/// the model's error to carry over. Per class and route the ledger keeps the last
+/// the model's error to carry over (the run time records only calls during which the speeds
+/// held, runtime/adaptation.cpp). Per class and route the ledger keeps the last
 /// `window` ratios measured/predicted seconds; the route's correction is their median, known
 /// once the route has `observations` of them (one slow call, a page fault, never decides).
 /// The corrected prediction of a route is its predicted time times its correction (1 while

@@ -83,14 +83,36 @@ void start_tracking(ContextState& state, MachineFigures& machine) {
   }
 }
 
+// Whether some rank's observation of the call just ended left the band around its estimate
+// (an outlier held back, or a change confirmed): that call ran at speeds other than the ones
+// it was planned and predicted with.
+bool speeds_moved(const AdaptationStep& step) {
+  return std::any_of(step.verdicts.begin(), step.verdicts.end(), [](core::Verdict verdict) {
+    return verdict == core::Verdict::Suspect || verdict == core::Verdict::Confirmed;
+  });
+}
+
 // The previous observed call's time, agreed: the slowest rank's (the call ends for the
-// program when every rank is done), recorded only when every rank timed it.
+// program when every rank is done), recorded only when every rank timed it and the speeds
+// held during it. A call during which a rank slowed down measures the change of speed, not
+// the model's error: charged to the route, it would hand a class to ScaLAPACK just when
+// re-planning for the new speeds makes hetscal's route pay most.
 void record_pending_call(ContextState& state) {
   PendingMeasurement& pending = state.pending;
   if (!pending.active) return;
   pending.active = false;
   const std::vector<double>& seconds = state.step.call_seconds;
   if (std::any_of(seconds.begin(), seconds.end(), [](double s) { return !(s > 0.0); })) return;
+  if (speeds_moved(state.step)) {
+    try {
+      report_always(state.verbosity, Verbosity::EveryCall, state.is_root(),
+                    "speeds moved during the last " + pending.routine +
+                        ": its time is held against neither route");
+    } catch (const std::exception&) {
+      // Only the message is lost (memory); every rank skips the record alike.
+    }
+    return;
+  }
   const double slowest = *std::max_element(seconds.begin(), seconds.end());
   state.ledger.record(pending.shape_class, pending.route, slowest, pending.predicted_s);
 }

@@ -49,7 +49,8 @@ int short_probe_order(double share_flops);
 /// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
 /// it under HETSCAL_VERBOSE. The same agreement records the previous observed call
 /// (state.pending) in the context's route ledger: its time is the slowest rank's, and a
-/// call some rank did not time is not recorded. Starts the tracker on the context's first call (an agreed
+/// call some rank did not time, or during which a rank's speed left the noise band (the
+/// change, not the model, would be measured), is not recorded. Starts the tracker on the context's first call (an agreed
 /// stage: a rank that cannot, for memory, leaves every rank without one). A rank whose probe
 /// fails observes nothing.
 /// @param call_flops the call's work (all ranks), which bounds the short probe.
