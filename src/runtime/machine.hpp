@@ -52,7 +52,7 @@ struct MachineFigures {
   std::string text() const;
 };
 
-/// Collective over `comm`: measures the figures (about 10 ms per rank with the probe) the
+/// Collective over `comm`: measures the figures (about 25 ms per rank with the probe) the
 /// first time a communicator over these processes asks, then reuses the measurement.
 /// @param speeds the context's agreed relative speeds, one per rank of `comm`.
 /// @throws mpi::StageFailed on every rank when a rank cannot measure (memory).

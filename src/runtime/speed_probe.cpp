@@ -12,10 +12,14 @@ extern "C" void dgemm_(const char* transa, const char* transb, const int* m, con
 namespace hetscal::runtime {
 namespace {
 
-// Large enough to run at the kernel's rate, small enough (~30 ms on a slow core per run) that
-// the first intercepted call does not stall.
-constexpr int kOrder = 256;
-constexpr int kRuns = 5;
+// Large enough to run at the kernel's rate, and enough runs (about 20 ms in all on one core of
+// 48 Gflop/s) that a rank's first few runs (a core waking, the library's first call) or a
+// moment of another process do not set its median: with 5 runs of order 256 (4 ms) one
+// start in four on two equal cores probed them 15-30 % apart, so that the first call planned
+// a heterogeneous layout for a homogeneous machine and paid its moves. Small enough that the
+// first intercepted call does not stall (about 60 ms on a core three times slower).
+constexpr int kOrder = 384;
+constexpr int kRuns = 9;
 constexpr int kShortRuns = 3;
 
 // The median rate of `runs` DGEMMs of order n.
