@@ -355,8 +355,8 @@ int hetscal_context_rebalance(hetscal_context_t ctx, const double* new_speeds, i
  * every process), all registered matrices are rebalanced for those speeds, by the path
  * hetscal_context_rebalance() takes, before the call computes on the new layout; the call's
  * descriptors, being the registered ones, are read after their update. A rank turning 3×
- * slower is thus rebalanced for within 3 calls (at the start of call c + 2 when it turned
- * slower during call c; c + 3 when the change fell part-way into call c). When the rebalancing cannot be done (an operand not registered,
+ * slower is thus rebalanced for at the start of call c + 2 when it turned slower during call
+ * c (at its start or part-way into it). When the rebalancing cannot be done (an operand not registered,
  * another precision than double, a capacity short on some process for the new layout, no
  * memory for the copies: decided alike on every process), the call computes on the layout it
  * has, data intact, and HETSCAL_VERBOSE=1 says why in one line (once per reason); every

@@ -65,6 +65,13 @@ Verdict SpeedTracker::observe_rank(std::size_t rank, double observed) {
     suspect = 0.0;
     return Verdict::Confirmed;
   }
+  // Further out than the suspect, on its side: the suspect's call held the change only in
+  // part (it began during that call), and this call shows all of it.
+  if (same_side && std::fabs(std::log(observed / estimate)) > std::fabs(std::log(suspect / estimate))) {
+    estimate = observed;
+    suspect = 0.0;
+    return Verdict::Confirmed;
+  }
   suspect = observed;
   return Verdict::Suspect;
 }

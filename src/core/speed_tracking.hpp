@@ -14,9 +14,11 @@
 ///   - an outlier on the same side as the suspect and within ±noise_band of it confirms a
 ///     lasting change: e becomes the geometric mean of the two (one spike never moves e, a
 ///     lasting change is followed from the second call that shows it);
+///   - an outlier on the same side as the suspect and further from e confirms a change that
+///     began part-way into the suspect's call (which showed only part of it): e becomes o;
 ///   - any other outlier replaces the suspect; an observation within the band clears it.
 /// With the defaults (band 15 %, smoothing 0.3) a rank that turns 3× slower during call c
-/// is planned for from call c + 2 on.
+/// (at its start or part-way into it) is planned for from call c + 2 on.
 #include <vector>
 
 namespace hetscal::core {

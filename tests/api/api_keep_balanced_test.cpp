@@ -270,7 +270,8 @@ constexpr int kLoopCalls = 12;
 constexpr int kSlowdownOrder = 192;
 
 // Every rank 2x slower (sleeping dominating), rank 1 4x from a given BLAS call on, so that
-// it turns 3x slower than the others: the layout is rebalanced within 3 calls of the change,
+// it turns 3x slower than the others: the layout is rebalanced at the start of the second call
+// after the one during which it slowed (the speed tracking's c + 2),
 // rank 1's share falls to about its speed's, and every product is right.
 TEST(ApiKeepBalancedSlowdown, FollowsTheSlowedRank) {
   if (!emulated()) GTEST_SKIP() << "needs the emulator (ctest api_keep_balanced_slowdown_*)";
@@ -292,7 +293,7 @@ TEST(ApiKeepBalancedSlowdown, FollowsTheSlowedRank) {
         history.change, first, loop.kept().last.moved_elements, loop.kept().last.total_elements,
         loop.kept().last.fresh_elements);
   EXPECT_GT(first, history.change);
-  EXPECT_LE(first, history.change + 3);
+  EXPECT_LE(first, history.change + 2);
   const hetscal_rebalance_report& report = loop.kept().last;
   EXPECT_GT(report.moved_elements, 0);
   EXPECT_LT(report.moved_elements, report.total_elements);

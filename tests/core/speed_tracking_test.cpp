@@ -46,6 +46,21 @@ TEST(SpeedTracking, LastingChangeIsFollowedFromItsSecondObservation) {
   EXPECT_NEAR(tracker.estimates()[1], std::sqrt(9.0 * 9.2), 1e-12);
 }
 
+TEST(SpeedTracking, ChangeBegunPartWayIntoACallIsFollowedFromTheNextCall) {
+  SpeedTracker tracker({9.0, 9.0});
+  // Rank 1 turned 3x slower half-way into a call: that call observes 2/(1/9 + 3/9) = 4.5.
+  EXPECT_EQ(tracker.observe({9.0, 4.5}), (std::vector<Verdict>{Verdict::Noise, Verdict::Suspect}));
+  EXPECT_EQ(tracker.estimates()[1], 9.0);
+  // The whole next call at 3: further out on the same side confirms it, at the new value.
+  EXPECT_EQ(tracker.observe({9.0, 3.0}), (std::vector<Verdict>{Verdict::Noise, Verdict::Confirmed}));
+  EXPECT_DOUBLE_EQ(tracker.estimates()[1], 3.0);
+  // Back towards the estimate but still out (a spike then a smaller one) confirms nothing.
+  SpeedTracker spiky({9.0});
+  spiky.observe({3.0});
+  EXPECT_EQ(spiky.observe({5.0}), std::vector<Verdict>{Verdict::Suspect});
+  EXPECT_EQ(spiky.estimates()[0], 9.0);
+}
+
 TEST(SpeedTracking, MissingObservationsLeaveTheEstimate) {
   SpeedTracker tracker({4.0, 8.0});
   EXPECT_EQ(tracker.observe({0.0, NAN}), (std::vector<Verdict>{Verdict::Unobserved, Verdict::Unobserved}));
