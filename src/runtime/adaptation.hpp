@@ -29,13 +29,17 @@
 #include <vector>
 
 #include "runtime/speed_observation.hpp"  // observe_self, agree_on_observations
+#include "runtime/speed_probe.hpp"        // kProbeOrder
 
 namespace hetscal::runtime {
 
 struct ContextState;
 
-/// The largest short probe, and the smallest worth timing.
-inline constexpr int kMaxProbeOrder = 160;
+/// The largest short probe (the starting probe's order, so that a forwarded call's
+/// observation measures what the estimate was started from: with order 160, a rank slowed 3x
+/// by the emulator was once observed 5.3x slower, and planned for so), and the smallest worth
+/// timing.
+inline constexpr int kMaxProbeOrder = kProbeOrder;
 inline constexpr int kMinProbeOrder = 32;
 /// The share of a call's work a short probe may cost.
 inline constexpr double kProbeBudget = 0.02;

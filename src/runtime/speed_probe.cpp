@@ -18,7 +18,6 @@ namespace {
 // start in four on two equal cores probed them 15-30 % apart, so that the first call planned
 // a heterogeneous layout for a homogeneous machine and paid its moves. Small enough that the
 // first intercepted call does not stall (about 60 ms on a core three times slower).
-constexpr int kOrder = 384;
 constexpr int kRuns = 9;
 constexpr int kShortRuns = 3;
 
@@ -40,7 +39,7 @@ double measure(int n, int runs) {
 }  // namespace
 
 double probed_speed() {
-  static const double speed = measure(kOrder, kRuns);
+  static const double speed = measure(kProbeOrder, kRuns);
   return speed;
 }
 
