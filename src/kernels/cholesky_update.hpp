@@ -110,12 +110,16 @@ class LocalArrayUpdate {
   }
 
   /// The rest of the trailing triangle: this rank's tiles (r, c) with min(r, c) >= k+2, one
-  /// HERK for a diagonal tile and one GEMM per local tile column.
+  /// HERK for a diagonal tile and one GEMM per local tile column; `before_each_column()` is
+  /// called before each local tile column (the driver's lookahead polls there).
+  template <typename Poll>
   void update_trailing(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
-                       const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
+                       const DistributedMatrix<T>& a, const StepPanel<T>& panel,
+                       Poll&& before_each_column) {
     const std::int64_t first = step_ + 2;
     const bool lower = ops.uplo() == Uplo::Lower;
     for (auto c = first_at_least(my_tile_cols_, first); c != my_tile_cols_.end(); ++c) {
+      before_each_column();
       // Local rows of tile column *c inside the stored triangle, below or above its diagonal.
       const std::int64_t from = lower ? row_start(*c + 1) : row_start(first);
       const std::int64_t to = lower ? row_end() : row_start(*c);
