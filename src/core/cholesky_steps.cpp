@@ -220,34 +220,33 @@ class CriticalPath {
     return ready + messages.colrow;
   }
 
-  /// Step k's trailing update, from panel k (at every rank at `panel_ready`): logical column
-  /// k+1 first, whose diagonal tile's owner then factorises it, then the rest. Each
-  /// processor's own sends and receives of step k take its time too: MPI moves a
-  /// single-threaded rank's messages only while it is inside MPI, so the lookahead hides when
-  /// a panel travels, not what its messages cost the ranks.
+  /// Step k's trailing update, from panel k (at every rank at `panel_ready`): diagonal tile
+  /// k+1 first, factorised by its owner at once, then the rest of logical column k+1, then
+  /// the rest of the trailing triangle. Each processor's own sends and receives of step k
+  /// take its time too: MPI moves a single-threaded rank's messages only while it is inside
+  /// MPI, so the lookahead hides when a panel travels, not what its messages cost the ranks.
   void update(std::size_t k, const CholeskyStepLoad& load, double panel_ready,
               const StepMessages& messages) {
     const std::size_t next = k + 1;
+    const std::size_t diagonal_owner = owner(next, next);
     std::fill(column_tiles_.begin(), column_tiles_.end(), 0.0);
-    column_tiles_[owner(next, next)] += 1.0;  // SYRK nb³
+    column_tiles_[diagonal_owner] += 1.0;  // SYRK nb³
     for (std::size_t i = next + 1; i < layout_.tiles(); ++i) column_tiles_[owner(i, next)] += 2.0;
     for (std::size_t x = 0; x < clock_.size(); ++x) {
       clock_[x] += messages.own[x];
       const double tiles = load.syrk_tiles[x] + 2.0 * load.gemm_tiles[x];  // GEMM 2nb³
       if (tiles <= 0.0) continue;
-      column_done_[x] = std::max(clock_[x], panel_ready) + column_tiles_[x] * tile_s_[x];
+      double start = std::max(clock_[x], panel_ready);
+      // The diagonal's owner: SYRK of (k+1,k+1), its POTRF, then the tiles below.
+      if (x == diagonal_owner) start += factor(x, start + tile_s_[x]);
+      column_done_[x] = start + column_tiles_[x] * tile_s_[x];
       clock_[x] = column_done_[x] + (tiles - column_tiles_[x]) * tile_s_[x];
       busy_[x] += tiles * tile_s_[x];
     }
-    factor(owner(next, next), column_done_[owner(next, next)]);
   }
 
-  /// POTRF of a diagonal tile on its owner x, from `start` on.
-  void factor(std::size_t x, double start) {
-    const double potrf = tile_s_[x] / 3.0;
-    factor_done_ = start + potrf;
-    clock_[x] += potrf;
-  }
+  /// Step 0's POTRF, on the diagonal owner before anything else.
+  void factor_first(std::size_t x) { clock_[x] = factor(x, 0.0); }
 
   double total() const {
     return std::max(factor_done_, *std::max_element(clock_.begin(), clock_.end()));
@@ -256,6 +255,13 @@ class CriticalPath {
   double busiest() const { return *std::max_element(busy_.begin(), busy_.end()); }
 
  private:
+  /// POTRF of a diagonal tile on its owner x, from `start` on; @return its seconds.
+  double factor(std::size_t x, double start) {
+    const double potrf = tile_s_[x] / 3.0;
+    factor_done_ = start + potrf;
+    return potrf;
+  }
+
   std::size_t owner(std::size_t i, std::size_t j) const {
     return layout_.at(layout_.row_class[i], layout_.col_class[j]);
   }
@@ -280,7 +286,7 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
   double messages_s = 0.0;
   for (std::size_t k = 0; k < steps.steps(); ++k) {
     const CholeskyStepLoad load = steps.step(k);
-    if (k == 0) path.factor(load.diagonal_owner, 0.0);
+    if (k == 0) path.factor_first(load.diagonal_owner);
     const StepMessages messages = step_messages(platform.network, load, tile_bytes, received);
     messages_s += messages.diagonal + messages.colrow;
     const double panel_ready = path.solve_panel(load, messages);

@@ -20,8 +20,9 @@
 ///                  on their owners (speed × kernel efficiency).
 /// The steps are scheduled as kernels::cholesky runs them, one clock per processor: step k's
 /// update starts on a processor once it is done with step k−1 and panel k has reached every
-/// rank (the one wait left: a rank needs the panel before its update); it updates logical
-/// column k+1 first, whose diagonal owner factorises (k+1,k+1) right after; the panel owners
+/// rank (the one wait left: a rank needs the panel before its update); the owner of tile
+/// (k+1,k+1) updates and factorises it first, then every processor updates its tiles of
+/// logical column k+1 before the rest; the panel owners
 /// of step k+1 solve their tiles once both their share of column k+1 and the factor are
 /// there, in the middle of their update if need be (no wait for the factor), and panel k+1
 /// then travels (its messages' time). Each processor's own sends and receives of a step also

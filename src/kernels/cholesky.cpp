@@ -1,11 +1,12 @@
 /// @file cholesky.cpp
 /// Driver of the distributed Cholesky factorisation: argument checks, the workspace allocated
 /// and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
-/// Step k: wait for panel k; update tile column k+1 with it and factorise diagonal tile k+1,
-/// then update the rest of the trailing matrix with panel k, solving panel k+1 between its
-/// columns as soon as the factor has arrived (no rank waits for a diagonal it does not need
-/// yet); panel k+1's messages travel during the rest of the update. The panel (cholesky_panel.hpp)
-/// and the update (cholesky_update.hpp) are apart. Scalar types are instantiated here only.
+/// Step k: wait for panel k; update diagonal tile k+1 with it and factorise it (its owner
+/// sends the factor at once), update the rest of tile column k+1, then the rest of the
+/// trailing matrix, solving panel k+1 between its tile columns as soon as the factor has
+/// arrived (no rank waits for a diagonal it does not need yet); panel k+1's messages travel
+/// during the rest of the update. The panel (cholesky_panel.hpp) and the update
+/// (cholesky_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/cholesky.hpp"
 
 #include <array>
@@ -79,9 +80,12 @@ class RightLooking {
       current.wait_receives();
       if (k + 1 < steps) {  // the last step leaves no trailing matrix
         if (local_array_) local_array_->stack(tiles_, ops_, current);
-        update_next_column(current);  // the lookahead
+        // The lookahead: diagonal tile k+1 first, factorised (and sent) by its owner at once,
+        // then the rest of column k+1.
+        update_next_column(current, detail::ColumnPart::DiagonalTile);
         detail::StepPanel<T>& next = panel(k + 1);
         start_panel(next, k + 1, comm);
+        update_next_column(current, detail::ColumnPart::BelowDiagonal);
         // Panel k+1 is solved as soon as its factor arrives, between the trailing columns:
         // this rank never idles while the diagonal's owner (perhaps a slow rank) factorises.
         update_trailing(current, [&] { next.solve_panel_if_ready(tiles_, ops_, a_, comm); });
@@ -107,12 +111,12 @@ class RightLooking {
     next.factor_diagonal(tiles_, ops_, a_, comm);
   }
 
-  /// Logical column k+1 with step k's panel.
-  void update_next_column(const detail::StepPanel<T>& current) {
+  /// The tiles of `part` of logical column k+1 with step k's panel.
+  void update_next_column(const detail::StepPanel<T>& current, detail::ColumnPart part) {
     if (local_array_) {
-      local_array_->update_next_column(tiles_, ops_, a_, current);
+      local_array_->update_next_column(tiles_, ops_, a_, current, part);
     } else {
-      detail::update_column(tiles_, ops_, a_, current, current.step() + 1);
+      detail::update_column(tiles_, ops_, a_, current, current.step() + 1, part);
     }
   }
 

@@ -89,9 +89,9 @@ TEST(CholeskySteps, MatchTheTileLoopOnPatternsAndGrids) {
 /// The oracle's schedule (kernels/cholesky.cpp's), from the tile loop's counts: per
 /// processor a clock; panel k's owners solve once their column k and the factor are there
 /// and the panel reaches everyone `message_s` later per phase; the update of step k starts
-/// when both the processor and panel k are ready, column k+1 first, whose owner then runs
-/// POTRF(k+1). Each processor's own message seconds of step k (own_s[k][x]) go on its clock
-/// before its update.
+/// when both the processor and panel k are ready: tile (k+1,k+1) and its POTRF first on its
+/// owner, then the rest of column k+1, then the rest. Each processor's own message seconds of step
+/// k (own_s[k][x]) go on its clock before its update.
 struct OracleSchedule {
   double total = 0.0, busiest = 0.0, messages = 0.0;
 };
@@ -127,13 +127,15 @@ OracleSchedule tile_loop_schedule(const Platform& platform, const TileOwnership&
         if (owner(t, i, k + 1) == x) mine += i == k + 1 ? 1.0 : 2.0;
       const double all = b.syrk[x] + 2.0 * b.gemm[x];
       if (all == 0.0) continue;
-      column[x] = std::max(clock[x], ready) + seconds(x, mine);
+      double start = std::max(clock[x], ready);
+      if (x == owner(t, k + 1, k + 1)) {  // SYRK(k+1,k+1), POTRF(k+1), then the rest
+        factor = start + seconds(x, 1.0) + seconds(x, 1.0 / 3.0);
+        start += seconds(x, 1.0 / 3.0);
+      }
+      column[x] = start + seconds(x, mine);
       clock[x] = column[x] + seconds(x, all - mine);
       busy[x] += seconds(x, all);
     }
-    const std::size_t d = owner(t, k + 1, k + 1);
-    factor = column[d] + seconds(d, 1.0 / 3.0);
-    clock[d] += seconds(d, 1.0 / 3.0);
   }
   o.total = std::max(factor, *std::max_element(clock.begin(), clock.end()));
   o.busiest = *std::max_element(busy.begin(), busy.end());
