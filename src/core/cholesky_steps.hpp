@@ -10,17 +10,28 @@
 ///
 /// Step k (tile column k, K tiles per side):
 ///   panel          POTRF of tile (k,k) on its owner (nb³/3 flops), then the TRSM of the
-///                  panel tiles (i,k), i > k (nb³ each), the slowest owner's time;
+///                  panel tiles (i,k), i > k (nb³ each), on their owners;
 ///   communication  L(k,k) to the other owners of the panel, then every L(i,k) to its
 ///                  colrow's other owners; shared bus: all messages add up; switched: the
 ///                  busiest sender (binomial trees, a sender's broadcasts one after another)
 ///                  or the busiest receiver (one message per tile it reads), whichever is
 ///                  longer — what makes few nodes per colrow pay on a switch too;
 ///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
-///                  the slowest processor (speed × kernel efficiency).
-/// Steps add up (no lookahead), so a heterogeneous grid pays each step's critical path as
-/// its trailing triangle shrinks: what the suffix-balanced ordering (cholesky_ordering.hpp)
-/// keeps balanced.
+///                  on their owners (speed × kernel efficiency).
+/// The steps are scheduled as kernels::cholesky runs them, one clock per processor: step k's
+/// update starts on a processor once it is done with step k−1 and panel k has reached every
+/// rank (the one wait left: a rank needs the panel before its update); the owner of tile
+/// (k+1,k+1) updates and factorises it first, then every processor updates its tiles of
+/// logical column k+1 before the rest; the panel owners
+/// of step k+1 solve their tiles once both their share of column k+1 and the factor are
+/// there, in the middle of their update if need be (no wait for the factor), and panel k+1
+/// then travels (its messages' time). Each processor's own sends and receives of a step also
+/// take its time (single-threaded MPI moves messages only inside MPI calls), so that the
+/// lookahead hides when the panel travels, not what its messages cost. The total is the
+/// last clock, so a slow processor's
+/// factor and solves on the critical path of every step are priced, as is what the
+/// lookahead hides; a heterogeneous grid keeps them balanced with the suffix-balanced
+/// ordering (cholesky_ordering.hpp).
 #include <cstddef>
 #include <vector>
 
@@ -40,10 +51,10 @@ struct TileBroadcast {
 
 /// What step k of the Cholesky loop asks of each processor.
 struct CholeskyStepLoad {
-  std::size_t diagonal_owner = 0;  ///< owner of tile (k,k): its POTRF
-  std::vector<double> trsm_tiles;  ///< per processor: panel tiles (i,k), i > k
-  std::vector<double> syrk_tiles;  ///< per processor: trailing diagonal tiles (j,j), j > k
-  std::vector<double> gemm_tiles;  ///< per processor: trailing tiles (i,j), k < j < i
+  std::size_t diagonal_owner = 0;         ///< owner of tile (k,k): its POTRF
+  std::vector<double> trsm_tiles;         ///< per processor: panel tiles (i,k), i > k
+  std::vector<double> syrk_tiles;         ///< per processor: trailing diagonal tiles (j,j), j > k
+  std::vector<double> gemm_tiles;         ///< per processor: trailing tiles (i,j), k < j < i
   std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
   std::vector<std::size_t> receivers;     ///< every broadcast's receivers, one after another
 
@@ -85,8 +96,8 @@ class CholeskySteps {
 
   const TileOwnership& layout_;
   std::size_t processors_, tiles_, next_step_ = 0;
-  std::vector<double> diagonal_count_;  ///< [a*cols+b]: trailing diagonal tiles of the pair
-  std::vector<double> below_count_;     ///< [a*cols+b]: trailing tiles strictly below
+  std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
+  std::vector<double> below_count_;             ///< [a*cols+b]: trailing tiles strictly below
   std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
   std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
   std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled
@@ -97,7 +108,10 @@ class CholeskySteps {
   std::vector<std::size_t> scratch_owners_;
 };
 
-/// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix.
+/// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix on the
+/// schedule above: compute is the busiest processor's update; the rest of the critical path
+/// is communication (at most the messages' own time, what the lookahead did not hide) and
+/// panel (factorisations, solves and the waits for them). Their sum is the critical path.
 /// @pre has_diagonal_tiles(layout); owners < platform.size().
 /// @throws InvalidArgument as CholeskySteps.
 TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout);

@@ -1,10 +1,12 @@
 /// @file cholesky.cpp
 /// Driver of the distributed Cholesky factorisation: argument checks, the workspace allocated
 /// and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead of one.
-/// Step k: wait for panel k; update tile column k+1 with it, factorise diagonal tile k+1 and
-/// solve panel k+1, whose messages then travel while the rest of the trailing matrix is
-/// updated with panel k. The panel (cholesky_panel.hpp) and the update (cholesky_update.hpp)
-/// are apart. Scalar types are instantiated here only.
+/// Step k: wait for panel k; update diagonal tile k+1 with it and factorise it (its owner
+/// sends the factor at once), update the rest of tile column k+1, then the rest of the
+/// trailing matrix, solving panel k+1 between its tile columns as soon as the factor has
+/// arrived (no rank waits for a diagonal it does not need yet); panel k+1's messages travel
+/// during the rest of the update. The panel (cholesky_panel.hpp) and the update
+/// (cholesky_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/cholesky.hpp"
 
 #include <array>
@@ -67,7 +69,7 @@ class RightLooking {
   std::int64_t run(MPI_Comm comm) {
     const std::int64_t steps = tiles_.count();
     if (steps == 0) return 0;
-    start_panel(0, comm);
+    start_first_panel(comm);
     for (std::int64_t k = 0; k < steps; ++k) {
       detail::StepPanel<T>& current = panel(k);
       if (const int info = current.info(); info != 0) {
@@ -78,9 +80,16 @@ class RightLooking {
       current.wait_receives();
       if (k + 1 < steps) {  // the last step leaves no trailing matrix
         if (local_array_) local_array_->stack(tiles_, ops_, current);
-        update_next_column(current);  // the lookahead
-        start_panel(k + 1, comm);
-        update_trailing(current);
+        // The lookahead: diagonal tile k+1 first, factorised (and sent) by its owner at once,
+        // then the rest of column k+1.
+        update_next_column(current, detail::ColumnPart::DiagonalTile);
+        detail::StepPanel<T>& next = panel(k + 1);
+        start_panel(next, k + 1, comm);
+        update_next_column(current, detail::ColumnPart::BelowDiagonal);
+        // Panel k+1 is solved as soon as its factor arrives, between the trailing columns:
+        // this rank never idles while the diagonal's owner (perhaps a slow rank) factorises.
+        update_trailing(current, [&] { next.solve_panel_if_ready(tiles_, ops_, a_, comm); });
+        next.solve_panel(tiles_, ops_, a_, comm);  // when the factor came after the update
       }
       current.wait_sends();
     }
@@ -90,31 +99,38 @@ class RightLooking {
  private:
   detail::StepPanel<T>& panel(std::int64_t k) { return panels_[static_cast<std::size_t>(k % 2)]; }
 
-  /// Step k's panel: receives posted, diagonal factorised, panel solved and sent.
-  void start_panel(std::int64_t k, MPI_Comm comm) {
-    detail::StepPanel<T>& next = panel(k);
+  /// Step 0's panel: receives posted, diagonal factorised, panel solved and sent.
+  void start_first_panel(MPI_Comm comm) {
+    detail::StepPanel<T>& first = panel(0);
+    start_panel(first, 0, comm);
+    first.solve_panel(tiles_, ops_, a_, comm);
+  }
+  /// Step k's receives posted and its diagonal factorised (and sent) by its owner.
+  void start_panel(detail::StepPanel<T>& next, std::int64_t k, MPI_Comm comm) {
     next.begin(tiles_, k, comm);
     next.factor_diagonal(tiles_, ops_, a_, comm);
-    next.solve_panel(tiles_, ops_, a_, comm);
   }
 
-  /// Logical column k+1 with step k's panel.
-  void update_next_column(const detail::StepPanel<T>& current) {
+  /// The tiles of `part` of logical column k+1 with step k's panel.
+  void update_next_column(const detail::StepPanel<T>& current, detail::ColumnPart part) {
     if (local_array_) {
-      local_array_->update_next_column(tiles_, ops_, a_, current);
+      local_array_->update_next_column(tiles_, ops_, a_, current, part);
     } else {
-      detail::update_column(tiles_, ops_, a_, current, current.step() + 1);
+      detail::update_column(tiles_, ops_, a_, current, current.step() + 1, part);
     }
   }
 
-  /// Logical columns k+2, k+3, ... with step k's panel.
-  void update_trailing(const detail::StepPanel<T>& current) {
+  /// Logical columns k+2, k+3, ... with step k's panel, calling poll() before each column.
+  template <typename Poll>
+  void update_trailing(const detail::StepPanel<T>& current, Poll&& poll) {
     if (local_array_) {
-      local_array_->update_trailing(tiles_, ops_, a_, current);
+      local_array_->update_trailing(tiles_, ops_, a_, current, poll);
       return;
     }
-    for (std::int64_t j = current.step() + 2; j < tiles_.count(); ++j)
+    for (std::int64_t j = current.step() + 2; j < tiles_.count(); ++j) {
+      if (!tiles_.my_rows_in_column(j).empty()) poll();
       detail::update_column(tiles_, ops_, a_, current, j);
+    }
   }
 
   DistributedMatrix<T> a_;
@@ -129,7 +145,7 @@ class RightLooking {
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
   const int my_rank = detail::agreed_arguments(comm, "cholesky's argument check",
-                                                [&] { return check_arguments(a, comm); });
+                                               [&] { return check_arguments(a, comm); });
   std::unique_ptr<RightLooking<T>> factorization;
   detail::allocate_agreed(
       comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });

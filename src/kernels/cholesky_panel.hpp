@@ -48,9 +48,17 @@ class StepPanel {
                        const DistributedMatrix<T>& a, MPI_Comm comm);
 
   /// Panel owners: once the factor is here and the step succeeded, solve their panel tiles in
-  /// place, copy them into the panel buffer and send them on.
+  /// place, copy them into the panel buffer and send them on. Waits for the factor; does
+  /// nothing when solve_panel_if_ready() already did it.
   void solve_panel(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
                    const DistributedMatrix<T>& a, MPI_Comm comm);
+
+  /// Called between the tile columns of the previous step's trailing update, so that a rank
+  /// never idles waiting for a diagonal factor it could compute around: solves the panel
+  /// (solve_panel) as soon as the factor and the step's INFO have arrived, without waiting
+  /// for them. Tests nothing once the panel is solved (each test costs a little).
+  void solve_panel_if_ready(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                            const DistributedMatrix<T>& a, MPI_Comm comm);
 
   /// The step's local POTRF INFO (0: success), the same on every rank.
   int info();
@@ -79,6 +87,8 @@ class StepPanel {
         "MPI_Waitall");
     requests.clear();
   }
+  /// True once the factor and the step's INFO are here (tests them without waiting).
+  bool factor_arrived();
   void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
                        const DistributedMatrix<T>& a);
   void post_panel_sends(MPI_Comm comm);
@@ -91,6 +101,8 @@ class StepPanel {
   std::vector<MPI_Request> receives_, sends_;
   MPI_Request diagonal_receive_ = MPI_REQUEST_NULL, info_request_ = MPI_REQUEST_NULL;
   int info_ = 0;
+  bool factored_here_ = false;  ///< this rank owns the step's diagonal tile
+  bool solved_ = false;  ///< this rank's part of the panel is done (solved and sent, or none)
 };
 
 template <typename T>
@@ -116,8 +128,10 @@ void StepPanel<T>::begin(const CholeskyTiles& tiles, std::int64_t k, MPI_Comm co
   plan_.plan(tiles, k);
   kb_ = tiles.size(k);
   info_ = 0;
+  solved_ = plan_.own_lines().empty();
   const int diagonal_owner = tiles.owner(k, k);
-  if (!plan_.own_lines().empty() && diagonal_owner != tiles.my_rank()) {
+  factored_here_ = diagonal_owner == tiles.my_rank();
+  if (!plan_.own_lines().empty() && !factored_here_) {
     MPI_Irecv(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), diagonal_owner,
               kDiagonalTag, comm, &diagonal_receive_);
   }
@@ -159,11 +173,28 @@ int StepPanel<T>::info() {
 template <typename T>
 void StepPanel<T>::solve_panel(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
                                const DistributedMatrix<T>& a, MPI_Comm comm) {
-  if (plan_.own_lines().empty()) return;
+  if (solved_) return;
+  solved_ = true;
   mpi::check_mpi(MPI_Wait(&diagonal_receive_, MPI_STATUS_IGNORE), "MPI_Wait");
   if (info() != 0) return;  // the step failed: the factorisation stops before this panel
   solve_own_tiles(tiles, ops, a);
   post_panel_sends(comm);
+}
+
+template <typename T>
+bool StepPanel<T>::factor_arrived() {
+  if (factored_here_) return true;  // INFO known here; the broadcast completes in info()
+  int here = 0;
+  mpi::check_mpi(MPI_Test(&diagonal_receive_, &here, MPI_STATUS_IGNORE), "MPI_Test");
+  if (here == 0) return false;
+  mpi::check_mpi(MPI_Test(&info_request_, &here, MPI_STATUS_IGNORE), "MPI_Test");
+  return here != 0;
+}
+
+template <typename T>
+void StepPanel<T>::solve_panel_if_ready(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
+                                        const DistributedMatrix<T>& a, MPI_Comm comm) {
+  if (!solved_ && factor_arrived()) solve_panel(tiles, ops, a, comm);
 }
 
 template <typename T>

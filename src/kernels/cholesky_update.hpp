@@ -20,14 +20,22 @@
 
 namespace hetscal::kernels::detail {
 
-/// Updates this rank's tiles (i, j), i >= j, of logical column j with `panel`.
+/// Which tiles of a logical column an update touches: the lookahead updates the diagonal
+/// tile first, so that its owner factorises it before updating the tiles below.
+enum class ColumnPart { Whole, DiagonalTile, BelowDiagonal };
+
+/// Updates this rank's tiles (i, j), i >= j, of logical column j (those of `part`) with `panel`.
 template <typename T>
 void update_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
-                   const DistributedMatrix<T>& a, const StepPanel<T>& panel, std::int64_t j) {
+                   const DistributedMatrix<T>& a, const StepPanel<T>& panel, std::int64_t j,
+                   ColumnPart part = ColumnPart::Whole) {
   const std::vector<std::int64_t>& rows = tiles.my_rows_in_column(j);
   if (rows.empty()) return;
   const PanelBlock<T> column_line = panel.line(tiles, ops, j);
   for (const std::int64_t i : rows) {
+    if ((part == ColumnPart::DiagonalTile && i != j) ||
+        (part == ColumnPart::BelowDiagonal && i == j))
+      continue;
     const layout::TileLocation where = a.storage->tile_location(tiles.physical(i, j));
     T* tile = a.data + where.offset;
     if (i == j) {
@@ -84,18 +92,20 @@ class LocalArrayUpdate {
     }
   }
 
-  /// The lookahead: logical column k+1, which is tile column k+1 of the local array for
-  /// Lower (one HERK, one GEMM for the rows below) and tile row k+1 for Upper (one HERK, one
-  /// GEMM for the columns to its right).
+  /// The lookahead: logical column k+1 (the tiles of `part`), which is tile column k+1 of
+  /// the local array for Lower (one HERK, one GEMM for the rows below) and tile row k+1 for
+  /// Upper (one HERK, one GEMM for the columns to its right).
   void update_next_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
-                          const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
+                          const DistributedMatrix<T>& a, const StepPanel<T>& panel,
+                          ColumnPart part) {
     const std::int64_t j = step_ + 1;
     const std::int64_t row = storage_->local_row_of_tile(j), col = storage_->local_col_of_tile(j);
     const bool lower = ops.uplo() == Uplo::Lower;
     const std::int64_t below = row_start(j + 1);
-    const bool diagonal = row >= 0 && col >= 0;
+    const bool diagonal = part != ColumnPart::BelowDiagonal && row >= 0 && col >= 0;
     const bool off_diagonal =
-        lower ? col >= 0 && below < row_end() : row >= 0 && column_origin_ < column_end();
+        part != ColumnPart::DiagonalTile &&
+        (lower ? col >= 0 && below < row_end() : row >= 0 && column_origin_ < column_end());
     if (!diagonal && !off_diagonal) return;  // this rank holds no tile of the column
     const PanelBlock<T> line = panel.line(tiles, ops, j);
     if (diagonal) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
@@ -110,12 +120,16 @@ class LocalArrayUpdate {
   }
 
   /// The rest of the trailing triangle: this rank's tiles (r, c) with min(r, c) >= k+2, one
-  /// HERK for a diagonal tile and one GEMM per local tile column.
+  /// HERK for a diagonal tile and one GEMM per local tile column; `before_each_column()` is
+  /// called before each local tile column (the driver's lookahead polls there).
+  template <typename Poll>
   void update_trailing(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
-                       const DistributedMatrix<T>& a, const StepPanel<T>& panel) {
+                       const DistributedMatrix<T>& a, const StepPanel<T>& panel,
+                       Poll&& before_each_column) {
     const std::int64_t first = step_ + 2;
     const bool lower = ops.uplo() == Uplo::Lower;
     for (auto c = first_at_least(my_tile_cols_, first); c != my_tile_cols_.end(); ++c) {
+      before_each_column();
       // Local rows of tile column *c inside the stored triangle, below or above its diagonal.
       const std::int64_t from = lower ? row_start(*c + 1) : row_start(first);
       const std::int64_t to = lower ? row_end() : row_start(*c);

@@ -42,8 +42,9 @@ TEST(CholeskyPlan, TableOneBCostsAndBlockCyclicOnFewerNodes) {
   options.tile_sizes = {500};
   options.gcrm.seeds_per_size = 25;
   for (const Row& row : {Row{23, 6.045}, Row{31, 7.065}, Row{35, 7.4}, Row{39, 7.926}}) {
-    const Platform cluster = platform_of(std::vector<double>(static_cast<std::size_t>(row.P), 1.0e12), 12.5e9,
-                                         NetworkKind::Switched);
+    const Platform cluster =
+        platform_of(std::vector<double>(static_cast<std::size_t>(row.P), 1.0e12), 12.5e9,
+                    NetworkKind::Switched);
     const CholeskyChoice choice = choose_cholesky_plan(cluster, 20000, kOnFirst, options);
     const CholeskyCandidate& gcrm = fastest_of(choice, CholeskyLayoutKind::Gcrm);
     EXPECT_EQ(gcrm.prediction.candidate.processors().size(), static_cast<std::size_t>(row.P));
@@ -53,9 +54,13 @@ TEST(CholeskyPlan, TableOneBCostsAndBlockCyclicOnFewerNodes) {
       if (c.kind != CholeskyLayoutKind::BlockCyclic) continue;
       const std::size_t k = c.prediction.candidate.processors().size();
       // 2DBC p×q costs p + q − 1 (independent oracle: the grid's shape).
-      EXPECT_DOUBLE_EQ(c.pattern_cost, static_cast<double>(c.prediction.candidate.rows + c.prediction.candidate.cols) - 1.0);
-      if (k == static_cast<std::size_t>(row.P)) best_2dbc_on_p = std::min(best_2dbc_on_p, c.pattern_cost);
-      if (k + 7 >= static_cast<std::size_t>(row.P)) best_2dbc_near = std::min(best_2dbc_near, c.pattern_cost);
+      EXPECT_DOUBLE_EQ(
+          c.pattern_cost,
+          static_cast<double>(c.prediction.candidate.rows + c.prediction.candidate.cols) - 1.0);
+      if (k == static_cast<std::size_t>(row.P))
+        best_2dbc_on_p = std::min(best_2dbc_on_p, c.pattern_cost);
+      if (k + 7 >= static_cast<std::size_t>(row.P))
+        best_2dbc_near = std::min(best_2dbc_near, c.pattern_cost);
     }
     std::printf("P %d: GCR&M T %.3f (paper %.3f), best 2DBC on P %.0f, on P-7..P %.0f\n", row.P,
                 gcrm.pattern_cost, row.paper_T, best_2dbc_on_p, best_2dbc_near);
@@ -68,17 +73,21 @@ TEST(CholeskyPlan, TableOneBCostsAndBlockCyclicOnFewerNodes) {
 // prime) and on fewer nodes; the model agrees on a 100 Gb/s switch.
 TEST(CholeskyPlan, HomogeneousTwentyThreeNodesChooseGcrm) {
   CholeskyPlanOptions options;
-  options.kinds = {CholeskyLayoutKind::BlockCyclic, CholeskyLayoutKind::G2dbc, CholeskyLayoutKind::Gcrm};
+  options.kinds = {CholeskyLayoutKind::BlockCyclic, CholeskyLayoutKind::G2dbc,
+                   CholeskyLayoutKind::Gcrm};
   options.tile_sizes = {500};
-  const Platform cluster = platform_of(std::vector<double>(23, 1.0e12), 12.5e9, NetworkKind::Switched);
+  const Platform cluster =
+      platform_of(std::vector<double>(23, 1.0e12), 12.5e9, NetworkKind::Switched);
   const CholeskyChoice choice = choose_cholesky_plan(cluster, 200000, kOnFirst, options);
   EXPECT_EQ(choice.kind, CholeskyLayoutKind::Gcrm);
   EXPECT_EQ(choice.processors.size(), 23u);
-  EXPECT_LT(choice.predicted_s, fastest_of(choice, CholeskyLayoutKind::BlockCyclic).prediction.total_s());
+  EXPECT_LT(choice.predicted_s,
+            fastest_of(choice, CholeskyLayoutKind::BlockCyclic).prediction.total_s());
 }
 
 TEST(CholeskyPlan, ChoiceIsTheFastestPricedCandidate) {
-  const Platform platform = platform_of({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::Switched);
+  const Platform platform =
+      platform_of({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::Switched);
   const Problem problem{Routine::Cholesky, 3000, kOnFirst};
   const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, kOnFirst);
   double fastest = 1e300;
@@ -106,9 +115,11 @@ TEST(CholeskyPlan, ChoiceIsTheFastestPricedCandidate) {
 
 TEST(CholeskyPlan, VerySlowRankIsLeftOut) {
   // 50× slower on a shared bus: the model keeps the three fast ones.
-  const Platform platform = platform_of({1.0e9, 1.0e9, 1.0e9, 2.0e7}, 1.0e8, NetworkKind::SharedBus);
+  const Platform platform =
+      platform_of({1.0e9, 1.0e9, 1.0e9, 2.0e7}, 1.0e8, NetworkKind::SharedBus);
   EXPECT_EQ(pattern_process_counts(platform, 0), (std::vector<std::size_t>{3, 4}));
-  EXPECT_EQ(pattern_process_counts(platform_of({1.0, 0.6, 0.25, 0.2, 0.05}, 1.0, NetworkKind::SharedBus), 0),
+  EXPECT_EQ(pattern_process_counts(
+                platform_of({1.0, 0.6, 0.25, 0.2, 0.05}, 1.0, NetworkKind::SharedBus), 0),
             (std::vector<std::size_t>{2, 4, 5}));
   EXPECT_EQ(pattern_process_counts(platform, 2), (std::vector<std::size_t>{2}));
   const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, kOnFirst);
@@ -118,18 +129,23 @@ TEST(CholeskyPlan, VerySlowRankIsLeftOut) {
 
 // New work, chosen only where it wins: on a 100 MB/s shared bus with speeds 3:3:2:2:1:1:1
 // the model prefers the heterogeneous symmetric pattern (fewer nodes per colrow than the
-// grid's row ∪ column, cells still in proportion to speed: 3% faster than the ordered grid);
+// grid's row ∪ column, cells still in proportion to speed: 2.7% faster than the ordered
+// grid once the lookahead hides what it can of either's panels);
 // on a 1 GB/s switch the ordered grid wins; with equal speeds it is not even priced.
 TEST(CholeskyPlan, HeteroSymmetricOnlyWhereItWins) {
   const std::vector<double> speeds{3.0e9, 3.0e9, 2.0e9, 2.0e9, 1.0e9, 1.0e9, 1.0e9};
-  const CholeskyChoice bus = choose_cholesky_plan(platform_of(speeds, 1.0e8, NetworkKind::SharedBus), 8000, kOnFirst);
+  const CholeskyChoice bus =
+      choose_cholesky_plan(platform_of(speeds, 1.0e8, NetworkKind::SharedBus), 8000, kOnFirst);
   EXPECT_EQ(bus.kind, CholeskyLayoutKind::HeteroSymmetric);
   EXPECT_EQ(bus.processors.size(), speeds.size());
-  EXPECT_LT(bus.predicted_s, 0.97 * fastest_of(bus, CholeskyLayoutKind::HeterogeneousGrid).prediction.total_s());
+  EXPECT_LT(bus.predicted_s,
+            0.98 * fastest_of(bus, CholeskyLayoutKind::HeterogeneousGrid).prediction.total_s());
   EXPECT_GT(bus.pattern_cost, 1.0);
-  const CholeskyChoice sw = choose_cholesky_plan(platform_of(speeds, 1.0e9, NetworkKind::Switched), 8000, kOnFirst);
+  const CholeskyChoice sw =
+      choose_cholesky_plan(platform_of(speeds, 1.0e9, NetworkKind::Switched), 8000, kOnFirst);
   EXPECT_EQ(sw.kind, CholeskyLayoutKind::HeterogeneousGrid);
-  EXPECT_LT(sw.predicted_s, fastest_of(sw, CholeskyLayoutKind::HeteroSymmetric).prediction.total_s());
+  EXPECT_LT(sw.predicted_s,
+            fastest_of(sw, CholeskyLayoutKind::HeteroSymmetric).prediction.total_s());
   const CholeskyChoice equal = choose_cholesky_plan(
       platform_of(std::vector<double>(6, 1.0e9), 1.0e9, NetworkKind::SharedBus), 4000, kOnFirst);
   EXPECT_THROW(fastest_of(equal, CholeskyLayoutKind::HeteroSymmetric), Error);
@@ -152,7 +168,8 @@ TEST(CholeskyPlan, OneProcessorComputesAlone) {
   const CholeskyChoice choice = choose_cholesky_plan(one, 500, kOnFirst);
   EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0}));
   for (const auto& c : choice.priced)
-    EXPECT_TRUE(c.kind == CholeskyLayoutKind::CallerLayout || c.kind == CholeskyLayoutKind::BlockCyclic)
+    EXPECT_TRUE(c.kind == CholeskyLayoutKind::CallerLayout ||
+                c.kind == CholeskyLayoutKind::BlockCyclic)
         << c.prediction.candidate.label;
   // Whole tiles: ⌈500/nb⌉³/3 tile operations at least, so no less than N³/3 flops.
   EXPECT_GE(choice.predicted_s, 500.0 * 500.0 * 500.0 / 3.0 / 1.0e9);

@@ -26,13 +26,16 @@ std::size_t owner(const TileOwnership& t, std::size_t i, std::size_t j) {
 /// other than its owner that reads it.
 struct BruteStep {
   std::vector<double> trsm, syrk, gemm;
-  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> sent;  ///< (source tile row, receivers)
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>>
+      sent;  ///< (source tile row, receivers)
 };
 
 BruteStep brute_force_step(const TileOwnership& t, std::size_t processors, std::size_t k) {
   const std::size_t K = t.tiles();
-  BruteStep s{std::vector<double>(processors), std::vector<double>(processors),
-              std::vector<double>(processors), {}};
+  BruteStep s{std::vector<double>(processors),
+              std::vector<double>(processors),
+              std::vector<double>(processors),
+              {}};
   std::vector<std::set<std::size_t>> readers(K);  // readers[i]: nodes reading L(i,k)
   for (std::size_t i = k + 1; i < K; ++i) {
     s.trsm[owner(t, i, k)] += 1;
@@ -83,38 +86,112 @@ TEST(CholeskySteps, MatchTheTileLoopOnPatternsAndGrids) {
   expect_matches_brute_force(pattern_ownership(5 * 4, 4, 7, 7, std::vector<std::size_t>(49, 2)), 3);
 }
 
-// The critical path of a heterogeneous grid, step by step from the tile loop: the slowest
-// processor's update, then its POTRF and slowest TRSM; communication on a shared bus is every
-// message (one tree of g − 1 messages per tile with g − 1 receivers).
+/// The oracle's schedule (kernels/cholesky.cpp's), from the tile loop's counts: per
+/// processor a clock; panel k's owners solve once their column k and the factor are there
+/// and the panel reaches everyone `message_s` later per phase; the update of step k starts
+/// when both the processor and panel k are ready: tile (k+1,k+1) and its POTRF first on its
+/// owner, then the rest of column k+1, then the rest. Each processor's own message seconds of step
+/// k (own_s[k][x]) go on its clock before its update.
+struct OracleSchedule {
+  double total = 0.0, busiest = 0.0, messages = 0.0;
+};
+
+OracleSchedule tile_loop_schedule(const Platform& platform, const TileOwnership& t,
+                                  const std::vector<double>& phase_s,
+                                  const std::vector<std::vector<double>>& own_s) {
+  const std::size_t P = platform.size(), K = t.tiles();
+  const double cube = std::pow(static_cast<double>(t.tile), 3);
+  const auto seconds = [&](std::size_t x, double tiles) {
+    return tiles * cube / platform.processors[x].speed_flops;
+  };
+  std::vector<double> clock(P, 0.0), column(P, 0.0), busy(P, 0.0);
+  double factor = seconds(owner(t, 0, 0), 1.0 / 3.0);
+  clock[owner(t, 0, 0)] = factor;
+  OracleSchedule o;
+  for (std::size_t k = 0; k < K; ++k) {
+    const BruteStep b = brute_force_step(t, P, k);
+    double ready = factor;
+    for (std::size_t x = 0; x < P; ++x) {
+      if (b.trsm[x] == 0.0) continue;
+      const double arrival = factor + (x == owner(t, k, k) ? 0.0 : phase_s[2 * k]);
+      ready = std::max(ready, std::max(column[x], arrival) + seconds(x, b.trsm[x]));
+      clock[x] = std::max(clock[x], arrival) + seconds(x, b.trsm[x]);
+    }
+    ready += phase_s[2 * k + 1];
+    o.messages += phase_s[2 * k] + phase_s[2 * k + 1];
+    if (k + 1 == K) break;
+    for (std::size_t x = 0; x < P; ++x) {
+      clock[x] += own_s[k][x];
+      double mine = 0.0;  // tiles of column k+1 in nb³ units
+      for (std::size_t i = k + 1; i < K; ++i)
+        if (owner(t, i, k + 1) == x) mine += i == k + 1 ? 1.0 : 2.0;
+      const double all = b.syrk[x] + 2.0 * b.gemm[x];
+      if (all == 0.0) continue;
+      double start = std::max(clock[x], ready);
+      if (x == owner(t, k + 1, k + 1)) {  // SYRK(k+1,k+1), POTRF(k+1), then the rest
+        factor = start + seconds(x, 1.0) + seconds(x, 1.0 / 3.0);
+        start += seconds(x, 1.0 / 3.0);
+      }
+      column[x] = start + seconds(x, mine);
+      clock[x] = column[x] + seconds(x, all - mine);
+      busy[x] += seconds(x, all);
+    }
+  }
+  o.total = std::max(factor, *std::max_element(clock.begin(), clock.end()));
+  o.busiest = *std::max_element(busy.begin(), busy.end());
+  return o;
+}
+
+void expect_schedule(const TimeBreakdown& t, const OracleSchedule& o) {
+  EXPECT_NEAR(t.compute, o.busiest, 1e-12 * o.total);
+  EXPECT_NEAR(t.compute + t.panel + t.communication, o.total, 1e-12 * o.total);
+  EXPECT_NEAR(t.communication, std::min(o.messages, o.total - o.busiest), 1e-12 * o.total);
+  EXPECT_GE(t.panel, 0.0);
+}
+
+// The critical path of a heterogeneous grid, step by step from the tile loop. Communication
+// on a shared bus is every message (one tree of g − 1 messages per tile with g − 1
+// receivers), per phase: L(k,k), then the colrow tiles.
 TEST(CholeskySteps, HeterogeneousGridTimeIsTheTileLoopsCriticalPath) {
   Platform platform;
   for (double s : {1.0e9, 3.0e9, 2.0e9, 6.0e9}) platform.processors.push_back({s, 1.0e12});
   platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus};
   const std::size_t nb = 8;
-  const TileOwnership grid = cartesian_ownership(30 * nb, nb, 2, 2, {0, 1, 2, 3}, {1.0, 2.0}, {1.0, 3.0});
-  double compute = 0.0, panel = 0.0, communication = 0.0;
-  const double cube = 512.0, message = 1.0e-4 + 64.0 * 8.0 / 1.0e8;  // nb³ flops, nb² doubles
+  const TileOwnership grid =
+      cartesian_ownership(30 * nb, nb, 2, 2, {0, 1, 2, 3}, {1.0, 2.0}, {1.0, 3.0});
+  const double message = 1.0e-4 + 64.0 * 8.0 / 1.0e8;  // nb² doubles
+  // A processor's own seconds: per tile it sends, its tree (`tree(g)` messages for g − 1
+  // receivers); one message per tile it receives.
+  const auto own_seconds = [&](const auto& tree) {
+    std::vector<std::vector<double>> own;
+    for (std::size_t k = 0; k < grid.tiles(); ++k) {
+      const BruteStep b = brute_force_step(grid, 4, k);
+      own.emplace_back(4, 0.0);
+      for (const auto& [row, receivers] : b.sent) {
+        if (receivers.empty()) continue;
+        own.back()[owner(grid, row, k)] += tree(receivers.size() + 1) * message;
+        for (std::size_t x : receivers) own.back()[x] += message;
+      }
+    }
+    return own;
+  };
+  std::vector<double> bus;
   for (std::size_t k = 0; k < grid.tiles(); ++k) {
     const BruteStep b = brute_force_step(grid, 4, k);
-    double update = 0.0, trsm = 0.0;
-    for (std::size_t x = 0; x < 4; ++x) {
-      const double speed = platform.processors[x].speed_flops;
-      update = std::max(update, (b.syrk[x] + 2.0 * b.gemm[x]) * cube / speed);
-      trsm = std::max(trsm, b.trsm[x] * cube / speed);
-    }
-    compute += update;
-    panel += cube / 3.0 / platform.processors[owner(grid, k, k)].speed_flops + trsm;
-    for (const auto& sent : b.sent) communication += static_cast<double>(sent.second.size()) * message;
+    bus.push_back(static_cast<double>(b.sent[0].second.size()) * message);
+    double colrow = 0.0;
+    for (std::size_t s = 1; s < b.sent.size(); ++s)
+      colrow += static_cast<double>(b.sent[s].second.size()) * message;
+    bus.push_back(colrow);
   }
-  const TimeBreakdown t = simulate_cholesky(platform, grid);
-  EXPECT_NEAR(t.compute, compute, 1e-12 * compute);
-  EXPECT_NEAR(t.panel, panel, 1e-12 * panel);
-  EXPECT_NEAR(t.communication, communication, 1e-12 * communication);
+  const auto bus_tree = [](std::size_t g) { return static_cast<double>(g - 1); };
+  expect_schedule(simulate_cholesky(platform, grid),
+                  tile_loop_schedule(platform, grid, bus, own_seconds(bus_tree)));
 
-  // Switched: per phase (L(k,k), then the colrow tiles) the busiest sender's binomial trees
-  // (⌈log2 g⌉ messages per tile) or the busiest receiver (one message per tile it reads).
+  // Switched: per phase the busiest sender's binomial trees (⌈log2 g⌉ messages per tile) or
+  // the busiest receiver (one message per tile it reads).
   platform.network.kind = NetworkKind::Switched;
-  double switched = 0.0;
+  std::vector<double> switched;
   for (std::size_t k = 0; k < grid.tiles(); ++k) {
     const BruteStep b = brute_force_step(grid, 4, k);
     const auto phase = [&](std::size_t from, std::size_t to) {
@@ -122,20 +199,57 @@ TEST(CholeskySteps, HeterogeneousGridTimeIsTheTileLoopsCriticalPath) {
       for (std::size_t s = from; s < to; ++s) {
         const auto& receivers = b.sent[s].second;
         if (!receivers.empty())
-          sent[owner(grid, b.sent[s].first, k)] += std::ceil(std::log2(static_cast<double>(receivers.size()) + 1.0)) * message;
+          sent[owner(grid, b.sent[s].first, k)] +=
+              std::ceil(std::log2(static_cast<double>(receivers.size()) + 1.0)) * message;
         for (std::size_t x : receivers) received[x] += message;
       }
-      return std::max(*std::max_element(sent.begin(), sent.end()), *std::max_element(received.begin(), received.end()));
+      return std::max(*std::max_element(sent.begin(), sent.end()),
+                      *std::max_element(received.begin(), received.end()));
     };
-    switched += phase(0, 1) + phase(1, b.sent.size());
+    switched.push_back(phase(0, 1));
+    switched.push_back(phase(1, b.sent.size()));
   }
-  EXPECT_NEAR(simulate_cholesky(platform, grid).communication, switched, 1e-12 * switched);
+  const auto binomial_tree = [](std::size_t g) {
+    return std::ceil(std::log2(static_cast<double>(g)));
+  };
+  expect_schedule(simulate_cholesky(platform, grid),
+                  tile_loop_schedule(platform, grid, switched, own_seconds(binomial_tree)));
+}
+
+// Two processors, the second 3x slower, on patterns and a 1x2 grid: the schedule lies
+// strictly between the busiest processor's work (everything hidden) and the steps added up
+// one after another (nothing hidden; messages bounded by 1 ms a phase here).
+TEST(CholeskySteps, LookaheadHidesPartOfTheSlowRanksPanels) {
+  Platform platform;
+  platform.processors = {{3.0e9, 1.0e12}, {1.0e9, 1.0e12}};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  for (const TileOwnership& t : {pattern_ownership(40 * 16, 16, 1, 2, {0, 1}),
+                                 cartesian_ownership(40 * 16, 16, 1, 2, {0, 1}, {1.0}, {3.0, 1.0}),
+                                 pattern_ownership(40 * 16, 16, 2, 2, {0, 1, 0, 0})}) {
+    const double cube = 16.0 * 16.0 * 16.0;
+    double added = 0.0;  // every step's slowest panel, update and messages, one after another
+    for (std::size_t k = 0; k < t.tiles(); ++k) {
+      const BruteStep b = brute_force_step(t, 2, k);
+      double trsm = 0.0, update = 0.0;
+      for (std::size_t x = 0; x < 2; ++x) {
+        const double s = platform.processors[x].speed_flops;
+        trsm = std::max(trsm, b.trsm[x] * cube / s);
+        update = std::max(update, (b.syrk[x] + 2.0 * b.gemm[x]) * cube / s);
+      }
+      added += cube / 3.0 / platform.processors[owner(t, k, k)].speed_flops + trsm + update;
+    }
+    const TimeBreakdown time = simulate_cholesky(platform, t);
+    const double total = time.compute + time.panel + time.communication;
+    EXPECT_GT(total, time.compute);
+    EXPECT_LT(total, added + 2.0 * static_cast<double>(t.tiles()) * 1.0e-3);
+  }
 }
 
 TEST(CholeskySteps, VolumeTendsToThePapersFormula) {
   // m(m+1)/2 · (T − 1) tiles, T = cholesky_cost: 2DBC 4x3 (T = 6) and a GCR&M pattern.
   const Pattern gcrm = gcrm_pattern(10, 8, 5);
-  const Candidate gcrm_candidate = pattern_candidate("gcrm", 1, gcrm, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const Candidate gcrm_candidate =
+      pattern_candidate("gcrm", 1, gcrm, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   for (const auto& [layout, T] :
        {std::make_pair(pattern_ownership(240, 1, 4, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
                        cholesky_cost(block_cyclic_pattern(4, 3))),
@@ -156,13 +270,15 @@ TEST(CholeskySteps, OneProcessorTimeIsTheFlopCount) {
   const std::size_t K = 20, nb = 10;
   const TimeBreakdown t = simulate_cholesky(platform, pattern_ownership(K * nb, nb, 1, 1, {0}));
   double update_tiles = 0.0;  // Σ_k: (K−k−1) SYRK of nb³ and (K−k−1)(K−k−2)/2 GEMM of 2nb³
-  for (std::size_t k = 0; k < K; ++k) update_tiles += static_cast<double>((K - k - 1) + (K - k - 1) * (K - k - 2));
+  for (std::size_t k = 0; k < K; ++k)
+    update_tiles += static_cast<double>((K - k - 1) + (K - k - 1) * (K - k - 2));
   const double cube = 1000.0;
   EXPECT_NEAR(t.compute, update_tiles * cube / 1.0e9, 1e-15);
   EXPECT_NEAR(t.panel, (K / 3.0 + K * (K - 1) / 2.0) * cube / 1.0e9, 1e-15);
   EXPECT_EQ(t.communication, 0.0);
   // In total n³/3 flops up to lower-order terms.
-  EXPECT_NEAR((t.compute + t.panel) * 1.0e9, std::pow(K * nb, 3) / 3.0, 0.1 * std::pow(K * nb, 3) / 3.0);
+  EXPECT_NEAR((t.compute + t.panel) * 1.0e9, std::pow(K * nb, 3) / 3.0,
+              0.1 * std::pow(K * nb, 3) / 3.0);
 }
 
 TEST(CholeskySteps, PredictUsesTheTriangleModel) {
