@@ -5,10 +5,6 @@
 # Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBenchChecks.cmake)
-# The kernel tests (MPI_Test) for a late diagonal factor between its update's tile columns;
-# SimGrid charges each test 100 µs by default (to keep busy-wait loops from spinning), about
-# 100 times what a test costs a real MPI: charge 1 µs.
-list(APPEND smpi_options --cfg=smpi/test:1e-6)
 simgrid_build(bench_cholesky_nine_workstations bench_cholesky_switched_cluster)
 
 # 9 workstations, N = 500 and 2000: every run's simulated time within a factor of 2 of the
