@@ -1,6 +1,7 @@
 #include "mpi/redistribute.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -40,79 +41,164 @@ std::int64_t group_rows(const ColumnGroup& group) {
   return rows;
 }
 
-// Message element (jj, piece k, ii) of a group sits at jj * group_rows + rows before k + ii.
-template <class T>
-T* pack(const T* source, const PeerTraffic& traffic, T* stream) {
-  for (const ColumnGroup& group : traffic.groups) {
-    const std::int64_t height = group_rows(group);
-    std::int64_t position = 0;
-    for (const Piece& piece : group.pieces) {
-      copy_block(source + piece.offset, piece.row_stride, piece.col_stride, stream + position, 1,
-                 height, piece.rows, group.cols, Conjugate::No);
-      position += piece.rows;
-    }
-    stream += height * group.cols;
-  }
-  return stream;
-}
-
-template <class T>
-const T* unpack(const T* stream, const PeerTraffic& traffic, T* target, Conjugate conjugate) {
-  for (const ColumnGroup& group : traffic.groups) {
-    const std::int64_t height = group_rows(group);
-    std::int64_t position = 0;
-    for (const Piece& piece : group.pieces) {
-      copy_block(stream + position, 1, height, target + piece.offset, piece.row_stride,
-                 piece.col_stride, piece.rows, group.cols, conjugate);
-      position += piece.rows;
-    }
-    stream += height * group.cols;
-  }
-  return stream;
-}
-
 Conjugate conjugate_of(Op op) {
   return op == Op::ConjugateTranspose ? Conjugate::Yes : Conjugate::No;
 }
 
-// One rank's side of a round: buffers laid out peer after peer, matrix after matrix.
+// Columns [first, first + count) of one group of one matrix's traffic with a peer; each
+// column is `height` consecutive elements of the message.
+struct ColumnRun {
+  std::size_t matrix = 0;
+  const ColumnGroup* group = nullptr;
+  std::int64_t first = 0, count = 0, height = 0;
+};
+
+// One message: consecutive columns of the traffic with one peer, in message order.
+struct Message {
+  std::vector<ColumnRun> runs;
+  std::int64_t elements = 0;
+};
+
+// Appends `run` to the last message, or to a new one when the message would exceed `limit`
+// elements (a first column never opens a new message, so a taller one travels alone).
+// Returns the columns taken.
+std::int64_t append_columns(std::vector<Message>& messages, ColumnRun run, std::int64_t limit) {
+  if (messages.back().elements > 0 && messages.back().elements + run.height > limit) {
+    messages.emplace_back();
+  }
+  Message& message = messages.back();
+  const std::int64_t room = message.elements == 0 ? std::max<std::int64_t>(1, limit / run.height)
+                                                  : (limit - message.elements) / run.height;
+  run.count = std::min(run.count, room);
+  message.runs.push_back(run);
+  message.elements += run.count * run.height;
+  return run.count;
+}
+
+// The traffic with `peer` (what this rank sends, or receives), matrix after matrix, cut into
+// messages of at most `limit` elements at column boundaries. Sender and receiver meet the
+// same column heights in the same order (the plan's message order; merged groups have
+// equal heights), so both cut at the same places without telling each other.
+std::vector<Message> messages_with(const RedistributionPlan& plan, int peer, bool sends,
+                                   std::int64_t limit) {
+  std::vector<Message> messages(1);
+  for (std::size_t m = 0; m < plan.matrices().size(); ++m) {
+    const MatrixTraffic& matrix = plan.matrices()[m];
+    const PeerTraffic* traffic = find_peer(sends ? matrix.sends : matrix.receives, peer);
+    if (traffic == nullptr) continue;
+    for (const ColumnGroup& group : traffic->groups) {
+      const std::int64_t height = group_rows(group);
+      for (std::int64_t first = 0; height > 0 && first < group.cols;) {
+        first += append_columns(messages, {m, &group, first, group.cols - first, height}, limit);
+      }
+    }
+  }
+  if (messages.back().elements == 0) messages.pop_back();
+  return messages;
+}
+
+// One direction of the exchange with one peer: its messages and their buffer slots (each
+// as large as the largest message).
+struct Direction {
+  std::vector<Message> messages;
+  std::int64_t slot_elements = 0;
+  std::int64_t first_slot = 0;  // offset of the first slot in the direction's buffer
+  int slots = 0;
+  std::size_t next = 0;  // next message to start
+};
+
+// The messages of one round with each peer that has traffic, and where their buffers sit.
+struct RoundLayout {
+  struct Peer {
+    int rank = 0;
+    Direction send, receive;
+  };
+  std::vector<Peer> peers;  // rotated order from this rank + 1, so not all start with rank 0
+  std::int64_t send_elements = 0, receive_elements = 0;
+};
+
+void place_slots(Direction& d, int slots_per_peer, std::int64_t& buffer_elements) {
+  for (const Message& message : d.messages)
+    d.slot_elements = std::max(d.slot_elements, message.elements);
+  d.slots = static_cast<int>(std::min<std::size_t>(d.messages.size(), slots_per_peer));
+  d.first_slot = buffer_elements;
+  buffer_elements += d.slots * d.slot_elements;
+}
+
+// `limit` elements per message, `slots_per_peer` buffers per peer and direction.
+RoundLayout round_layout(const RedistributionPlan& plan, std::int64_t limit, int slots_per_peer) {
+  RoundLayout layout;
+  const int ranks = plan.num_ranks(), me = plan.my_rank();
+  for (int k = 1; k < ranks; ++k) {
+    const int peer = (me + k) % ranks;
+    if (plan.send_count(peer) == 0 && plan.receive_count(peer) == 0) continue;
+    RoundLayout::Peer p;
+    p.rank = peer;
+    p.send.messages = messages_with(plan, peer, true, limit);
+    p.receive.messages = messages_with(plan, peer, false, limit);
+    place_slots(p.send, slots_per_peer, layout.send_elements);
+    place_slots(p.receive, slots_per_peer, layout.receive_elements);
+    layout.peers.push_back(std::move(p));
+  }
+  return layout;
+}
+
+// Two messages in flight per peer and direction: one travels while the other is packed or
+// unpacked.
+constexpr int kSlotsInFlight = 2;
+
+template <class T>
+RoundLayout layout_for(const RedistributionPlan& plan, Exchange exchange) {
+  if (exchange == Exchange::Alltoallv) {
+    return round_layout(plan, std::numeric_limits<std::int64_t>::max(), 1);
+  }
+  const auto limit =
+      static_cast<std::int64_t>(std::max<std::size_t>(1, plan.message_bytes() / sizeof(T)));
+  return round_layout(plan, limit, kSlotsInFlight);
+}
+
+template <class T>
+void pack(const std::vector<const T*>& sources, const Message& message, T* stream) {
+  for (const ColumnRun& run : message.runs) {
+    std::int64_t position = 0;
+    for (const Piece& piece : run.group->pieces) {
+      copy_block(sources[run.matrix] + piece.offset + run.first * piece.col_stride,
+                 piece.row_stride, piece.col_stride, stream + position, 1, run.height, piece.rows,
+                 run.count, Conjugate::No);
+      position += piece.rows;
+    }
+    stream += run.height * run.count;
+  }
+}
+
+template <class T>
+void unpack(const T* stream, const Message& message, const RedistributionPlan& plan,
+            const std::vector<T*>& targets) {
+  for (const ColumnRun& run : message.runs) {
+    const Conjugate conjugate = conjugate_of(plan.matrices()[run.matrix].op);
+    std::int64_t position = 0;
+    for (const Piece& piece : run.group->pieces) {
+      copy_block(stream + position, 1, run.height,
+                 targets[run.matrix] + piece.offset + run.first * piece.col_stride,
+                 piece.row_stride, piece.col_stride, piece.rows, run.count, conjugate);
+      position += piece.rows;
+    }
+    stream += run.height * run.count;
+  }
+}
+
+// One rank's side of a round.
 template <class T>
 class Round {
  public:
   Round(const RedistributionPlan& plan, const std::vector<const T*>& sources,
-        const std::vector<T*>& targets)
+        const std::vector<T*>& targets, Exchange exchange)
       : plan_(plan),
         sources_(sources),
         targets_(targets),
-        send_(buffer_of<T>(plan.send_buffer(), plan.total_send())),
-        receive_(buffer_of<T>(plan.receive_buffer(), plan.total_receive())) {
-    const auto ranks = static_cast<std::size_t>(plan.num_ranks());
-    send_offsets_.assign(ranks + 1, 0);
-    receive_offsets_.assign(ranks + 1, 0);
-    for (int p = 0; p < plan.num_ranks(); ++p) {
-      send_offsets_[p + 1] = send_offsets_[p] + plan.send_count(p);
-      receive_offsets_[p + 1] = receive_offsets_[p] + plan.receive_count(p);
-    }
-  }
-
-  void pack_for(int peer) {
-    T* stream = send_ + send_offsets_[peer];
-    for (std::size_t m = 0; m < plan_.matrices().size(); ++m) {
-      if (const PeerTraffic* traffic = find_peer(plan_.matrices()[m].sends, peer)) {
-        stream = pack(sources_[m], *traffic, stream);
-      }
-    }
-  }
-
-  void unpack_from(int peer) {
-    const T* stream = receive_ + receive_offsets_[peer];
-    for (std::size_t m = 0; m < plan_.matrices().size(); ++m) {
-      const MatrixTraffic& matrix = plan_.matrices()[m];
-      if (const PeerTraffic* traffic = find_peer(matrix.receives, peer)) {
-        stream = unpack(stream, *traffic, targets_[m], conjugate_of(matrix.op));
-      }
-    }
-  }
+        layout_(layout_for<T>(plan, exchange)),
+        send_(buffer_of<T>(plan.send_buffer(), layout_.send_elements)),
+        receive_(buffer_of<T>(plan.receive_buffer(), layout_.receive_elements)) {}
 
   void copy_local() {
     for (std::size_t m = 0; m < plan_.matrices().size(); ++m) {
@@ -125,70 +211,104 @@ class Round {
     }
   }
 
+  // Every peer's messages in turn through its slots: the first ones posted, the local copy
+  // done while they travel, then each completed message makes room for the next one.
   void point_to_point() {
-    const MPI_Comm comm = plan_.comm();
-    const int ranks = plan_.num_ranks(), me = plan_.my_rank();
-    std::vector<MPI_Request> receives, sends;
-    std::vector<int> receive_peer;
-    for (int k = 1; k < ranks; ++k) {
-      const int peer = (me + ranks - k) % ranks;
-      if (plan_.receive_count(peer) == 0) continue;
-      receives.emplace_back();
-      receive_peer.push_back(peer);
-      check_mpi(MPI_Irecv(receive_ + receive_offsets_[peer], mpi_count(plan_.receive_count(peer)),
-                          mpi_type<T>(), peer, kRedistributionTag, comm, &receives.back()),
-                "MPI_Irecv");
+    const std::size_t peers = layout_.peers.size();
+    requests_.assign(peers * kRequestsPerPeer, MPI_REQUEST_NULL);
+    message_in_.assign(peers * kRequestsPerPeer, 0);
+    for (std::size_t p = 0; p < peers; ++p) {
+      for (int slot = 0; slot < layout_.peers[p].receive.slots; ++slot) start_receive(p, slot);
     }
-    // Peers in a rotated order, so that not every rank packs for rank 0 first.
-    for (int k = 1; k < ranks; ++k) {
-      const int peer = (me + k) % ranks;
-      if (plan_.send_count(peer) == 0) continue;
-      pack_for(peer);
-      sends.emplace_back();
-      check_mpi(MPI_Isend(send_ + send_offsets_[peer], mpi_count(plan_.send_count(peer)),
-                          mpi_type<T>(), peer, kRedistributionTag, comm, &sends.back()),
-                "MPI_Isend");
+    for (std::size_t p = 0; p < peers; ++p) {
+      for (int slot = 0; slot < layout_.peers[p].send.slots; ++slot) start_send(p, slot);
     }
     copy_local();
-    for (std::size_t done = 0; done < receives.size(); ++done) {
+    for (;;) {
       int index = MPI_UNDEFINED;
-      check_mpi(MPI_Waitany(static_cast<int>(receives.size()), receives.data(), &index,
+      check_mpi(MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index,
                             MPI_STATUS_IGNORE),
                 "MPI_Waitany");
-      unpack_from(receive_peer[static_cast<std::size_t>(index)]);
+      if (index == MPI_UNDEFINED) break;
+      const auto p = static_cast<std::size_t>(index / kRequestsPerPeer);
+      const int slot = index % kSlotsInFlight;
+      if (index % kRequestsPerPeer < kSlotsInFlight) {
+        start_send(p, slot);
+      } else {
+        const Direction& d = layout_.peers[p].receive;
+        unpack(receive_ + d.first_slot + slot * d.slot_elements,
+               d.messages[message_in_[static_cast<std::size_t>(index)]], plan_, targets_);
+        start_receive(p, slot);
+      }
     }
-    check_mpi(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
   }
 
   void all_to_all() {
-    const int ranks = plan_.num_ranks();
+    const auto ranks = static_cast<std::size_t>(plan_.num_ranks());
     std::vector<int> send_counts(ranks), send_displs(ranks), receive_counts(ranks),
         receive_displs(ranks);
-    for (int p = 0; p < ranks; ++p) {
-      if (plan_.send_count(p) > 0) pack_for(p);
-      send_counts[p] = mpi_count(plan_.send_count(p));
-      send_displs[p] = mpi_count(send_offsets_[p]);
-      receive_counts[p] = mpi_count(plan_.receive_count(p));
-      receive_displs[p] = mpi_count(receive_offsets_[p]);
+    for (const RoundLayout::Peer& p : layout_.peers) {
+      const auto r = static_cast<std::size_t>(p.rank);
+      if (!p.send.messages.empty()) {
+        pack(sources_, p.send.messages[0], send_ + p.send.first_slot);
+        send_counts[r] = mpi_count(p.send.messages[0].elements);
+        send_displs[r] = mpi_count(p.send.first_slot);
+      }
+      if (!p.receive.messages.empty()) {
+        receive_counts[r] = mpi_count(p.receive.messages[0].elements);
+        receive_displs[r] = mpi_count(p.receive.first_slot);
+      }
     }
     check_mpi(
         MPI_Alltoallv(send_, send_counts.data(), send_displs.data(), mpi_type<T>(), receive_,
                       receive_counts.data(), receive_displs.data(), mpi_type<T>(), plan_.comm()),
         "MPI_Alltoallv");
     copy_local();
-    for (int p = 0; p < ranks; ++p) {
-      if (plan_.receive_count(p) > 0) unpack_from(p);
+    for (const RoundLayout::Peer& p : layout_.peers) {
+      if (!p.receive.messages.empty()) {
+        unpack(receive_ + p.receive.first_slot, p.receive.messages[0], plan_, targets_);
+      }
     }
   }
 
  private:
+  // Requests of peer p: its send slots, then its receive slots.
+  static constexpr int kRequestsPerPeer = 2 * kSlotsInFlight;
+
+  void start_send(std::size_t p, int slot) {
+    Direction& d = layout_.peers[p].send;
+    if (d.next == d.messages.size()) return;
+    const Message& message = d.messages[d.next++];
+    T* buffer = send_ + d.first_slot + slot * d.slot_elements;
+    pack(sources_, message, buffer);
+    check_mpi(MPI_Isend(buffer, mpi_count(message.elements), mpi_type<T>(), layout_.peers[p].rank,
+                        kRedistributionTag, plan_.comm(), &request(p, slot)),
+              "MPI_Isend");
+  }
+
+  void start_receive(std::size_t p, int slot) {
+    Direction& d = layout_.peers[p].receive;
+    if (d.next == d.messages.size()) return;
+    const std::size_t k = d.next++;
+    message_in_[p * kRequestsPerPeer + kSlotsInFlight + static_cast<std::size_t>(slot)] = k;
+    check_mpi(MPI_Irecv(receive_ + d.first_slot + slot * d.slot_elements,
+                        mpi_count(d.messages[k].elements), mpi_type<T>(), layout_.peers[p].rank,
+                        kRedistributionTag, plan_.comm(), &request(p, kSlotsInFlight + slot)),
+              "MPI_Irecv");
+  }
+
+  MPI_Request& request(std::size_t p, int index) {
+    return requests_[p * kRequestsPerPeer + static_cast<std::size_t>(index)];
+  }
+
   const RedistributionPlan& plan_;
   const std::vector<const T*>& sources_;
   const std::vector<T*>& targets_;
+  RoundLayout layout_;
   T* send_;
   T* receive_;
-  std::vector<std::int64_t> send_offsets_, receive_offsets_;
+  std::vector<MPI_Request> requests_;
+  std::vector<std::size_t> message_in_;  // per receive request: the message its slot holds
 };
 
 }  // namespace
@@ -202,7 +322,7 @@ void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& s
                           " matrices given " + std::to_string(sources.size()) + " sources and " +
                           std::to_string(targets.size()) + " targets");
   }
-  Round<T> round(plan, sources, targets);
+  Round<T> round(plan, sources, targets, exchange);
   if (exchange == Exchange::Alltoallv) {
     round.all_to_all();
   } else {
@@ -211,15 +331,16 @@ void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& s
 }
 
 template <class T>
-void reserve_buffers(const RedistributionPlan& plan) {
-  buffer_of<T>(plan.send_buffer(), plan.total_send());
-  buffer_of<T>(plan.receive_buffer(), plan.total_receive());
+void reserve_buffers(const RedistributionPlan& plan, Exchange exchange) {
+  const RoundLayout layout = layout_for<T>(plan, exchange);
+  buffer_of<T>(plan.send_buffer(), layout.send_elements);
+  buffer_of<T>(plan.receive_buffer(), layout.receive_elements);
 }
 
-template void reserve_buffers<float>(const RedistributionPlan&);
-template void reserve_buffers<double>(const RedistributionPlan&);
-template void reserve_buffers<std::complex<float>>(const RedistributionPlan&);
-template void reserve_buffers<std::complex<double>>(const RedistributionPlan&);
+template void reserve_buffers<float>(const RedistributionPlan&, Exchange);
+template void reserve_buffers<double>(const RedistributionPlan&, Exchange);
+template void reserve_buffers<std::complex<float>>(const RedistributionPlan&, Exchange);
+template void reserve_buffers<std::complex<double>>(const RedistributionPlan&, Exchange);
 
 template void redistribute<float>(const RedistributionPlan&, const std::vector<const float*>&,
                                   const std::vector<float*>&, Exchange);

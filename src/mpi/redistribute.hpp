@@ -2,9 +2,11 @@
 /// @file redistribute.hpp
 /// Executes a RedistributionPlan on actual arrays: one round of messages for all the plan's
 /// matrices, packing per destination, local parts copied directly, op(A) applied while
-/// unpacking. Extra memory: one send and one receive buffer holding exactly the elements
-/// that cross the network (never the locally copied part), kept by the plan for its next
-/// execution (RedistributionPlan::release_buffers frees them).
+/// unpacking. Extra memory, kept by the plan for its next execution
+/// (RedistributionPlan::release_buffers frees them): point to point, two message-sized
+/// buffers per peer and direction (RedistributionPlan::message_bytes), whatever the
+/// matrices' size; with Alltoallv, buffers holding every element that crosses the network
+/// (never the locally copied part).
 #include <complex>
 #include <vector>
 
@@ -14,7 +16,8 @@ namespace hetscal::mpi {
 
 /// How the messages of one round travel.
 enum class Exchange {
-  PointToPoint,  ///< MPI_Irecv/MPI_Isend per peer; unpacks each message as it arrives
+  PointToPoint,  ///< MPI_Irecv/MPI_Isend per peer, the traffic in messages of bounded size;
+                 ///< packs the next message and unpacks each one as the previous travel
   Alltoallv,     ///< one MPI_Alltoallv (every peer's element count must fit in an int)
 };
 
@@ -35,11 +38,12 @@ void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& s
                   const std::vector<T*>& targets, Exchange exchange = Exchange::PointToPoint);
 
 /// Allocates (or keeps) the send and receive buffers `plan` needs for elements of type T,
-/// so that a following redistribute<T> allocates nothing large: the local part of a move,
+/// so that a following redistribute<T> with the same exchange allocates nothing large: the
+/// local part of a move,
 /// which can fail on one rank, done before the ranks agree to start it.
 /// @throws std::bad_alloc when the memory is not there.
 template <class T>
-void reserve_buffers(const RedistributionPlan& plan);
+void reserve_buffers(const RedistributionPlan& plan, Exchange exchange = Exchange::PointToPoint);
 
 /// One matrix: target = op(source) for a single-matrix plan.
 template <class T>

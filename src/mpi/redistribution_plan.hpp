@@ -110,14 +110,31 @@ class RedistributionPlan {
   std::int64_t total_receive() const;
   std::int64_t total_local() const;  ///< elements copied without MPI
 
+  /// Largest message of the point-to-point exchange, in bytes: the traffic with a peer
+  /// travels as consecutive messages of at most this size (a single column taller than that
+  /// goes alone), through a few message-sized buffers per peer rather than a copy of the
+  /// whole traffic, which would be fresh memory, slow to touch, the size of the matrix. Both
+  /// sides of a pair cut the traffic alike only when every rank of the plan has the same
+  /// value: the default depends on the communicator size alone.
+  std::size_t message_bytes() const { return message_bytes_; }
+  /// @pre called with the same value on every rank of the communicator. @throws
+  ///      InvalidArgument when 0.
+  void set_message_bytes(std::size_t bytes);
+
   /// The send and receive buffers, kept between executions (they are a cache: executing
   /// a plan from two threads at once is not supported).
-  MessageBuffer& send_buffer() const { return send_buffer_; }
-  MessageBuffer& receive_buffer() const { return receive_buffer_; }
+  MessageBuffer& send_buffer() const { return *send_buffer_; }
+  MessageBuffer& receive_buffer() const { return *receive_buffer_; }
+  /// Executes through `send` and `receive` instead of the plan's own buffers, e.g. buffers
+  /// that several plans executed one after the other share and that outlive them.
+  void use_buffers(MessageBuffer& send, MessageBuffer& receive) {
+    send_buffer_ = &send;
+    receive_buffer_ = &receive;
+  }
   /// Frees the kept buffers (the next execution allocates them again).
   void release_buffers() const {
-    send_buffer_.release();
-    receive_buffer_.release();
+    send_buffer_->release();
+    receive_buffer_->release();
   }
 
  private:
@@ -125,7 +142,10 @@ class RedistributionPlan {
   int my_rank_ = 0, num_ranks_ = 1;
   std::vector<MatrixTraffic> matrices_;
   std::vector<std::int64_t> send_counts_, receive_counts_;
-  mutable MessageBuffer send_buffer_, receive_buffer_;
+  std::size_t message_bytes_ = 0;
+  mutable MessageBuffer own_send_buffer_, own_receive_buffer_;
+  MessageBuffer* send_buffer_ = &own_send_buffer_;
+  MessageBuffer* receive_buffer_ = &own_receive_buffer_;
 };
 
 }  // namespace hetscal::mpi

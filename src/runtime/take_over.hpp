@@ -169,7 +169,9 @@ class TakeOverSequence {
       }
     }
     in_ = std::make_unique<mpi::RedistributionPlan>(comm_, in_moves);
+    in_->use_buffers(workspace_.send_buffer(), workspace_.receive_buffer());
     out_ = std::make_unique<mpi::RedistributionPlan>(comm_, out_moves);
+    out_->use_buffers(workspace_.send_buffer(), workspace_.receive_buffer());
   }
 
   static void reserve(const mpi::RedistributionPlan& plan, mpi::Stage stage) {

@@ -22,7 +22,7 @@ FreshMemory allocate_fresh(std::size_t bytes) {
 std::size_t Workspace::bytes() const {
   std::size_t total = 0;
   for (const Buffer& b : buffers_) total += b.bytes;
-  return total;
+  return total + send_buffer_.capacity() + receive_buffer_.capacity();
 }
 
 std::byte* Workspace::bytes_for(std::size_t slot, std::size_t bytes) {

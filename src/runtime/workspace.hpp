@@ -6,10 +6,13 @@
 /// ranks. So the buffers are reused by every later call (they grow to the largest call and
 /// are released with the context: hetscal's copy of the largest call's operands, no more
 /// than ScaLAPACK's own arrays of that call), and large ones are huge pages populated in one
-/// call (mpi/fresh_pages.hpp: 3.7 GB/s here, against 0.55 GB/s faulted in lazily).
+/// call (mpi/fresh_pages.hpp: 3.7 GB/s here, against 0.55 GB/s faulted in lazily). The
+/// redistributions' message buffers are kept here too.
 #include <cstddef>
 #include <memory>
 #include <vector>
+
+#include "mpi/message_buffers.hpp"
 
 namespace hetscal::runtime {
 
@@ -43,6 +46,11 @@ class Workspace {
   /// Bytes held over all buffers.
   std::size_t bytes() const;
 
+  /// The message buffers of the redistributions in and out of every call (used one after
+  /// the other, so one pair serves both: RedistributionPlan::use_buffers).
+  mpi::MessageBuffer& send_buffer() { return send_buffer_; }
+  mpi::MessageBuffer& receive_buffer() { return receive_buffer_; }
+
  private:
   struct Buffer {
     FreshMemory data;
@@ -51,6 +59,7 @@ class Workspace {
   std::byte* bytes_for(std::size_t slot, std::size_t bytes);
 
   std::vector<Buffer> buffers_;
+  mpi::MessageBuffer send_buffer_, receive_buffer_;
 };
 
 }  // namespace hetscal::runtime

@@ -49,9 +49,10 @@ bool target_holds_values(const layout::LocalLayout& storage, const std::vector<d
   return ok;
 }
 
-// A -> X -> B with fresh B; checks X, B, and the plans' volume bookkeeping.
+// A -> X -> B with fresh B; checks X, B, and the plans' volume bookkeeping. Messages of at
+// most `message_bytes` (0: the plans' default).
 bool round_trip(const ContextInfo& info, int context, const CallerCase& c, TargetKind kind, Op op,
-                Exchange exchange, std::mt19937& rng) {
+                Exchange exchange, std::mt19937& rng, std::size_t message_bytes = 0) {
   CallerArray a(c, info, context), b(c, info, context);
   a.fill_with_values();
   const CallerMatrix source =
@@ -63,11 +64,15 @@ bool round_trip(const ContextInfo& info, int context, const CallerCase& c, Targe
   std::vector<double> x(
       static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements())), kSentinel);
 
-  const RedistributionPlan forward(info.comm, {{source.distribution.get(), source.storage.get(),
-                                                target.get(), storage.get(), op}});
-  redistribute<double>(forward, a.data(), x.data(), exchange);
-  const RedistributionPlan backward(
+  RedistributionPlan forward(info.comm, {{source.distribution.get(), source.storage.get(),
+                                          target.get(), storage.get(), op}});
+  RedistributionPlan backward(
       info.comm, {{target.get(), storage.get(), back.distribution.get(), back.storage.get(), op}});
+  if (message_bytes > 0) {
+    forward.set_message_bytes(message_bytes);
+    backward.set_message_bytes(message_bytes);
+  }
+  redistribute<double>(forward, a.data(), x.data(), exchange);
   redistribute<double>(backward, x.data(), b.data(), exchange);
 
   const bool volumes =
@@ -95,6 +100,33 @@ TEST(Redistribute, RoundTripsEveryGridShapeAndOrder) {
       }
     }
   }
+}
+
+// Traffic cut into many messages: of one element (so every column travels alone, taller than
+// a message), and of sizes that end messages part-way into runs of columns.
+TEST(Redistribute, RoundTripsInSmallMessages) {
+  const int size = world_size();
+  std::mt19937 rng(4711);
+  for (const auto& [p, q] : grid_shapes(size)) {
+    BlacsGrid grid(p, q, GridOrder::Permuted, static_cast<unsigned>(p * 7 + q));
+    const ContextInfo& info = context_info(grid.context());
+    for (int k = 0; k < 12; ++k) {
+      const CallerCase c = random_case(rng, p, q);
+      const auto kind = static_cast<TargetKind>(k % 3);
+      const Op op = (k / 3) % 2 == 0 ? Op::None : Op::Transpose;
+      const std::size_t bytes = sizeof(double) * std::size_t{k % 2 == 0 ? 1u : 1u + rng() % 40};
+      const bool ok =
+          round_trip(info, grid.context(), c, kind, op, Exchange::PointToPoint, rng, bytes);
+      EXPECT_TRUE(on_all_ranks(ok)) << describe(c, kind, op, p, q, GridOrder::Permuted)
+                                    << " messages of " << bytes << " bytes";
+    }
+  }
+}
+
+TEST(Redistribute, RefusesEmptyMessages) {
+  BlacsGrid grid(1, world_size(), GridOrder::RowMajor);
+  RedistributionPlan plan(context_info(grid.context()).comm, {});
+  EXPECT_THROW(plan.set_message_bytes(0), InvalidArgument);
 }
 
 TEST(Redistribute, WholeSingleElementAndEmptySubmatrix) {
@@ -142,11 +174,13 @@ TEST(Redistribute, SeveralMatricesInOneRoundAndPlanReuse) {
   const auto sa = layout::make_local_layout(*ta, info.my_rank),
              sb = layout::make_local_layout(*tb, info.my_rank),
              sc = layout::make_local_layout(*tc, info.my_rank);
-  const RedistributionPlan plan(
+  RedistributionPlan plan(
       info.comm, {{ma.distribution.get(), ma.storage.get(), ta.get(), sa.get(), Op::None},
                   {mb.distribution.get(), mb.storage.get(), tb.get(), sb.get(), Op::Transpose},
                   {mc.distribution.get(), mc.storage.get(), tc.get(), sc.get(), Op::None}});
-  for (Exchange exchange : {Exchange::PointToPoint, Exchange::Alltoallv}) {
+  // Messages that span matrices and end inside them (the second point-to-point round).
+  const std::size_t small_messages = sizeof(double) * 29;
+  for (Exchange exchange : {Exchange::PointToPoint, Exchange::PointToPoint, Exchange::Alltoallv}) {
     for (int repeat = 0; repeat < 2; ++repeat) {  // one plan, executed again on fresh arrays
       const auto fresh = [](const layout::LocalLayout& s) {
         return std::vector<double>(
@@ -158,9 +192,10 @@ TEST(Redistribute, SeveralMatricesInOneRoundAndPlanReuse) {
       const bool ok = target_holds_values(*sa, xa, ca, Op::None) &&
                       target_holds_values(*sb, xb, cb, Op::Transpose) &&
                       target_holds_values(*sc, xc, cc, Op::None);
-      EXPECT_TRUE(on_all_ranks(ok))
-          << "exchange " << static_cast<int>(exchange) << " repeat " << repeat;
+      EXPECT_TRUE(on_all_ranks(ok)) << "exchange " << static_cast<int>(exchange) << " repeat "
+                                    << repeat << " messages of " << plan.message_bytes();
     }
+    plan.set_message_bytes(small_messages);
   }
 }
 

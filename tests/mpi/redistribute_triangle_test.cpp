@@ -36,21 +36,27 @@ bool target_holds_triangle(const layout::LocalLayout& storage, const std::vector
 }
 
 // A's triangle -> X (sentinels) -> B (sentinels): X and B hold the triangle and nothing else.
-bool triangle_round_trip(const ContextInfo& info, int context, const CallerCase& c,
-                         TargetKind kind, Part part, std::mt19937& rng) {
+// Messages of at most `message_bytes` (0: the plans' default).
+bool triangle_round_trip(const ContextInfo& info, int context, const CallerCase& c, TargetKind kind,
+                         Part part, std::mt19937& rng, std::size_t message_bytes = 0) {
   CallerArray a(c, info, context), b(c, info, context);
   a.fill_with_values();
-  const CallerMatrix source = describe_caller_matrix(info, context, a.argument(), CheckRules::Pblas);
+  const CallerMatrix source =
+      describe_caller_matrix(info, context, a.argument(), CheckRules::Pblas);
   const CallerMatrix back = describe_caller_matrix(info, context, b.argument(), CheckRules::Pblas);
   const auto target = random_target(kind, rng, c.m, c.n, info.num_ranks());
   const auto storage = layout::make_local_layout(*target, info.my_rank);
   std::vector<double> x(
       static_cast<std::size_t>(std::max<std::int64_t>(1, storage->local_elements())), kSentinel);
-  const RedistributionPlan in(info.comm, {{source.distribution.get(), source.storage.get(),
-                                           target.get(), storage.get(), Op::None, part}});
+  RedistributionPlan in(info.comm, {{source.distribution.get(), source.storage.get(), target.get(),
+                                     storage.get(), Op::None, part}});
+  RedistributionPlan out(info.comm, {{target.get(), storage.get(), back.distribution.get(),
+                                      back.storage.get(), Op::None, part}});
+  if (message_bytes > 0) {
+    in.set_message_bytes(message_bytes);
+    out.set_message_bytes(message_bytes);
+  }
   redistribute<double>(in, a.data(), x.data());
-  const RedistributionPlan out(info.comm, {{target.get(), storage.get(), back.distribution.get(),
-                                            back.storage.get(), Op::None, part}});
   redistribute<double>(out, x.data(), b.data());
   return target_holds_triangle(*storage, x, c, part) &&
          b.holds_only([part](std::int64_t i, std::int64_t j) { return in_triangle(part, i, j); });
@@ -69,9 +75,13 @@ TEST(RedistributeTriangle, OnlyTheTriangleMovesOnEveryGridShapeAndOrder) {
         c.m = c.n = std::min(c.m, c.n);  // a triangle of a square sub(A)
         const auto kind = static_cast<TargetKind>(k % 3);
         const Part part = (k / 3) % 2 == 0 ? Part::Lower : Part::Upper;
-        EXPECT_TRUE(on_all_ranks(triangle_round_trip(info, grid.context(), c, kind, part, rng)))
-            << p << "x" << q << " " << name(order) << " sub(" << c.ia << "," << c.ja << ") "
-            << c.m << "x" << c.n << " mb " << c.mb << " nb " << c.nb << " -> " << name(kind)
+        // Every other case in messages of a few elements: cuts inside the diagonal's columns.
+        const std::size_t bytes = k % 2 == 0 ? 0 : sizeof(double) * (1 + k % 5);
+        EXPECT_TRUE(
+            on_all_ranks(triangle_round_trip(info, grid.context(), c, kind, part, rng, bytes)))
+            << "messages of " << bytes << " bytes: " << p << "x" << q << " " << name(order)
+            << " sub(" << c.ia << "," << c.ja << ") " << c.m << "x" << c.n << " mb " << c.mb
+            << " nb " << c.nb << " -> " << name(kind)
             << (part == Part::Lower ? " lower" : " upper");
       }
     }
@@ -95,9 +105,10 @@ TEST(RedistributeTriangle, RefusesATransposedOrRectangularTriangle) {
   EXPECT_THROW(RedistributionPlan(info.comm, {{source.distribution.get(), source.storage.get(),
                                                rectangle.get(), rs.get(), Op::None, Part::Lower}}),
                InvalidArgument);
-  EXPECT_THROW(RedistributionPlan(info.comm, {{source.distribution.get(), source.storage.get(),
-                                               transposed.get(), ts.get(), Op::Transpose, Part::Upper}}),
-               InvalidArgument);
+  EXPECT_THROW(
+      RedistributionPlan(info.comm, {{source.distribution.get(), source.storage.get(),
+                                      transposed.get(), ts.get(), Op::Transpose, Part::Upper}}),
+      InvalidArgument);
 }
 
 }  // namespace

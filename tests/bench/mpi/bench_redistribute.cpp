@@ -4,8 +4,10 @@
 // ScaLAPACK's PDGEMR2D on the same data. Medians of interleaved repetitions; GB/s counts
 // the matrix's bytes (N*N*8) per second of the slowest rank.
 //
-// Usage: OPENBLAS_NUM_THREADS=1 mpirun -np 2 bench_redistribute [--reps R] [N ...]
-//        (default sizes 2048 4096 8192)
+// Usage: OPENBLAS_NUM_THREADS=1 mpirun -np 2 bench_redistribute [--reps R]
+//        [--message-bytes B] [N ...]
+//        (default sizes 2048 4096 8192; B: the point-to-point messages' bound, default the
+//        plans' own)
 #include <mpi.h>
 
 #include <algorithm>
@@ -62,7 +64,8 @@ struct Measurement {
   std::vector<double> times;
 };
 
-void bench_size(int n, int reps, int context, const mpi::ContextInfo& info) {
+void bench_size(int n, int reps, std::size_t message_bytes, int context,
+                const mpi::ContextInfo& info) {
   const int ranks = info.num_ranks(), me = info.my_rank;
   const long long local_cols = [&] {
     long long count = 0;
@@ -96,16 +99,20 @@ void bench_size(int n, int reps, int context, const mpi::ContextInfo& info) {
   const layout::CartesianLocalLayout het_storage(het, me);
   std::vector<double> x(static_cast<std::size_t>(het_storage.local_elements()), 0.0);
   const double plan_start = MPI_Wtime();
-  const mpi::RedistributionPlan to_bc(info.comm, {{ma.distribution.get(), ma.storage.get(),
-                                                   mb.distribution.get(), mb.storage.get()}});
-  const mpi::RedistributionPlan to_het(
-      info.comm, {{ma.distribution.get(), ma.storage.get(), &het, &het_storage}});
-  const mpi::RedistributionPlan from_het(
-      info.comm, {{&het, &het_storage, ma.distribution.get(), ma.storage.get()}});
-  const mpi::RedistributionPlan to_het_transposed(
-      info.comm,
-      {{ma.distribution.get(), ma.storage.get(), &het, &het_storage, mpi::Op::Transpose}});
+  mpi::RedistributionPlan to_bc(info.comm, {{ma.distribution.get(), ma.storage.get(),
+                                             mb.distribution.get(), mb.storage.get()}});
+  mpi::RedistributionPlan to_het(info.comm,
+                                 {{ma.distribution.get(), ma.storage.get(), &het, &het_storage}});
+  mpi::RedistributionPlan from_het(info.comm,
+                                   {{&het, &het_storage, ma.distribution.get(), ma.storage.get()}});
+  mpi::RedistributionPlan to_het_transposed(info.comm, {{ma.distribution.get(), ma.storage.get(),
+                                                         &het, &het_storage, mpi::Op::Transpose}});
   const double plan_seconds = (MPI_Wtime() - plan_start) / 4;
+  if (message_bytes > 0) {
+    for (mpi::RedistributionPlan* plan : {&to_bc, &to_het, &from_het, &to_het_transposed}) {
+      plan->set_message_bytes(message_bytes);
+    }
+  }
 
   const int one = 1, gctx = context;
   std::vector<Measurement> runs = {
@@ -154,10 +161,10 @@ void bench_size(int n, int reps, int context, const mpi::ContextInfo& info) {
   const double gigabytes = 8.0 * n * static_cast<double>(n) / 1e9;
   const double reference = median(runs[0].times);
   std::printf(
-      "\nN = %d (%.3f GB), %d ranks, %d repetitions; one argument checked in %.4f s, one plan "
-      "built in %.4f s\n"
+      "\nN = %d (%.3f GB), %d ranks, %d repetitions, messages of at most %zu bytes; one "
+      "argument checked in %.4f s, one plan built in %.4f s\n"
       "results: %s\n",
-      n, gigabytes, ranks, reps, describe_seconds, plan_seconds,
+      n, gigabytes, ranks, reps, to_het.message_bytes(), describe_seconds, plan_seconds,
       ok ? "bit-identical to PDGEMR2D, round trip exact" : "MISMATCH");
   std::printf("  %-44s %10s %8s %10s\n", "move", "median s", "GB/s", "vs pdgemr2d");
   for (const Measurement& m : runs) {
@@ -171,10 +178,13 @@ void bench_size(int n, int reps, int context, const mpi::ContextInfo& info) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int reps = 5;
+  std::size_t message_bytes = 0;
   std::vector<int> sizes;
   for (int k = 1; k < argc; ++k) {
     if (std::string(argv[k]) == "--reps" && k + 1 < argc) {
       reps = std::atoi(argv[++k]);
+    } else if (std::string(argv[k]) == "--message-bytes" && k + 1 < argc) {
+      message_bytes = static_cast<std::size_t>(std::atoll(argv[++k]));
     } else {
       sizes.push_back(std::atoi(argv[k]));
     }
@@ -186,7 +196,7 @@ int main(int argc, char** argv) {
   Cblacs_gridinit(&context, "Row", 1, size);
   {
     const hetscal::mpi::ContextInfo& info = hetscal::mpi::context_info(context);
-    for (int n : sizes) bench_size(n, reps, context, info);
+    for (int n : sizes) bench_size(n, reps, message_bytes, context, info);
   }
   Cblacs_gridexit(context);
   MPI_Finalize();
