@@ -12,37 +12,44 @@ extern "C" void dgemm_(const char* transa, const char* transb, const int* m, con
 namespace hetscal::runtime {
 namespace {
 
-// Large enough to run at the kernel's rate, and enough runs (about 20 ms in all on one core of
-// 48 Gflop/s) that a rank's first few runs (a core waking, the library's first call) or a
+// Large enough to run at the kernel's rate, and runs for about 20 ms (9 runs on one core of
+// 48 Gflop/s) so that a rank's first few runs (a core waking, the library's first call) or a
 // moment of another process do not set its median: with 5 runs of order 256 (4 ms) one
 // start in four on two equal cores probed them 15-30 % apart, so that the first call planned
-// a heterogeneous layout for a homogeneous machine and paid its moves. Small enough that the
-// first intercepted call does not stall (about 60 ms on a core three times slower).
-constexpr int kRuns = 9;
+// a heterogeneous layout for a homogeneous machine and paid its moves. Bounded by time, so
+// that a slow core (or one slowed by the emulator) does not stall: a run that alone takes the
+// budget already averages over as long a time as the 9 short ones.
+constexpr int kMinRuns = 1;
+constexpr int kMaxRuns = 9;
+constexpr double kBudgetSeconds = 0.020;
 constexpr int kShortRuns = 3;
 
-// The median rate of `runs` DGEMMs of order n.
-double measure(int n, int runs) {
+// The median rate of DGEMMs of order n: `min_runs`, then more until `max_runs` or until
+// they took `budget_s` in all.
+double measure(int n, int min_runs, int max_runs, double budget_s) {
   std::vector<double> a(static_cast<std::size_t>(n) * n, 0.5), b(a), c(a);
   const double alpha = 1.0, beta = 0.0;
   std::vector<double> seconds;
-  for (int run = 0; run < runs; ++run) {
+  double total = 0.0;
+  for (int run = 0; run < max_runs && (run < min_runs || total < budget_s); ++run) {
     const auto start = std::chrono::steady_clock::now();
     dgemm_("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     seconds.push_back(std::max(took.count(), 1e-9));
+    total += seconds.back();
   }
-  std::nth_element(seconds.begin(), seconds.begin() + runs / 2, seconds.end());
-  return 2.0 * n * static_cast<double>(n) * n / seconds[static_cast<std::size_t>(runs / 2)];
+  const std::size_t middle = seconds.size() / 2;
+  std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(middle), seconds.end());
+  return 2.0 * n * static_cast<double>(n) * n / seconds[middle];
 }
 
 }  // namespace
 
 double probed_speed() {
-  static const double speed = measure(kProbeOrder, kRuns);
+  static const double speed = measure(kProbeOrder, kMinRuns, kMaxRuns, kBudgetSeconds);
   return speed;
 }
 
-double short_probed_speed(int order) { return measure(order, kShortRuns); }
+double short_probed_speed(int order) { return measure(order, kShortRuns, kShortRuns, 0.0); }
 
 }  // namespace hetscal::runtime
