@@ -200,9 +200,9 @@ class CriticalPath {
         busy_(platform.size(), 0.0),
         column_tiles_(platform.size(), 0.0) {
     const double nb = real(layout.tile);
+    const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
     for (std::size_t x = 0; x < tile_s_.size(); ++x)
-      tile_s_[x] =
-          nb * nb * nb / (platform.processors[x].speed_flops * platform.kernel.efficiency(nb));
+      tile_s_[x] = nb * nb * nb / (platform.processors[x].speed_flops * efficiency);
   }
 
   /// Step k's panel: its owners solve their tiles once both their share of column k and the

@@ -17,7 +17,8 @@
 ///                  or the busiest receiver (one message per tile it reads), whichever is
 ///                  longer — what makes few nodes per colrow pay on a switch too;
 ///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
-///                  on their owners (speed × kernel efficiency).
+///                  on their owners (speed × kernel efficiency; a pattern's tiles at the
+///                  per-tile rate, KernelRate::update_efficiency).
 /// The steps are scheduled as kernels::cholesky runs them, one clock per processor: step k's
 /// update starts on a processor once it is done with step k−1 and panel k has reached every
 /// rank (the one wait left: a rank needs the panel before its update); the owner of tile

@@ -30,6 +30,10 @@ void require_valid(const Platform& platform) {
   require_range(platform.network.latency_s, true, "network latency (s)");
   require_range(platform.network.bandwidth_bytes_per_s, false, "network bandwidth (bytes/s)");
   require_range(platform.kernel.half_tile, true, "kernel half-rate tile size");
+  const double per_tile = platform.kernel.per_tile_calls;
+  if (!(per_tile > 0.0 && per_tile <= 1.0))
+    throw InvalidArgument("kernel rate of per-tile calls must be in (0, 1], got " +
+                          std::to_string(per_tile));
 }
 
 std::vector<double> nine_workstations_cycle_times() {

@@ -144,7 +144,8 @@ TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
   std::vector<double> speeds;
   for (const Processor& p : platform.processors) speeds.push_back(p.speed_flops);
   const QrSteps steps(layout, platform.size(), panel_rank, speeds);
-  const double nb = real(layout.tile), efficiency = platform.kernel.efficiency(nb);
+  const double nb = real(layout.tile);
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
 
   return lookahead_time(
       steps, [&](const QrStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },

@@ -114,6 +114,7 @@ TileOwnership block_cyclic_ownership(const BlockCyclicAxis& rows, const BlockCyc
   t.row_tile = rows.block;
   t.row_offset = rows.offset;
   t.col_offset = cols.offset;
+  t.grouped_updates = true;
   return t;
 }
 
@@ -140,6 +141,7 @@ TileOwnership cartesian_ownership(MatrixShape shape, std::size_t tile, std::size
                   proportional_sequence(tile_count(shape.rows, tile), row_share),
                   proportional_sequence(tile_count(shape.cols, tile), col_share)};
   t.m = shape.rows;
+  t.grouped_updates = true;
   return t;
 }
 
@@ -165,6 +167,7 @@ TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
                   repeat(row_order, tile_count(shape.rows, tile), grid_rows, "row"),
                   repeat(col_order, tile_count(shape.cols, tile), grid_cols, "column")};
   t.m = shape.rows;
+  t.grouped_updates = true;
   return t;
 }
 

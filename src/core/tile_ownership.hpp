@@ -35,6 +35,11 @@ struct TileOwnership {
   std::size_t row_tile = 0;    ///< mb, height of a tile row; 0: tile (square tiles)
   std::size_t row_offset = 0;  ///< the first tile row is row_block() − row_offset high
   std::size_t col_offset = 0;  ///< the first tile column is tile − col_offset wide
+  /// A grid's ownership (Cartesian or the caller's block-cyclic): each processor's tiles form
+  /// one column-major local array, which hetscal's kernels update a tile column (or a range
+  /// of them) per BLAS call. A pattern's tiles are stored and updated one by one, at the
+  /// kernel's per-tile rate (KernelRate).
+  bool grouped_updates = false;
 
   /// Tile rows (tiles per side of a square ownership).
   std::size_t tiles() const { return row_class.size(); }

@@ -186,7 +186,7 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
     return simulate_cholesky(platform, layout);
   const double nb = real(layout.tile);
   const RoutineCosts costs = routine_costs(problem.routine, nb);
-  const double efficiency = platform.kernel.efficiency(nb);
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
   // A tile is mb×nb: its update and panel work and its bytes scale with its height mb; a tile
   // of the row block (nb rows of the step) is nb×nb.
   const double height = real(layout.row_block()) / nb;

@@ -74,6 +74,7 @@ core::Platform MachineFigures::platform() const {
   platform.network.latency_s = latency_s;
   platform.network.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   platform.network.kind = core::NetworkKind::Switched;
+  platform.kernel.per_tile_calls = per_tile_calls;
   return platform;
 }
 

@@ -25,6 +25,15 @@ struct MachineFigures {
   /// How fast a rank fills memory it has just allocated (page faults included): the first
   /// call that needs larger planned copies pays for them at this rate (the slowest rank's).
   double fresh_memory_bytes_per_s = 1e10;
+  /// The rate of hetscal's kernels on a pattern's tiles, updated one BLAS call each, as a
+  /// fraction of their rate on a grid's local array (core::KernelRate::per_tile_calls).
+  /// Measured on the kernels themselves, not probed: the same Cholesky flops (N = 8,000,
+  /// tiles of 64, two ranks) took rank 0 3.86 s of BLAS on the heterogeneous symmetric
+  /// pattern and 3.31 s on the heterogeneous 1x2 grid. A micro-benchmark of 64³ DGEMMs
+  /// runs them at the grouped rate once its memory is warm, so it cannot stand in: the loss
+  /// is the tiles' scattered storage and per-tile work around the calls. Without it the
+  /// model priced the two alike and chose the pattern, which then ran 1.3x slower.
+  double per_tile_calls = 0.85;
 
   /// The platform the core time model prices on (a switched network).
   core::Platform platform() const;

@@ -115,13 +115,10 @@ TEST(TimeModelSteps, ReplicatedGridPatternCostsWhatTheGridCosts) {
   // A 12×16 pattern tiled from a 4×4 grid owns every tile exactly as the grid does; with
   // free latency the same bytes move, with latency the pattern sends more, smaller messages
   // (Cholesky sends one message per panel tile on any layout: the same messages).
-  Candidate pattern;
-  pattern.kind = CandidateKind::Pattern;
-  pattern.tile = 128;
-  pattern.rows = 12;
-  pattern.cols = 16;
+  std::vector<std::size_t> owner;
   for (std::size_t i = 0; i < 12; ++i)
-    for (std::size_t j = 0; j < 16; ++j) pattern.owner.push_back(4 * (i % 4) + j % 4);
+    for (std::size_t j = 0; j < 16; ++j) owner.push_back(4 * (i % 4) + j % 4);
+  const Candidate pattern = pattern_candidate(128, 12, 16, owner);
   std::vector<std::size_t> ids(16);
   for (std::size_t k = 0; k < 16; ++k) ids[k] = k;
   const Candidate cartesian = grid(4, 4, 128, ids);
@@ -143,6 +140,41 @@ TEST(TimeModelSteps, ReplicatedGridPatternCostsWhatTheGridCosts) {
       }
     }
   }
+}
+
+TEST(TimeModelSteps, PatternTilesArePricedAtThePerTileRate) {
+  // The same ownership as a pattern and as a grid: the grid's local arrays are updated in
+  // large calls and keep the peak rate, the pattern's tiles run at per_tile_calls of it.
+  const Candidate pattern = pattern_candidate(128, 2, 2, {0, 1, 2, 3});
+  const Candidate cartesian = grid(2, 2, 128, {0, 1, 2, 3});
+  Platform plain = uniform_platform(4, 1e9, NetworkKind::Switched);
+  plain.network.latency_s = 0.0;
+  Platform slower_tiles = plain;
+  slower_tiles.kernel.per_tile_calls = 0.8;
+  EXPECT_TRUE(ownership_of(cartesian, 1000).grouped_updates);
+  EXPECT_FALSE(ownership_of(pattern, 1000).grouped_updates);
+  for (Routine routine : {Routine::Gemm, Routine::LU, Routine::QR, Routine::Cholesky}) {
+    const auto grid_before = simulate_steps(plain, routine, ownership_of(cartesian, 2048));
+    const auto grid_after = simulate_steps(slower_tiles, routine, ownership_of(cartesian, 2048));
+    const auto tiles = simulate_steps(slower_tiles, routine, ownership_of(pattern, 2048));
+    EXPECT_DOUBLE_EQ(grid_after.total(), grid_before.total()) << routine_name(routine);
+    if (routine == Routine::Cholesky) {  // a critical path: slower tiles, a longer path
+      EXPECT_GT(tiles.total(), grid_before.total() * 1.2) << routine_name(routine);
+    } else {
+      EXPECT_NEAR(tiles.compute, grid_before.compute / 0.8, 1e-12 * tiles.compute)
+          << routine_name(routine);
+    }
+  }
+}
+
+TEST(TimeModelSteps, PerTileRateOutsideZeroToOneIsRefused) {
+  Platform platform = uniform_platform(2, 1e9, NetworkKind::Switched);
+  for (double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+    platform.kernel.per_tile_calls = bad;
+    EXPECT_THROW(require_valid(platform), InvalidArgument) << bad;
+  }
+  platform.kernel.per_tile_calls = 1.0;
+  EXPECT_NO_THROW(require_valid(platform));
 }
 
 TEST(TimeModel, RedistributionIsFreeOnlyForTheSameLayout) {
