@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/summa_support.hpp"
@@ -127,6 +128,8 @@ class GatheredPanel {
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;
+  ContiguousReceives<T> gathered_;  ///< the panel rank's receives of the other ranks' tiles
+  ContiguousSends<T> factored_;     ///< its sends of the factored rows
 };
 
 template <typename T, typename Factor>
@@ -153,13 +156,19 @@ std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& 
 
 template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
-  std::int64_t panel = 0, own = 0;
+  std::int64_t panel = 0, own = 0, factored = 0;
   std::array<std::int64_t, 2> stacked{0, 0}, shared{0, 0};
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t kb = tiles.width(k);
     std::int64_t& shared_size = shared[static_cast<std::size_t>(k % 2)];
     shared_size = std::max(shared_size, Factor::shared_size(tiles, k));
-    if (tiles.panel_rank(k) == tiles.my_rank()) panel = std::max(panel, tiles.panel_rows(k) * kb);
+    if (tiles.panel_rank(k) == tiles.my_rank()) {
+      panel = std::max(panel, tiles.panel_rows(k) * kb);
+      std::int64_t sent = 0;
+      for (int rank = 0; rank < tiles.num_ranks(); ++rank)
+        if (rank != tiles.my_rank()) sent += plan_rows(tiles, k, rank, nullptr) * kb;
+      factored = std::max(factored, sent);
+    }
     own = std::max(own, own_panel_rows(tiles, k) * kb);
     std::int64_t& slot_size = stacked[static_cast<std::size_t>(k % 2)];
     slot_size = std::max(slot_size, plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
@@ -172,6 +181,8 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
   panel_.resize(static_cast<std::size_t>(panel));
   factor_.allocate(tiles);
   own_tiles_.resize(static_cast<std::size_t>(own));
+  gathered_.reserve(panel);  // the other ranks' rows of a panel: fewer than all of it
+  factored_.reserve(factored);
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
   gather_receives_.reserve(ranks);
   l_sends_.reserve(ranks);
@@ -242,7 +253,8 @@ template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
                                          const DistributedMatrix<T>& a, std::int64_t k,
                                          MPI_Comm comm) {
-  wait_all(l_sends_);  // the previous panel has left panel_
+  wait_all(l_sends_);  // the previous panel has left panel_ (and factored_'s staging)
+  factored_.end_round();
   gather(tiles, a, k, comm);
   const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
   Slot& s = slot(k);
@@ -273,14 +285,15 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
     select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
-    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Irecv(panel_.data(), 1, type.get(), rank, kPanelGatherTag, comm, &gather_receives_.back());
+    gathered_.post(panel_.data(), lengths_, offsets_, rank, kPanelGatherTag, comm,
+                   &gather_receives_.back());
   }
   copy_own_tiles(
       tiles, a, k, panel_.data(), ld,
       [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
   wait_all(gather_receives_);
+  gathered_.unpack();
 }
 
 template <typename T, typename Factor>
@@ -295,9 +308,8 @@ void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, st
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
     select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
-    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     l_sends_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(panel_.data(), 1, type.get(), rank, kPanelTag, comm, &l_sends_.back());
+    factored_.post(panel_.data(), lengths_, offsets_, rank, kPanelTag, comm, &l_sends_.back());
   }
 }
 

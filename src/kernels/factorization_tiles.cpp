@@ -73,14 +73,6 @@ void select_row_runs(const std::vector<RowRun>& runs, std::int64_t ld, std::int6
   }
 }
 
-IndexedType::IndexedType(const std::vector<int>& lengths, const std::vector<int>& offsets,
-                         MPI_Datatype element) {
-  mpi::check_mpi(MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(),
-                                  element, &type_),
-                 "MPI_Type_indexed");
-  mpi::check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
-}
-
 LocalArrayIndex::LocalArrayIndex(const layout::CartesianLocalLayout& array,
                                  const FactorizationTiles& tiles)
     : array_(&array), tiles_(&tiles) {

@@ -105,25 +105,10 @@ struct RowRun {
 void append_rows(std::vector<RowRun>& runs, std::int64_t first, std::int64_t count);
 
 /// Sets `lengths` and `offsets` to the blocks selecting `runs` in each of `columns` columns
-/// of a column-major block of leading dimension `ld`, column by column: an IndexedType of
-/// them, received into a contiguous buffer, is the selected rows as one column-major block.
+/// of a column-major block of leading dimension `ld`, column by column: moved as one message
+/// (contiguous_messages.hpp), they are the selected rows as one column-major block.
 void select_row_runs(const std::vector<RowRun>& runs, std::int64_t ld, std::int64_t columns,
                      std::vector<int>& lengths, std::vector<int>& offsets);
-
-/// An MPI indexed datatype: blocks of lengths[b] elements at element offsets[b]. Freed with
-/// the object (MPI keeps it alive for the transfers already posted with it).
-class IndexedType {
- public:
-  IndexedType(const std::vector<int>& lengths, const std::vector<int>& offsets,
-              MPI_Datatype element);
-  ~IndexedType() { MPI_Type_free(&type_); }
-  IndexedType(const IndexedType&) = delete;
-  IndexedType& operator=(const IndexedType&) = delete;
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-};
 
 /// Where a Cartesian grid's local array holds this rank's tile rows and columns.
 class LocalArrayIndex {

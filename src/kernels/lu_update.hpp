@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
@@ -82,6 +83,8 @@ class LuUpdate {
 
   std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
   std::vector<T> stacked_, outgoing_;                   ///< the U tiles this rank uses / sends
+  ContiguousSends<T> u_sends_;        ///< one step's U tiles sent (contiguous_messages.hpp)
+  ContiguousReceives<T> u_receives_;  ///< one call's U tiles received
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, sends_;
@@ -103,17 +106,24 @@ template <typename T>
 void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
-  std::int64_t stacked = 0, outgoing = 0;
+  std::int64_t stacked = 0, outgoing = 0, sent = 0;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t rows = tiles.rows().size(k);
     stacked = std::max(stacked, plan_columns(tiles, k, tiles.my_rank(), nullptr) * rows);
-    std::int64_t own = 0;
-    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j)
+    std::int64_t own = 0, to_others = 0;
+    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
       own += tiles.cols().size(*j);
+      for (int rank = 0; rank < tiles.num_ranks(); ++rank)
+        if (rank != tiles.my_rank() && tiles.receives_u_column(rank, *j, k))
+          to_others += tiles.cols().size(*j);
+    }
     outgoing = std::max(outgoing, own * rows);
+    sent = std::max(sent, to_others * rows);
   }
   stacked_.resize(static_cast<std::size_t>(stacked));
   outgoing_.resize(static_cast<std::size_t>(outgoing));
+  u_receives_.reserve(stacked);
+  u_sends_.reserve(sent);
   u_start_.assign(static_cast<std::size_t>(tiles.cols().count()), -1);
   outgoing_start_.assign(u_start_.size(), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
@@ -122,7 +132,8 @@ void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
 
 template <typename T>
 void LuUpdate<T>::plan_row_block(const FactorizationTiles& tiles, std::int64_t k) {
-  wait_all(sends_);  // the previous step's tiles have left outgoing_
+  wait_all(sends_);  // the previous step's tiles have left outgoing_ (and u_sends_'s staging)
+  u_sends_.end_round();
   plan_columns(tiles, k, tiles.my_rank(), &u_start_);
   std::int64_t packed = 0;  // this rank's tiles (k, j > k), side by side in outgoing_
   for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
@@ -141,6 +152,7 @@ void LuUpdate<T>::solve_row_block(const FactorizationTiles& tiles, const LuPanel
   solve_own(tiles, panel, a, k, first, last);
   send_own(tiles, a, k, first, last, comm);
   wait_all(receives_);
+  u_receives_.unpack();
 }
 
 template <typename T>
@@ -158,9 +170,9 @@ void LuUpdate<T>::post_receives(const FactorizationTiles& tiles, std::int64_t k,
       offsets_.push_back(mpi::mpi_count(at * rows, "lu: U offset"));
     }
     if (lengths_.empty()) continue;
-    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     receives_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Irecv(stacked_.data(), 1, type.get(), rank, kLuRowBlockTag, comm, &receives_.back());
+    u_receives_.post(stacked_.data(), lengths_, offsets_, rank, kLuRowBlockTag, comm,
+                     &receives_.back());
   }
 }
 
@@ -216,9 +228,9 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
       offsets_.push_back(static_cast<int>(outgoing_start_[static_cast<std::size_t>(*j)] * rows));
     }
     if (lengths_.empty()) continue;
-    const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
     sends_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(outgoing_.data(), 1, type.get(), rank, kLuRowBlockTag, comm, &sends_.back());
+    u_sends_.post(outgoing_.data(), lengths_, offsets_, rank, kLuRowBlockTag, comm,
+                  &sends_.back());
   }
 }
 

@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_panel.hpp"
 #include "kernels/factorization_tiles.hpp"
@@ -103,6 +104,8 @@ class QrUpdate {
   std::vector<std::int64_t> w_start_;     ///< per tile column: first column in w_, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, partial_sends_, sends_;
+  ContiguousSends<T> w_sends_;        ///< one call's partials and reduced columns sent
+  ContiguousReceives<T> w_receives_;  ///< one call's reduced columns received
 };
 
 template <typename T>
@@ -148,6 +151,8 @@ void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
     incoming = std::max(incoming, r * received);
   }
   w_.resize(static_cast<std::size_t>(w));
+  w_sends_.reserve(2 * w);  // at most all of w_ as partials, and all of it as reduced columns
+  w_receives_.reserve(w);
   incoming_.resize(static_cast<std::size_t>(incoming));
   w_start_.assign(static_cast<std::size_t>(columns), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
@@ -195,8 +200,10 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
       post_columns(tiles, step, first, last, root, me, root, false, kQrReducedTag, comm,
                    receives_);
   wait_all(receives_);
+  w_receives_.unpack();
   apply_reflectors(tiles, step, a, first, last);
   wait_all(sends_);
+  w_sends_.end_round();  // the partials were waited for before the reduced columns came
 }
 
 template <typename T>
@@ -213,12 +220,11 @@ void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, const StepReflec
     offsets_.push_back(mpi::mpi_count(r * w_start_[static_cast<std::size_t>(j)], "qr: W offset"));
   }
   if (lengths_.empty()) return;
-  const IndexedType type(lengths_, offsets_, mpi::mpi_type<T>());
   requests.emplace_back(MPI_REQUEST_NULL);
   if (sending) {
-    MPI_Isend(w_.data(), 1, type.get(), peer, tag, comm, &requests.back());
+    w_sends_.post(w_.data(), lengths_, offsets_, peer, tag, comm, &requests.back());
   } else {
-    MPI_Irecv(w_.data(), 1, type.get(), peer, tag, comm, &requests.back());
+    w_receives_.post(w_.data(), lengths_, offsets_, peer, tag, comm, &requests.back());
   }
 }
 
