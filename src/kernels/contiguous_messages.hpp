@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "mpi/mpi_error.hpp"
@@ -45,6 +47,15 @@ inline std::int64_t total_length(const std::vector<int>& lengths) {
   return total;
 }
 
+/// A staging buffer's bound is the kernel's own arithmetic: exceeding it is a bug, refused
+/// here rather than written past. @throws std::logic_error
+template <typename T>
+void require_room(const std::vector<T>& staging, std::int64_t staged, std::int64_t count) {
+  if (staged + count > static_cast<std::int64_t>(staging.size()))
+    throw std::logic_error("contiguous_messages: staging of " + std::to_string(staging.size()) +
+                           " elements cannot hold " + std::to_string(staged + count));
+}
+
 /// Sends of blocks, packed into a staging buffer when they are not one block. A round of
 /// sends ends when the caller has waited for all of them (then the staging is reused).
 template <typename T>
@@ -61,6 +72,7 @@ class ContiguousSends {
     const T* start = blocks == 1 ? data + offsets[0] : staging_.data() + staged_;
     const std::int64_t count = total_length(lengths);
     if (blocks > 1) {
+      require_room(staging_, staged_, count);
       T* packed = staging_.data() + staged_;
       for (std::size_t b = 0; b < blocks; ++b) packed = std::copy_n(data + offsets[b], lengths[b], packed);
       staged_ += count;
@@ -94,6 +106,7 @@ class ContiguousReceives {
     const std::int64_t count = total_length(lengths);
     T* start = target + (blocks == 1 ? offsets[0] : 0);
     if (blocks > 1) {
+      require_room(staging_, staged_, count);
       start = staging_.data() + staged_;
       pending_.push_back({target, staged_, block_lengths_.size(), blocks});
       block_lengths_.insert(block_lengths_.end(), lengths.begin(), lengths.end());

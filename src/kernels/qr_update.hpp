@@ -151,7 +151,9 @@ void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
     incoming = std::max(incoming, r * received);
   }
   w_.resize(static_cast<std::size_t>(w));
-  w_sends_.reserve(2 * w);  // at most all of w_ as partials, and all of it as reduced columns
+  // A call sends at most all of w_ as partials and, as a root, the reduced columns once to
+  // each contributor: what it receives as partials.
+  w_sends_.reserve(w + incoming);
   w_receives_.reserve(w);
   incoming_.resize(static_cast<std::size_t>(incoming));
   w_start_.assign(static_cast<std::size_t>(columns), -1);
