@@ -23,8 +23,8 @@ double median(std::vector<double> values) {
 
 std::string correction_text(const char* route, double correction, std::int64_t calls) {
   char text[96];
-  std::snprintf(text, sizeof text, "%s measured x%.2f its prediction (%lld calls)", route,
-                correction, static_cast<long long>(calls));
+  std::snprintf(text, sizeof text, "%s measured x%.2f its prediction (%lld call%s)", route,
+                correction, static_cast<long long>(calls), calls == 1 ? "" : "s");
   return text;
 }
 
@@ -45,6 +45,10 @@ RouteLedger::RouteLedger(LedgerRule rule) : rule_(rule) {
   if (rule_.observations < 1 || rule_.window < rule_.observations)
     throw InvalidArgument("route ledger: " + std::to_string(rule_.observations) + " observations in a window of " +
                           std::to_string(rule_.window) + " (need 1 <= observations <= window)");
+  if (rule_.trial_verdict < 1 || rule_.trial_verdict > rule_.observations)
+    throw InvalidArgument("route ledger: a trial's verdict after " + std::to_string(rule_.trial_verdict) +
+                          " calls (need 1 <= trial_verdict <= observations = " +
+                          std::to_string(rule_.observations) + ")");
   if (!(rule_.trial_margin >= 1.0))
     throw InvalidArgument("route ledger: trial margin " + std::to_string(rule_.trial_margin) + " is below 1");
 }
@@ -87,13 +91,24 @@ double RouteLedger::correction(const std::string& shape_class, MeasuredRoute rou
   return median(ratios->recent);
 }
 
+std::int64_t RouteLedger::calls(const std::string& shape_class, MeasuredRoute route) const {
+  const Ratios* ratios = find(shape_class, route);
+  return ratios ? ratios->count : 0;
+}
+
+double RouteLedger::trial_correction(const std::string& shape_class) const {
+  const Ratios* ratios = find(shape_class, MeasuredRoute::Heterogeneous);
+  if (!ratios || ratios->count < rule_.trial_verdict) return 0.0;
+  return median(ratios->recent);
+}
+
 LedgerAdvice RouteLedger::advise(const std::string& shape_class, double forward_s, double heterogeneous_s,
-                                 bool equal_speeds) const {
+                                 bool equal_speeds, double once_s) const {
   const double forward_correction = correction(shape_class, MeasuredRoute::Forward);
   const double own_correction = correction(shape_class, MeasuredRoute::Heterogeneous);
   LedgerAdvice advice;
   advice.forward_s = forward_s * (forward_correction > 0.0 ? forward_correction : 1.0);
-  advice.heterogeneous_s = heterogeneous_s * (own_correction > 0.0 ? own_correction : 1.0);
+  advice.heterogeneous_s = heterogeneous_s * (own_correction > 0.0 ? own_correction : 1.0) + once_s;
   advice.measured = forward_correction > 0.0 || own_correction > 0.0;
   if (own_correction > 0.0)
     advice.why = correction_text("hetscal", own_correction, find(shape_class, MeasuredRoute::Heterogeneous)->count);
@@ -109,7 +124,20 @@ LedgerAdvice RouteLedger::advise(const std::string& shape_class, double forward_
     advice.overrides_model = both_measured && (advice.route == MeasuredRoute::Heterogeneous) != model_computes;
     return advice;
   }
-  advice.trial = forward_correction > 0.0 && heterogeneous_s <= rule_.trial_margin * forward_s;
+  // A trial whose first calls measured hetscal slower than ScaLAPACK ends there.
+  const double early = trial_correction(shape_class);
+  if (early > 0.0 && forward_correction > 0.0) {
+    const double measured_s = heterogeneous_s * early + once_s;
+    const std::int64_t calls = find(shape_class, MeasuredRoute::Heterogeneous)->count;
+    advice.why = correction_text("hetscal", early, calls) + (advice.why.empty() ? "" : ", ") + advice.why;
+    advice.measured = true;
+    if (!(measured_s < advice.forward_s)) {
+      advice.heterogeneous_s = measured_s;
+      advice.route = MeasuredRoute::Forward;
+      return advice;
+    }
+  }
+  advice.trial = forward_correction > 0.0 && (early > 0.0 || heterogeneous_s + once_s <= rule_.trial_margin * forward_s);
   advice.route = advice.trial ? MeasuredRoute::Heterogeneous : MeasuredRoute::Forward;
   return advice;
 }

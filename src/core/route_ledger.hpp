@@ -20,7 +20,16 @@
 ///     measured faster than ScaLAPACK's take homogeneous calls too); before, a trial: once
 ///     ScaLAPACK's correction is known and the model predicts hetscal within `trial_margin`
 ///     of ScaLAPACK, hetscal computes the class until its own correction is known
-///     (`observations` calls), otherwise the call is forwarded.
+///     (`observations` calls), otherwise the call is forwarded. A trial stops early, after
+///     `trial_verdict` calls, when those calls already measured hetscal slower than
+///     ScaLAPACK: on a homogeneous machine every trial call of a kernel no faster than
+///     ScaLAPACK's is time lost, and the cost of the class's first call alone (its planned
+///     copy's first touch) is priced apart (`once_s`), so that it does not make the first
+///     call look slow.
+///
+/// Seconds a route pays on one call only (the first touch of hetscal's planned copy) are
+/// neither recorded nor corrected: the caller records the call's time without them and passes
+/// them to advise() beside the prediction that the measurements correct.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -36,6 +45,7 @@ struct LedgerRule {
   int observations = 2;        ///< measured calls of a route before its correction counts
   int window = 3;              ///< ratios kept per class and route (the median is taken)
   double trial_margin = 1.25;  ///< equal speeds: try hetscal when predicted within this factor
+  int trial_verdict = 1;       ///< trial calls after which hetscal measured slower ends it
 };
 
 /// "PDGEMM 2^11x2^11x2^11".
@@ -60,8 +70,8 @@ struct LedgerAdvice {
 /// Measured over predicted seconds per shape class and route.
 class RouteLedger {
  public:
-  /// @throws InvalidArgument if the rule's counts are below 1, window < observations, or
-  ///         the margin is below 1.
+  /// @throws InvalidArgument if the rule's counts are below 1, window < observations,
+  ///         trial_verdict > observations, or the margin is below 1.
   explicit RouteLedger(LedgerRule rule = {});
 
   /// Makes room for `shape_class` (both routes, a full window each), so that recording its
@@ -82,10 +92,16 @@ class RouteLedger {
   /// rule's observations were recorded.
   double correction(const std::string& shape_class, MeasuredRoute route) const;
 
+  /// The calls of `shape_class` recorded on `route`.
+  std::int64_t calls(const std::string& shape_class, MeasuredRoute route) const;
+
   /// The route to take for a call of `shape_class` with these predicted times.
+  /// @param heterogeneous_s hetscal's predicted time without `once_s` (what record() was given).
   /// @param equal_speeds every rank of the context planned at the same speed.
+  /// @param once_s what hetscal's route pays on this call only: added to its corrected
+  ///        prediction, uncorrected (advice.heterogeneous_s includes it).
   LedgerAdvice advise(const std::string& shape_class, double forward_s, double heterogeneous_s,
-                      bool equal_speeds) const;
+                      bool equal_speeds, double once_s = 0.0) const;
 
   const LedgerRule& rule() const { return rule_; }
 
@@ -95,6 +111,9 @@ class RouteLedger {
     std::int64_t count = 0;      ///< every ratio recorded
   };
   const Ratios* find(const std::string& shape_class, MeasuredRoute route) const;
+  // The median of hetscal's ratios once the trial's verdict is due (trial_verdict calls),
+  // or 0.
+  double trial_correction(const std::string& shape_class) const;
 
   LedgerRule rule_;
   std::map<std::string, Ratios> forward_;

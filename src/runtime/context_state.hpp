@@ -62,7 +62,7 @@ struct ContextState {
   PendingMeasurement pending;              ///< the last observed call, not yet recorded
   std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
   PlanCache plans;
-  Workspace workspace;                     ///< planned copies, reused by every call
+  Workspace workspace;                     ///< planned copies, reused by computed calls (route.cpp)
 
   bool is_root() const { return context->my_rank == 0; }
   /// False when HETSCAL_ROUTINES leaves `routine` to ScaLAPACK.

@@ -21,12 +21,12 @@ const char* dimension_names(std::size_t count) {
 
 // The ledger's route; the reason says what was measured and the corrected times.
 void decide_from_ledger(const DecisionInput& in, Decision& d, const std::string& times) {
-  d.advice = in.ledger->advise(in.shape_class, d.forward_s, d.heterogeneous_s, uniform(in.speeds));
+  d.advice = in.ledger->advise(in.shape_class, d.forward_s, d.heterogeneous_s - d.first_touch_s,
+                               uniform(in.speeds), d.first_touch_s);
   const core::LedgerAdvice& advice = *d.advice;
   const bool computes = advice.route == core::MeasuredRoute::Heterogeneous;
   d.route = computes ? Route::Heterogeneous : Route::Forward;
-  const bool own_measured =
-      in.ledger->correction(in.shape_class, core::MeasuredRoute::Heterogeneous) > 0.0;
+  const bool own_measured = in.ledger->calls(in.shape_class, core::MeasuredRoute::Heterogeneous) > 0;
   std::string reason = computes ? "" : "not faster: ";
   if (advice.trial) reason = "equal speeds, trying hetscal until measured: ";
   if (!computes && uniform(in.speeds) && !own_measured) reason = "equal speeds, hetscal not measured: ";
@@ -84,6 +84,7 @@ Decision decide(const DecisionInput& in) {
   Decision d;
   d.forward_s = prices->forward_s;
   d.heterogeneous_s = prices->heterogeneous_s;
+  d.first_touch_s = prices->first_touch_s;
   char gain[48];
   std::snprintf(gain, sizeof gain, " (gain x%.2f)", d.forward_s / d.heterogeneous_s);
   const std::string times = "predicted " + seconds_text(d.heterogeneous_s) +

@@ -27,6 +27,9 @@ enum class Route { Forward, Heterogeneous };
 struct Prices {
   double forward_s = 0.0;        ///< ScaLAPACK on the caller's layout
   double heterogeneous_s = 0.0;  ///< hetscal's plan, moves in and out included
+  /// Of heterogeneous_s, what this call alone pays: the first touch of the planned copy's
+  /// new memory (later calls reuse it). Priced apart from what measurements correct.
+  double first_touch_s = 0.0;
 };
 
 /// Everything decide() looks at; all values global.
@@ -64,6 +67,7 @@ struct Decision {
   /// The ledger's advice, when it was asked (the corrected times are in advice, the model's
   /// above).
   std::optional<core::LedgerAdvice> advice;
+  double first_touch_s = 0.0;     ///< of heterogeneous_s, paid by this call only (Prices)
 };
 
 /// "0.123 s".

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "kernels/local_blas.hpp"
@@ -62,16 +63,19 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
 }
 
 // Starts measuring the call just decided: its class, route and predicted time, and for a
-// computed call this rank's time of the take-over. A call whose route was not priced is not
-// measured. Local only (the next observed call's agreement records it), and never throws:
-// the call is complete by now.
+// computed call this rank's time of the take-over. A computed call is measured without its
+// allocation stage and predicted without its first touch (core/route_ledger.hpp: what one
+// call alone pays is priced apart). A call whose route was not priced is not measured.
+// Local only (the next observed call's agreement records it), and never throws: the call is
+// complete by now.
 void start_measurement(ContextState& state, const std::string& routine, const std::string& shape_class,
                        const Decision& decision, const TakeOverOutcome& outcome) {
   PendingMeasurement& pending = state.pending;
   pending.active = false;
   awaiting_forward = nullptr;
   const bool computed = outcome.computed();
-  const double predicted_s = computed ? decision.heterogeneous_s : decision.forward_s;
+  const double predicted_s =
+      computed ? decision.heterogeneous_s - decision.first_touch_s : decision.forward_s;
   if (!(predicted_s > 0.0) || outcome.status == TakeOverOutcome::Status::FailedAfterWrite) return;
   try {
     pending.routine = routine;
@@ -81,7 +85,7 @@ void start_measurement(ContextState& state, const std::string& routine, const st
   }
   pending.route = computed ? core::MeasuredRoute::Heterogeneous : core::MeasuredRoute::Forward;
   pending.predicted_s = predicted_s;
-  pending.seconds = computed ? outcome.seconds : 0.0;
+  pending.seconds = computed ? outcome.seconds - outcome.allocate_s : 0.0;
   pending.active = true;
   if (!computed) awaiting_forward = &state;
 }
@@ -110,6 +114,21 @@ void report_measured_choice(const ContextState& state, const std::string& shape_
                       shape_class + " " + choice + " from measurements: " + decision.advice->why +
                           " (corrected " + seconds_text(decision.advice->heterogeneous_s) +
                           " vs ScaLAPACK " + seconds_text(decision.advice->forward_s) + ")");
+}
+
+// Gives the context's planned copies back; says so once per process under VERBOSE=1 (and at
+// every release under VERBOSE=2). Never throws: only the message can fail.
+void release_planned_copies(ContextState& state, const std::string& shape) {
+  const std::size_t bytes = state.workspace.release();
+  if (bytes == 0) return;
+  try {
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    report_once_per_key(state.verbosity, state.is_root(), "planned copies given back",
+                        "planned copies given back (" + std::string(size) + " on rank 0): " + shape +
+                            " forwarded after pricing");
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace
@@ -145,6 +164,14 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   if (decision.route == Route::Heterogeneous) {
     outcome = call.run();
     if (!outcome.computed()) decision.reason = outcome.reason;
+  } else if (decision.forward_s > 0.0) {
+    // A call priced and handed to ScaLAPACK: the class is ScaLAPACK's for now, and the planned
+    // copies would lie idle. Idle memory is not free: after a homogeneous trial, forwarded
+    // PDGETRF calls ran 5-10 % slower while the 64 MB copy was kept than once it was given back
+    // (this machine also runs DAMON, which scans idle memory for reclaim). A later computed
+    // call allocates again, and its prediction prices that first touch. ScaLAPACK's own
+    // small and rank-NB calls, forwarded unpriced, keep the copies.
+    release_planned_copies(state, shape);
   }
   if (measured) start_measurement(state, name, input.shape_class, decision, outcome);
   const bool computed = outcome.computed();

@@ -25,6 +25,14 @@ std::size_t Workspace::bytes() const {
   return total + send_buffer_.capacity() + receive_buffer_.capacity();
 }
 
+std::size_t Workspace::release() noexcept {
+  const std::size_t held = bytes();
+  buffers_.clear();
+  send_buffer_.release();
+  receive_buffer_.release();
+  return held;
+}
+
 std::byte* Workspace::bytes_for(std::size_t slot, std::size_t bytes) {
   if (slot >= buffers_.size()) buffers_.resize(slot + 1);
   Buffer& b = buffers_[slot];

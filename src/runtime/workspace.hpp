@@ -3,9 +3,10 @@
 /// The planned copies of a taken-over call's operands, kept between calls of a context.
 /// Touching fresh memory is not free: on this machine a new 100 MB array costs about 0.25 s
 /// of page faults before any useful work (0.4 GB/s), a quarter of a 4,000³ GEMM on two
-/// ranks. So the buffers are reused by every later call (they grow to the largest call and
-/// are released with the context: hetscal's copy of the largest call's operands, no more
-/// than ScaLAPACK's own arrays of that call), and large ones are huge pages populated in one
+/// ranks. So the buffers are reused by every later computed call (they grow to the largest
+/// call: hetscal's copy of the largest call's operands, no more than ScaLAPACK's own arrays
+/// of that call; they are released with the context, and when a priced call is forwarded,
+/// runtime/route.cpp), and large ones are huge pages populated in one
 /// call (mpi/fresh_pages.hpp: 3.7 GB/s here, against 0.55 GB/s faulted in lazily). The
 /// redistributions' message buffers are kept here too.
 #include <cstddef>
@@ -45,6 +46,9 @@ class Workspace {
 
   /// Bytes held over all buffers.
   std::size_t bytes() const;
+
+  /// Gives every buffer back (the next call allocates afresh). @return the bytes given back.
+  std::size_t release() noexcept;
 
   /// The message buffers of the redistributions in and out of every call (used one after
   /// the other, so one pair serves both: RedistributionPlan::use_buffers).

@@ -1,7 +1,8 @@
 // Decisions from observation (core/route_ledger.hpp): shape classes by hand, corrections as
 // medians of measured/predicted ratios worked out by hand, and the choice they make in the
 // scenarios of issue 12 (hetscal measured slower stops taking over; measured faster on equal
-// speeds takes homogeneous calls; trials only after ScaLAPACK was measured).
+// speeds takes homogeneous calls; trials only after ScaLAPACK was measured, ended by one call
+// measured slower; what one call alone pays added uncorrected).
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -16,6 +17,14 @@ using hetscal::core::RouteLedger;
 using hetscal::core::shape_class;
 
 const char* const kClass = "PDGEMM 2^11x2^11x2^11";
+
+// A ledger in which ScaLAPACK's route of kClass was measured twice at `ratio` its prediction.
+RouteLedger with_scalapack_measured(double ratio) {
+  RouteLedger ledger;
+  ledger.record(kClass, MeasuredRoute::Forward, ratio, 1.0);
+  ledger.record(kClass, MeasuredRoute::Forward, ratio, 1.0);
+  return ledger;
+}
 
 TEST(RouteLedger, ShapeClassIsTheFloorOfLog2OfEachDimension) {
   EXPECT_EQ(shape_class("PDGEMM", {3000, 2048, 4095}), kClass);
@@ -81,9 +90,7 @@ TEST(RouteLedger, MeasuredSlowerStopsTakingOver) {
 }
 
 TEST(RouteLedger, EqualSpeedsTryHetscalOnlyAfterScaLAPACKWasMeasured) {
-  RouteLedger ledger;
-  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
-  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
+  RouteLedger ledger = with_scalapack_measured(1.0);
   const auto trial = ledger.advise(kClass, 1.0, 1.2, true);  // within the margin 1.25
   EXPECT_EQ(trial.route, MeasuredRoute::Heterogeneous);
   EXPECT_TRUE(trial.trial);
@@ -100,10 +107,52 @@ TEST(RouteLedger, EqualSpeedsTryHetscalOnlyAfterScaLAPACKWasMeasured) {
   EXPECT_NEAR(faster.heterogeneous_s, 0.924, 1e-12);
 }
 
+TEST(RouteLedger, EqualSpeedsOneTrialCallMeasuredSlowerEndsTheTrial) {
+  RouteLedger ledger = with_scalapack_measured(1.1);  // trial_verdict 1
+  ASSERT_TRUE(ledger.advise(kClass, 1.0, 1.0, true).trial);
+  // One trial call measured x1.2: 1.2 s against ScaLAPACK's corrected 1.1 s.
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 1.2, 1.0);
+  EXPECT_EQ(ledger.correction(kClass, MeasuredRoute::Heterogeneous), 0.0);  // not yet known
+  const auto ended = ledger.advise(kClass, 1.0, 1.0, true);
+  EXPECT_EQ(ended.route, MeasuredRoute::Forward);
+  EXPECT_FALSE(ended.trial);
+  EXPECT_DOUBLE_EQ(ended.heterogeneous_s, 1.2);
+  EXPECT_EQ(ended.why,
+            "hetscal measured x1.20 its prediction (1 call), ScaLAPACK measured x1.10 its prediction (2 calls)");
+}
+
+TEST(RouteLedger, EqualSpeedsOneTrialCallMeasuredFasterGoesOnUntilKnown) {
+  RouteLedger ledger = with_scalapack_measured(1.0);
+  // Predicted 1.3 s, beyond the trial margin, but measured at 0.7 s: the trial goes on.
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 0.7, 1.3);
+  const auto going_on = ledger.advise(kClass, 1.0, 1.3, true);
+  EXPECT_EQ(going_on.route, MeasuredRoute::Heterogeneous);
+  EXPECT_TRUE(going_on.trial);
+  // A window of two calls is known: the ordinary comparison takes over.
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 0.8, 1.3);
+  const auto known = ledger.advise(kClass, 1.0, 1.3, true);
+  EXPECT_EQ(known.route, MeasuredRoute::Heterogeneous);
+  EXPECT_FALSE(known.trial);
+  EXPECT_NEAR(known.heterogeneous_s, 0.75, 1e-12);
+}
+
+TEST(RouteLedger, WhatOneCallAlonePaysIsAddedUncorrected) {
+  RouteLedger ledger = with_scalapack_measured(1.0);
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 0.9, 1.0);
+  // 0.9 measured without the first touch; this call pays 0.2 s of it: 1.1 s > 1 s, forwarded.
+  const auto first = ledger.advise(kClass, 1.0, 1.0, true, 0.2);
+  EXPECT_EQ(first.route, MeasuredRoute::Forward);
+  EXPECT_DOUBLE_EQ(first.heterogeneous_s, 1.1);
+  // Once the memory is there (nothing paid once), the same class is taken over.
+  EXPECT_EQ(ledger.advise(kClass, 1.0, 1.0, true).route, MeasuredRoute::Heterogeneous);
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 0.9, 1.0);
+  const auto corrected = ledger.advise(kClass, 2.0, 1.0, false, 0.5);
+  EXPECT_DOUBLE_EQ(corrected.heterogeneous_s, 0.9 * 1.0 + 0.5);
+  EXPECT_EQ(corrected.route, MeasuredRoute::Heterogeneous);
+}
+
 TEST(RouteLedger, EqualSpeedsMeasuredSlowerForward) {
-  RouteLedger ledger;
-  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
-  ledger.record(kClass, MeasuredRoute::Forward, 1.0, 1.0);
+  RouteLedger ledger = with_scalapack_measured(1.0);
   ledger.record(kClass, MeasuredRoute::Heterogeneous, 1.5, 1.1);
   ledger.record(kClass, MeasuredRoute::Heterogeneous, 1.5, 1.1);
   const auto advice = ledger.advise(kClass, 1.0, 1.1, true);
@@ -132,6 +181,8 @@ TEST(RouteLedger, RefusesBadTimesAndRules) {
   EXPECT_THROW(RouteLedger(LedgerRule{0, 3, 1.25}), InvalidArgument);
   EXPECT_THROW(RouteLedger(LedgerRule{3, 2, 1.25}), InvalidArgument);
   EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 0.9}), InvalidArgument);
+  EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 1.25, 0}), InvalidArgument);
+  EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 1.25, 3}), InvalidArgument);  // beyond observations
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 #   slow  HETSCAL_TEST_SLOW_COMPUTE=1.5 makes every taken-over call 1.5 s slower than the
 #         model says: after its 2 measured calls hetscal forwards the class (2 calls measure
 #         ScaLAPACK, then one VERBOSE=1 line says the measurements chose ScaLAPACK, naming
-#         hetscal's measured ratio), and every later call goes to ScaLAPACK
+#         hetscal's measured ratio), and every later call goes to ScaLAPACK; one VERBOSE=1
+#         line says hetscal gave its planned copies back when the first went
 #   fast  no slow kernel: hetscal keeps the class (it is not measured slower), and no line
 #         says otherwise
 #   change  10 calls of 200; rank 0 turns 11x slower (factor 12) from its 40th BLAS call, inside
@@ -49,6 +50,8 @@ case $mode in
   slow)
     [ "$switched" -eq 1 ] || fail "not one line saying the class went to ScaLAPACK ($switched)"
     [ "${computed:-0}" -eq 2 ] || fail "$computed calls computed: expected the 2 measured ones only"
+    grep -q "^hetscal: planned copies given back ([0-9.]* MiB on rank 0): PDGEMM 320x320x320 forwarded after pricing" "$output" ||
+      fail "the class went to ScaLAPACK but hetscal kept its planned copies"
     ;;
   fast)
     [ "$switched" -eq 0 ] || fail "the class went to ScaLAPACK without a slow kernel"
