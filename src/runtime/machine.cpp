@@ -22,7 +22,9 @@ using mpi::check_mpi;
 
 constexpr int kLatencyRounds = 20;
 constexpr int kBandwidthRounds = 4;
-constexpr int kBandwidthBytes = 4 << 20;
+// 1 MiB is well past the latency's share on shared memory and on a network alike; 4 MiB made
+// the first call of a context pay 25 ms of round trips here.
+constexpr int kBandwidthBytes = 1 << 20;
 
 // Round-trip time of `bytes` between ranks 0 and 1 (the median of `rounds`), on rank 0.
 double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, int bytes, int rounds) {
@@ -99,6 +101,9 @@ struct Calibration {
 };
 
 // Fills a newly allocated 32 MiB (fresh pages, allocated as a planned copy is) and times it.
+// Not less: 8 MiB often came from pages the process had already touched and measured
+// 2-7 GB/s, while a planned copy's 100 MB of fresh guest memory filled at 0.36 GB/s; priced
+// that cheaply, a homogeneous PDGEMM trial paid 0.3 s it was not predicted to.
 double fresh_memory_rate() {
   constexpr std::size_t kBytes = std::size_t{32} << 20;
   const auto start = std::chrono::steady_clock::now();
