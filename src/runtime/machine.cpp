@@ -101,9 +101,10 @@ struct Calibration {
 };
 
 // Fills a newly allocated 32 MiB (fresh pages, allocated as a planned copy is) and times it.
-// Not less: 8 MiB often came from pages the process had already touched and measured
-// 2-7 GB/s, while a planned copy's 100 MB of fresh guest memory filled at 0.36 GB/s; priced
-// that cheaply, a homogeneous PDGEMM trial paid 0.3 s it was not predicted to.
+// Not less: 8 MiB samples measured 2-7 GB/s in a row here, and a homogeneous PDGEMM trial
+// priced from one paid 0.3 s of first touch it was not predicted to (about 108 MB at
+// 0.36 GB/s). On this VM even 32 MiB is a rough sample of the next allocation: it measured
+// 0.5-9 GB/s, and a 256 MiB fill after it 0.44-9.4 GB/s, unrelated.
 double fresh_memory_rate() {
   constexpr std::size_t kBytes = std::size_t{32} << 20;
   const auto start = std::chrono::steady_clock::now();
