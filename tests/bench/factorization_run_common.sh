@@ -24,6 +24,9 @@ log=$build/bench-$bench_name-real${precision/d/}.log  # bench-<name>-realz.log f
 field() { awk -v key="$1" -v col="$2" '$1 == key { print $col; exit }'; }
 # ratio NAME: the value of the line "ratio NAME ...".
 ratio() { awk -v key="$1" '$0 ~ "^ratio " key { print $3; exit }'; }
+# ceiling NAME: the value of the line "ceiling NAME ...": ScaLAPACK's time over the flops at
+# the ranks' DGEMM peak, what no kernel's hetscal/ScaLAPACK ratio can pass.
+ceiling() { awk -v key="$1" '$0 ~ "^ceiling " key { print $3; exit }'; }
 
 # The sleep rate of libhetscal-slowdown.so: one core's DGEMM rate, unless given.
 if [[ -z ${HETSCAL_SLOWDOWN_RATE:-} ]]; then

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "dgemm_ceiling.hpp"
 #include "factorization_bench.hpp"
 #include "factorization_report.hpp"
 #include "kernels/lu.hpp"
@@ -40,6 +41,7 @@ bool run_panel_rank_bench(const PanelRankBench<Matrix>& bench, const Factorizati
   const ReportLines lines{bench.homogeneous_target,
                           bench.homogeneous_target,
                           {"hetscal_planned_diagonal", "hetscal_planned_fastest"}};
+  const double dgemm_peak = concurrent_dgemm_peak(MPI_COMM_WORLD);
   bool all_correct = true;
   for (const std::int64_t n : o.n) {
     std::vector<Variant<Matrix>> variants =
@@ -54,7 +56,8 @@ bool run_panel_rank_bench(const PanelRankBench<Matrix>& bench, const Factorizati
                             true);
     all_correct = run_interleaved(variants, o.reps) && all_correct;
     if (rank == 0)
-      print_report(variants, o, n, bench.flops(n), lines, plan.grid.predicted_speedup());
+      print_report(variants, o, n, bench.flops(n), lines, plan.grid.predicted_speedup(),
+                   dgemm_peak);
   }
   return all_correct;
 }

@@ -19,10 +19,11 @@ for n in $sizes; do
   grep -q "results checked" <<<"$out" || { echo "N=$n homogeneous: wrong results (see $log)"; exit 1; }
   row[$n,hom]=""
   for grid in 1xP Px1; do
-    row[$n,hom]+=$(printf "%-58s %8s %8s %8s  %s\n" \
+    row[$n,hom]+=$(printf "%-58s %8s %8s %8s  %s, ceiling %s\n" \
       "${grid/P/2}: ScaLAPACK (nb=$(field scalapack_$grid 3 <<<"$out")) / hetscal (nb=$(field hetscal_$grid 3 <<<"$out"))" \
       "$(field scalapack_$grid 4 <<<"$out")" "$(field hetscal_$grid 4 <<<"$out")" \
-      "$(ratio "hetscal_$grid/scalapack_$grid" <<<"$out")" "target >= $target")$'\n'
+      "$(ratio "hetscal_$grid/scalapack_$grid" <<<"$out")" "target >= $target" \
+      "$(ceiling "hetscal_$grid/scalapack_$grid" <<<"$out")")$'\n'
   done
 
   out=$("${mpi[@]}" -x LD_PRELOAD="$slowdown" -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE \

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "dgemm_ceiling.hpp"
 #include "factorization_bench.hpp"
 #include "factorization_report.hpp"
 #include "gemm/planned_grid.hpp"
@@ -113,6 +114,7 @@ int hetscal_factor(Matrix<T>& a) {
 template <typename T>
 bool run_cholesky_bench(const bench::FactorizationOptions& o, const bench::BlacsGrids& grids,
                         int rank) {
+  const double dgemm_peak = bench::concurrent_dgemm_peak(MPI_COMM_WORLD);
   bool all_correct = true;
   for (const std::int64_t n : o.n) {
     std::vector<bench::Variant<Matrix<T>>> variants = bench::cyclic_variants<Matrix<T>>(
@@ -127,7 +129,7 @@ bool run_cholesky_bench(const bench::FactorizationOptions& o, const bench::Blacs
       bench::print_report(
           variants, o, n, kernels::potrf_flops<T>(n),
           {"target >= 1.5 on 2 ranks", "target >= 1.15 on 2 ranks", {"hetscal_planned"}},
-          plan.grid.predicted_speedup());
+          plan.grid.predicted_speedup(), dgemm_peak);
   }
   return all_correct;
 }

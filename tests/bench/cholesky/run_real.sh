@@ -17,13 +17,15 @@ declare -A row
 for n in $sizes; do
   out=$("${mpi[@]}" "$bench" --n "$n" --reps "$reps" --nb "$block_sizes" | tee -a "$log")
   grep -q "results checked" <<<"$out" || { echo "N=$n homogeneous: wrong results (see $log)"; exit 1; }
-  row[$n,hom]=$(printf "%-44s %8s %8s %8s  %s\n%-44s %8s %8s %8s  %s" \
+  row[$n,hom]=$(printf "%-44s %8s %8s %8s  %s, ceiling %s\n%-44s %8s %8s %8s  %s, ceiling %s" \
     "1x2: ScaLAPACK (nb=$(field scalapack_1xP 3 <<<"$out")) / hetscal (nb=$(field hetscal_1xP 3 <<<"$out"))" \
     "$(field scalapack_1xP 4 <<<"$out")" "$(field hetscal_1xP 4 <<<"$out")" \
     "$(ratio "hetscal_1xP/scalapack_1xP" <<<"$out")" "target >= 1.5" \
+    "$(ceiling "hetscal_1xP/scalapack_1xP" <<<"$out")" \
     "2x1: ScaLAPACK (nb=$(field scalapack_Px1 3 <<<"$out")) / hetscal (nb=$(field hetscal_Px1 3 <<<"$out"))" \
     "$(field scalapack_Px1 4 <<<"$out")" "$(field hetscal_Px1 4 <<<"$out")" \
-    "$(ratio "hetscal_Px1/scalapack_Px1" <<<"$out")" "target >= 1.15")
+    "$(ratio "hetscal_Px1/scalapack_Px1" <<<"$out")" "target >= 1.15" \
+    "$(ceiling "hetscal_Px1/scalapack_Px1" <<<"$out")")
 
   out=$("${mpi[@]}" -x LD_PRELOAD="$slowdown" -x HETSCAL_SLOWDOWN=1:3 -x HETSCAL_SLOWDOWN_RATE \
     "$bench" --n "$n" --reps "$reps" --nb "$block_sizes" --speeds 1,0.333333333333 | tee -a "$log")
