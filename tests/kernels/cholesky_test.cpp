@@ -202,6 +202,19 @@ TEST(Cholesky, DoubleOnEveryFamilyShapeAndTriangle) {
       for (const Shape& shape : kShapes) check_factorisation<double>(family, uplo, shape);
 }
 
+// Enough tile columns on every rank of the grids with one or two process columns for a local
+// array's trailing update to take them in several groups of kGroupColumns (256) columns, the
+// last narrower (cholesky_update.hpp): the groups' common rows, their staircases and the lines
+// gathered side by side.
+TEST(Cholesky, LocalArrayUpdateInSeveralGroups) {
+  for (const Family family : kEveryFamily) {
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      check_factorisation<double>(family, uplo, {600, 8, 5});
+      check_factorisation<std::complex<double>>(family, uplo, {400, 4, 3});
+    }
+  }
+}
+
 TEST(Cholesky, OtherScalarTypesOnEveryFamily) {
   for (const Family family : kEveryFamily) {
     for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
