@@ -18,8 +18,9 @@
 ///     not measured yet, its prediction stands in, so those forwarded calls measure it);
 ///   - equal speeds: once hetscal's correction is known, the same comparison (its kernels
 ///     measured faster than ScaLAPACK's take homogeneous calls too); before, a trial: once
-///     ScaLAPACK's correction is known and the model predicts hetscal within `trial_margin`
-///     of ScaLAPACK, hetscal computes the class until its own correction is known
+///     ScaLAPACK's correction is known and the model predicts hetscal, without what it pays
+///     once, within `trial_margin` of ScaLAPACK, hetscal computes the class until its own
+///     correction is known
 ///     (`observations` calls), otherwise the call is forwarded. A trial stops early, after
 ///     `trial_verdict` calls, when those calls already measured hetscal slower than
 ///     ScaLAPACK: on a homogeneous machine every trial call of a kernel no faster than

@@ -107,6 +107,17 @@ TEST(RouteLedger, EqualSpeedsTryHetscalOnlyAfterScaLAPACKWasMeasured) {
   EXPECT_NEAR(faster.heterogeneous_s, 0.924, 1e-12);
 }
 
+TEST(RouteLedger, WhatATrialPaysOnceDoesNotBarIt) {
+  RouteLedger ledger = with_scalapack_measured(1.0);
+  // Predicted 1.2 s, within the margin, plus 0.5 s of first touch: tried all the same.
+  const auto trial = ledger.advise(kClass, 1.0, 1.2, true, 0.5);
+  EXPECT_TRUE(trial.trial);
+  EXPECT_EQ(trial.route, MeasuredRoute::Heterogeneous);
+  EXPECT_DOUBLE_EQ(trial.heterogeneous_s, 1.7);  // what this call is expected to take
+  // Beyond the margin without it, no first touch makes a trial.
+  EXPECT_FALSE(ledger.advise(kClass, 1.0, 1.3, true, 0.0).trial);
+}
+
 TEST(RouteLedger, EqualSpeedsOneTrialCallMeasuredSlowerEndsTheTrial) {
   RouteLedger ledger = with_scalapack_measured(1.1);  // trial_verdict 1
   ASSERT_TRUE(ledger.advise(kClass, 1.0, 1.0, true).trial);
