@@ -30,16 +30,25 @@ env_args=(-x OPENBLAS_NUM_THREADS=1 -x LD_PRELOAD="$library" -x HETSCAL_VERBOSE=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do env_args+=(-x "$1"); shift; done
 [ $# -gt 0 ] && shift
 
-output=$(mktemp)
-trap 'rm -f "$output"' EXIT
-"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$program" "$@" > "$output" 2>&1
+# The program's verdicts go to stdout, hetscal's lines and ScaLAPACK's PXERBLA messages to
+# stderr: kept apart, no stderr write can land inside a verdict line or hide it.
+verdicts=$(mktemp) messages=$(mktemp) output=$(mktemp)
+trap 'rm -f "$verdicts" "$messages" "$output"' EXIT
+"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$program" "$@" \
+  > "$verdicts" 2> "$messages"
 status=$?
-grep -v "^hetscal: $routine" "$output"
+grep -av "^hetscal: $routine" "$messages"
+cat "$verdicts"
+cat "$verdicts" "$messages" > "$output"
 
 fail() { echo "check_computed: $*"; exit 1; }
 [ $status -eq 0 ] || fail "$(basename "$program") exited with status $status"
-grep -q "^hetscal-random: [0-9]* passed, 0 failed" "$output" || fail "no '0 failed' verdict"
-# Lines may share a line with other output (stdout and stderr interleave): grep -o.
+if ! grep -aq "^hetscal-random: [0-9]* passed, 0 failed" "$verdicts"; then
+  echo "check_computed: the program's stdout has $(wc -l < "$verdicts") lines; space left:"
+  df -h "$(dirname "$verdicts")"
+  fail "no '0 failed' verdict"
+fi
+# Lines may share a line with other output (the ranks' stderr writes interleave): grep -o.
 shape="$routine [0-9]+(x[0-9]+)*"
 computed=$(grep -o -E "$shape computed by hetscal:" "$output" | wc -l)
 forwarded=$(grep -o -E "$shape forwarded:" "$output" | wc -l)
