@@ -25,8 +25,11 @@ cd "$work" || exit 1
 
 env_args=(-x OPENBLAS_NUM_THREADS=1 -x LD_PRELOAD="$library")
 for assignment in "$@"; do env_args+=(-x "$assignment"); done
-"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$tester" > output.txt 2>&1
+# Stdout and stderr are captured apart and then joined: mpirun forwards each stream in pieces
+# of up to 4 KiB, so merged as they come a line of one can be cut by the other.
+"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$tester" > output.txt 2> errors.txt
 status=$?
+cat errors.txt >> output.txt
 cat output.txt
 
 fail() { echo "run_preloaded: $*"; exit 1; }

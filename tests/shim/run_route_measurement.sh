@@ -32,12 +32,15 @@ case $mode in
     slowdown="0:2@calls=0..40,0:12@calls=40..,1:6" size=200 calls=10 ;;
   *) echo "run_route_measurement: unknown mode $mode"; exit 2 ;;
 esac
-output=$(mktemp)
-trap 'rm -f "$output"' EXIT
+# Stdout and stderr are captured apart and then joined: mpirun forwards each stream in pieces
+# of up to 4 KiB, so merged as they come a line of one can be cut by the other.
+output=$(mktemp) errors=$(mktemp)
+trap 'rm -f "$output" "$errors"' EXIT
 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 -x OPENBLAS_NUM_THREADS=1 \
   -x LD_PRELOAD="$library $emulator" -x HETSCAL_SLOWDOWN_RATE=1e8 -x HETSCAL_SLOWDOWN="$slowdown" \
-  "${settings[@]}" "$program" $size $calls > "$output" 2>&1
+  "${settings[@]}" "$program" $size $calls > "$output" 2> "$errors"
 status=$?
+cat "$errors" >> "$output"
 cat "$output"
 
 fail() { echo "run_route_measurement: $*"; exit 1; }

@@ -16,11 +16,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 arguments=("$@")
-run() {  # run OUTPUT [mpirun options...]
-  local output=$1
+# run OUTPUT [mpirun options...]. Stdout and stderr are captured apart and then joined:
+# mpirun forwards each stream in pieces of up to 4 KiB, so merged as they come a line of one
+# can be cut by the other.
+run() {
+  local output=$1 status
   shift
   "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" -x OPENBLAS_NUM_THREADS=1 "$@" \
-    "$program" "${arguments[@]}" > "$work/$output" 2>&1
+    "$program" "${arguments[@]}" > "$work/$output" 2> "$work/$output.stderr"
+  status=$?
+  cat "$work/$output.stderr" >> "$work/$output"
+  return $status
 }
 run plain.txt || { cat "$work/plain.txt"; echo "run_same_output: the plain run failed"; exit 1; }
 env_args=(-x LD_PRELOAD="$library")

@@ -31,7 +31,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do env_args+=(-x "$1"); shift; done
 [ $# -gt 0 ] && shift
 
 # The program's verdicts go to stdout, hetscal's lines and ScaLAPACK's PXERBLA messages to
-# stderr: kept apart, no stderr write can land inside a verdict line or hide it.
+# stderr. mpirun forwards each stream in pieces of up to 4 KiB, so merged as they come a line
+# of one can be cut by the other (stop 25's CI lost a verdict so): they are kept apart.
 verdicts=$(mktemp) messages=$(mktemp) output=$(mktemp)
 trap 'rm -f "$verdicts" "$messages" "$output"' EXIT
 "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$program" "$@" \
