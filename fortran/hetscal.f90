@@ -188,7 +188,9 @@ module hetscal
       character(kind=c_char), intent(in) :: transa, transb
       integer(c_int), value :: m, n, k, ia, ja, ib, jb, ic, jc
       real(c_double), value :: alpha, beta
-      real(c_double), intent(in) :: a(*), b(*)
+      ! inout: A and B are read only, but when registered with hetscal_context_keep_balanced
+      ! the call may first move them to a layout balanced for new speeds (hetscal.h).
+      real(c_double), intent(inout) :: a(*), b(*)
       real(c_double), intent(inout) :: c(*)
       integer(c_int), intent(in) :: desca(*), descb(*), descc(*)
       integer(c_int), intent(out) :: info
