@@ -140,9 +140,9 @@ LedgerAdvice RouteLedger::advise(const std::string& shape_class, double forward_
   // A trial is an investment: what it pays once (the first touch of its copy) serves every
   // later call of the class, so only the recurring prediction must be within the margin.
   // Held against it, that cost decided on its own whether a homogeneous PDGEMM was ever tried:
-  // the calibration's fill sample reads this VM's fresh memory at 0.5-9 GB/s from one run to
-  // the next, and hetscal's GEMM (N = 3,000 on 2 ranks: 0.47 s a call against ScaLAPACK's
-  // 0.52) stayed untried whenever the sample read slow.
+  // this VM's fresh memory fills at 0.5-9 GB/s from one run to the next, and hetscal's GEMM
+  // (N = 3,000 on 2 ranks: 0.47 s a call against ScaLAPACK's 0.52) stayed untried whenever
+  // the first touch was priced slow.
   advice.trial = forward_correction > 0.0 && (early > 0.0 || heterogeneous_s <= rule_.trial_margin * forward_s);
   advice.route = advice.trial ? MeasuredRoute::Heterogeneous : MeasuredRoute::Forward;
   return advice;

@@ -85,6 +85,7 @@ Decision decide(const DecisionInput& in) {
   d.forward_s = prices->forward_s;
   d.heterogeneous_s = prices->heterogeneous_s;
   d.first_touch_s = prices->first_touch_s;
+  d.first_touch_bytes = prices->first_touch_bytes;
   char gain[48];
   std::snprintf(gain, sizeof gain, " (gain x%.2f)", d.forward_s / d.heterogeneous_s);
   const std::string times = "predicted " + seconds_text(d.heterogeneous_s) +

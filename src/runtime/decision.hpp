@@ -30,6 +30,7 @@ struct Prices {
   /// Of heterogeneous_s, what this call alone pays: the first touch of the planned copy's
   /// new memory (later calls reuse it). Priced apart from what measurements correct.
   double first_touch_s = 0.0;
+  double first_touch_bytes = 0.0;  ///< the most any rank newly allocates for the call
 };
 
 /// Everything decide() looks at; all values global.
@@ -68,6 +69,7 @@ struct Decision {
   /// above).
   std::optional<core::LedgerAdvice> advice;
   double first_touch_s = 0.0;     ///< of heterogeneous_s, paid by this call only (Prices)
+  double first_touch_bytes = 0.0;  ///< (Prices)
 };
 
 /// "0.123 s".

@@ -117,10 +117,8 @@ FactorizationOutcome route_factorization(
       throw InvalidArgument("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
     }
     Prices prices = price_routes(platform, problem, plan->candidate);
-    prices.first_touch_s = first_touch_seconds(agreed.context->comm,
-                                               detail::workspace_growth<T>(agreed, *plan->a),
-                                               machine.fresh_memory_bytes_per_s);
-    prices.heterogeneous_s += prices.first_touch_s;
+    price_first_touch(prices, agreed.context->comm, detail::workspace_growth<T>(agreed, *plan->a),
+                      machine.fresh_memory_bytes_per_s);
     return prices;
   };
   int info = 0;

@@ -95,10 +95,8 @@ TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
     const MachineFigures& machine = machine_figures(agreed);
     Prices prices = price_routes(machine.platform_for<T>(), gemm_problem(*agreed.context, call),
                                  plan->candidate);
-    prices.first_touch_s = first_touch_seconds(agreed.context->comm,
-                                               workspace_growth<T>(agreed, *plan),
-                                               machine.fresh_memory_bytes_per_s);
-    prices.heterogeneous_s += prices.first_touch_s;
+    price_first_touch(prices, agreed.context->comm, workspace_growth<T>(agreed, *plan),
+                      machine.fresh_memory_bytes_per_s);
     return prices;
   };
   routed.run = [&] { return run_planned_gemm(*state.context, *plan, call, state.workspace); };

@@ -6,14 +6,12 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <map>
 
 #include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
-#include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -97,36 +95,16 @@ struct Calibration {
   double latency_s = 1e-6;     // one process: nothing crosses a network
   double bandwidth_bytes_per_s = 1e10;
   double memory_bytes = 0.0;
-  double fresh_memory_bytes_per_s = 1e10;
 };
-
-// Fills a newly allocated 32 MiB (fresh pages, allocated as a planned copy is) and times it.
-// Not less: 8 MiB samples measured 2-7 GB/s in a row here, and a homogeneous PDGEMM trial
-// priced from one paid 0.3 s of first touch it was not predicted to (about 108 MB at
-// 0.36 GB/s). On this VM even 32 MiB is a rough sample of the next allocation: it measured
-// 0.5-9 GB/s, and a 256 MiB fill after it 0.44-9.4 GB/s, unrelated.
-double fresh_memory_rate() {
-  constexpr std::size_t kBytes = std::size_t{32} << 20;
-  const auto start = std::chrono::steady_clock::now();
-  const FreshMemory fresh = allocate_fresh(kBytes);
-  std::memset(fresh.get(), 1, kBytes);
-  // Read one byte per page back, so that the compiler cannot drop the fill of an array that
-  // is freed unread.
-  volatile unsigned sink = 0;
-  for (std::size_t at = 0; at < kBytes; at += 4096) sink = sink + static_cast<unsigned>(fresh[at]);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return static_cast<double>(kBytes) / std::max(seconds, 1e-9);
-}
 
 Calibration calibrate(MPI_Comm comm) {
   int me = 0, size = 1;
   check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  double probe = 0.0, fill_rate = 0.0;
+  double probe = 0.0;
   std::vector<char> buffer;
   mpi::run_agreed(comm, "calibration", [&] {
     probe = probed_speed();
-    fill_rate = fresh_memory_rate();
     if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
   });
   Calibration measured;
@@ -148,9 +126,6 @@ Calibration calibrate(MPI_Comm comm) {
   // Each rank's share of its host's memory; the smallest share is what every rank assumes.
   double share = host_memory_bytes() / ranks_on_this_host(comm);
   check_mpi(MPI_Allreduce(&share, &measured.memory_bytes, 1, MPI_DOUBLE, MPI_MIN, comm),
-            "MPI_Allreduce");
-  check_mpi(MPI_Allreduce(&fill_rate, &measured.fresh_memory_bytes_per_s, 1, MPI_DOUBLE, MPI_MIN,
-                          comm),
             "MPI_Allreduce");
   return measured;
 }
@@ -188,7 +163,6 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   figures.latency_s = measured.latency_s;
   figures.bandwidth_bytes_per_s = measured.bandwidth_bytes_per_s;
   figures.memory_bytes = measured.memory_bytes;
-  figures.fresh_memory_bytes_per_s = measured.fresh_memory_bytes_per_s;
   return figures;
 }
 

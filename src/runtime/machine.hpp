@@ -17,14 +17,23 @@
 
 namespace hetscal::runtime {
 
+/// The first-touch rate a context prices with before it has measured one. Not sampled at
+/// calibration: on a VM that hands freed memory back to its host (free-page reporting), a
+/// 32 MiB sample read 0.5-9 GB/s from one run to the next, unrelated to the allocation
+/// after it, and took up to 64 ms of the context's first call. A mid-range figure for a
+/// Linux host's page faults; a large allocation then measures the real one.
+inline constexpr double kAssumedFreshMemoryBytesPerS = 2e9;
+
 struct MachineFigures {
   std::vector<double> flops;           ///< per rank of the context, flop/s of the local kernel
   double latency_s = 0.0;              ///< one small message
   double bandwidth_bytes_per_s = 0.0;  ///< one large message
   double memory_bytes = 0.0;           ///< per rank: the host's memory over its ranks
-  /// How fast a rank fills memory it has just allocated (page faults included): the first
-  /// call that needs larger planned copies pays for them at this rate (the slowest rank's).
-  double fresh_memory_bytes_per_s = 1e10;
+  /// How fast the ranks fill memory they have just allocated (page faults included): a call
+  /// that needs larger planned copies pays for them at this rate. Assumed
+  /// (kAssumedFreshMemoryBytesPerS) until a computed call's allocation stage measures it
+  /// (runtime/route.cpp), then the rate of the context's latest allocation that grew.
+  double fresh_memory_bytes_per_s = kAssumedFreshMemoryBytesPerS;
   /// The rate of hetscal's kernels on a pattern's tiles, updated one BLAS call each, as a
   /// fraction of their rate on a grid's local array (core::KernelRate::per_tile_calls).
   /// Measured on the kernels themselves, not probed: the same Cholesky flops (N = 8,000,

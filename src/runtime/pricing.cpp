@@ -56,11 +56,14 @@ Prices price_routes(const core::Platform& platform, const core::Problem& problem
   return prices;
 }
 
-double first_touch_seconds(MPI_Comm comm, double local_growth_bytes, double fresh_memory_bytes_per_s) {
+void price_first_touch(Prices& prices, MPI_Comm comm, double local_growth_bytes,
+                       double fresh_memory_bytes_per_s) {
   double most = 0.0;
   mpi::check_mpi(MPI_Allreduce(&local_growth_bytes, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
                  "MPI_Allreduce");
-  return most / fresh_memory_bytes_per_s;
+  prices.first_touch_bytes = most;
+  prices.first_touch_s = most / fresh_memory_bytes_per_s;
+  prices.heterogeneous_s += prices.first_touch_s;
 }
 
 double predicted_compute_seconds(const core::Platform& platform, const core::Problem& problem,

@@ -31,11 +31,13 @@ std::vector<std::size_t> caller_layout_key(const core::CallerLayout& caller);
 Prices price_routes(const core::Platform& platform, const core::Problem& problem,
                     const core::Candidate& planned);
 
-/// Seconds the ranks spend filling planned copies for the first time: the most any rank
-/// must newly allocate (reduced over `comm`, so that every rank prices alike) at the
-/// machine's fresh-memory rate. Collective over `comm`.
+/// Adds to `prices` the first touch of the planned copies' new memory: the most any rank
+/// must newly allocate (reduced over `comm`, so that every rank prices alike), at the
+/// machine's fresh-memory rate, in first_touch_bytes, first_touch_s and heterogeneous_s.
+/// Collective over `comm`.
 /// @param local_growth_bytes what this rank's workspace must grow by for the call.
-double first_touch_seconds(MPI_Comm comm, double local_growth_bytes, double fresh_memory_bytes_per_s);
+void price_first_touch(Prices& prices, MPI_Comm comm, double local_growth_bytes,
+                       double fresh_memory_bytes_per_s);
 
 /// Predicted seconds of the routine on `candidate` alone (no move from the caller's layout).
 /// @throws InvalidArgument as core::predict.

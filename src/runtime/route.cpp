@@ -131,6 +131,37 @@ void release_planned_copies(ContextState& state, const std::string& shape) {
   }
 }
 
+// Allocations smaller than this are not timed as a rate: the allocation stage's fixed part
+// (plans, agreements) would weigh more than the pages.
+constexpr double kMinLearntFirstTouchBytes = 4.0 * (1 << 20);
+
+// The first touch a computed call paid, measured: later calls that grow the planned copies
+// are priced at the rate this call's allocation stage ran at, the slowest rank's, agreed by
+// one small collective. The stage also reserves the move-in's buffers, which the price does
+// not count, so the rate is an effective one: priced bytes over the stage's seconds, which
+// is what the next price needs. Every rank computed (a rank whose write-back failed aborts
+// the grid), so every rank joins; a failure only leaves the rate as it was.
+void learn_first_touch(ContextState& state, const Decision& decision, const TakeOverOutcome& outcome) {
+  if (!state.machine || !(decision.first_touch_bytes >= kMinLearntFirstTouchBytes)) return;
+  double slowest_s = 0.0;
+  if (MPI_Allreduce(&outcome.allocate_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, state.context->comm) !=
+          MPI_SUCCESS ||
+      !(slowest_s > 0.0))
+    return;
+  const double rate = decision.first_touch_bytes / slowest_s;
+  state.machine->fresh_memory_bytes_per_s = rate;
+  try {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "first touch measured: %.1f MiB in %s on the slowest rank (%.2g GB/s), the rate "
+                  "later planned copies are priced at",
+                  decision.first_touch_bytes / (1 << 20), seconds_text(slowest_s).c_str(), rate / 1e9);
+    report_always(state.verbosity, Verbosity::EveryCall, state.is_root(), line);
+  } catch (const std::exception&) {
+    // Only the message is lost (memory).
+  }
+}
+
 }  // namespace
 
 void forwarded_call_finished(const char* routine, double seconds) noexcept {
@@ -164,6 +195,7 @@ TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
   if (decision.route == Route::Heterogeneous) {
     outcome = call.run();
     if (!outcome.computed()) decision.reason = outcome.reason;
+    if (outcome.computed()) learn_first_touch(state, decision, outcome);
   } else if (decision.forward_s > 0.0) {
     // A call priced and handed to ScaLAPACK: the class is ScaLAPACK's for now, and the planned
     // copies would lie idle. Idle memory is not free: after a homogeneous trial, forwarded
