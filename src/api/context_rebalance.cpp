@@ -49,9 +49,9 @@ std::vector<double> target_speeds(const Context& context, const double* new_spee
         .speeds();
   }
   const runtime::ContextState& state = runtime::context_state(context.blacs_context);
-  if (!state.tracker)
+  if (!state.speeds.tracker)
     throw InvalidArgument("hetscal: no speeds learnt yet on this BLACS grid (no call adapted)");
-  return state.tracker->estimates();
+  return state.speeds.tracker->estimates();
 }
 
 // The context's layout for the new speeds, and the one planned from scratch for comparison.
@@ -273,9 +273,9 @@ RebalanceOutcome rebalance_context(Context& context, const std::vector<double>& 
   hetscal_rebalance_report report = planned_report(context, *replanned, matrices);
   move_operands(context, next, matrices, copies, report);
   context.speeds = speeds;
-  context.machine = std::move(replanned->machine);
+  context.resources.machine = std::move(replanned->machine);
   context.layout = next;
-  context.plans.clear();  // its layouts were made for the old speeds
+  context.resources.plans.clear();  // its layouts were made for the old speeds
   out = report;
   return outcome;
 }
