@@ -1,6 +1,12 @@
 #include "kernels/flop_counter.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -56,6 +62,30 @@ void account_compute_seconds(double seconds) {
 #endif
 }
 ComputeTally compute_tally() { return g_computed; }
+
+namespace {
+using EmulatedClock = double (*)();
+
+// The emulator's charged seconds when HETSCAL_TEST_EMULATED_CLOCK=1 asks for them (looked up
+// once), else nullptr: the wall clock.
+EmulatedClock emulated_clock() {
+  static const EmulatedClock clock = []() -> EmulatedClock {
+    const char* asked = std::getenv("HETSCAL_TEST_EMULATED_CLOCK");
+    if (asked == nullptr || std::strcmp(asked, "1") != 0) return nullptr;
+    auto found = reinterpret_cast<EmulatedClock>(dlsym(RTLD_DEFAULT, "hetscal_slowdown_charged_seconds"));
+    if (found == nullptr)
+      std::fprintf(stderr, "hetscal: HETSCAL_TEST_EMULATED_CLOCK=1 without the emulator "
+                           "(libhetscal-slowdown.so) preloaded: compute is timed by the wall clock\n");
+    return found;
+  }();
+  return clock;
+}
+}  // namespace
+
+double compute_clock_seconds() {
+  if (const EmulatedClock clock = emulated_clock()) return clock();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 double flop_balance(const std::vector<double>& flops, const std::vector<double>& speeds) {
   if (flops.size() != speeds.size())
