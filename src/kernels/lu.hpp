@@ -16,7 +16,7 @@ namespace hetscal::kernels {
 enum class LuPanelRank {
   DiagonalOwner,  ///< the owner of the step's diagonal tile (no gather on a 1×Q grid)
   Fastest,        ///< the fastest owner of a panel tile (i, k), i >= k, the lowest rank
-                  ///< among equals (seed 000's suggestion to let the fastest processor
+                  ///< among equals (Boudet1999's suggestion to let the fastest processor
                   ///< column do the pivoting)
 };
 
