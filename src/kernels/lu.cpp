@@ -100,12 +100,6 @@ std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_LU(T) \
-  template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, const LuOptions&);
-HETSCAL_INSTANTIATE_LU(float)
-HETSCAL_INSTANTIATE_LU(double)
-HETSCAL_INSTANTIATE_LU(std::complex<float>)
-HETSCAL_INSTANTIATE_LU(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_LU
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_LU_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -336,21 +336,6 @@ void reserve_buffers(const RedistributionPlan& plan, Exchange exchange) {
   buffer_of<T>(plan.receive_buffer(), layout.receive_elements);
 }
 
-template void reserve_buffers<float>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<double>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<std::complex<float>>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<std::complex<double>>(const RedistributionPlan&, Exchange);
-
-template void redistribute<float>(const RedistributionPlan&, const std::vector<const float*>&,
-                                  const std::vector<float*>&, Exchange);
-template void redistribute<double>(const RedistributionPlan&, const std::vector<const double*>&,
-                                   const std::vector<double*>&, Exchange);
-template void redistribute<std::complex<float>>(const RedistributionPlan&,
-                                                const std::vector<const std::complex<float>*>&,
-                                                const std::vector<std::complex<float>*>&, Exchange);
-template void redistribute<std::complex<double>>(const RedistributionPlan&,
-                                                 const std::vector<const std::complex<double>*>&,
-                                                 const std::vector<std::complex<double>*>&,
-                                                 Exchange);
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_REDISTRIBUTE_INSTANCES)
 
 }  // namespace hetscal::mpi
