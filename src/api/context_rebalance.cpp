@@ -1,7 +1,7 @@
 // Native API: a context's matrices rebalanced when the speeds change (hetscal_context_rebalance,
 // hetscal_rebalanced_elements, and the automatic rebalancing of api/kept_balanced.hpp, which
 // takes the same path). Cartesian layouts keep their grid and move only the panel
-// lines seed 003's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
+// lines Beaumont2000's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
 // planned afresh. Either way mpi::redistribute sends only the elements whose owner changed
 // and copies the others within their process.
 #include <mpi.h>

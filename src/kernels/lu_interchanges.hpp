@@ -26,9 +26,6 @@
 
 namespace hetscal::kernels::detail {
 
-inline constexpr int kLuRightSwapTag = 13;
-inline constexpr int kLuLeftSwapTag = 14;
-
 template <typename T>
 class RowInterchanges {
  public:

@@ -141,12 +141,7 @@ void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& sourc
       });
 }
 
-#define HETSCAL_INSTANTIATE_PERMUTE_ROWS(T) \
-  template void permute_rows<T>(DistributedMatrix<T>, const std::vector<std::int64_t>&, MPI_Comm);
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(float)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(double)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(std::complex<float>)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_PERMUTE_ROWS
+// The one place where scalar types are instantiated.
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_PERMUTE_ROWS_INSTANCES)
 
 }  // namespace hetscal::kernels

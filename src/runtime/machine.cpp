@@ -6,10 +6,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
-#include <memory>
 #include <map>
+#include <memory>
 
 #include "mpi/agreement.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
 
@@ -30,11 +31,15 @@ double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, int b
   for (int round = 0; round < rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
     if (me == 0) {
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, 0, comm), "MPI_Send");
-      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm), "MPI_Send");
+      check_mpi(
+          MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
+          "MPI_Recv");
     } else if (me == 1) {
-      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 0, 0, comm), "MPI_Send");
+      check_mpi(
+          MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 0, mpi::tag::kPingPong, comm), "MPI_Send");
     }
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
