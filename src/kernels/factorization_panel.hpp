@@ -198,12 +198,12 @@ void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const Dist
     factorise(tiles, a, k, comm);
   } else {
     if (s.l_rows > 0)
-      MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
-                mpi::mpi_type<T>(), panel_rank, mpi::tag::kFactoredPanel, comm, &s.receive);
+      mpi::check_mpi(MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
+                               mpi::mpi_type<T>(), panel_rank, mpi::tag::kFactoredPanel, comm, &s.receive), "MPI_Irecv");
     send_own_tiles(tiles, a, k, comm);
   }
-  MPI_Ibcast(s.shared.data(), mpi::mpi_count(Factor::shared_size(tiles, k), "panel broadcast"),
-             mpi::mpi_type<Shared>(), panel_rank, comm, &s.broadcast);
+  mpi::check_mpi(MPI_Ibcast(s.shared.data(), mpi::mpi_count(Factor::shared_size(tiles, k), "panel broadcast"),
+                            mpi::mpi_type<Shared>(), panel_rank, comm, &s.broadcast), "MPI_Ibcast");
 }
 
 template <typename T, typename Factor>
@@ -223,8 +223,8 @@ void GatheredPanel<T, Factor>::send_own_tiles(const FactorizationTiles& tiles,
       },
       Copy::FromA);
   gather_send_.emplace_back(MPI_REQUEST_NULL);
-  MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
-            tiles.panel_rank(k), mpi::tag::kPanelGather, comm, &gather_send_.back());
+  mpi::check_mpi(MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
+                           tiles.panel_rank(k), mpi::tag::kPanelGather, comm, &gather_send_.back()), "MPI_Isend");
 }
 
 template <typename T, typename Factor>

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/speeds.hpp"
+#include "mpi/mpi_error.hpp"
 
 #ifdef HETSCAL_SIMGRID
 #include <simgrid/engine.h>
@@ -103,11 +104,11 @@ double flop_balance(const std::vector<double>& flops, const std::vector<double>&
 
 FlopBalance gather_flop_balance(MPI_Comm comm, const std::vector<double>& speeds) {
   int size = 0;
-  MPI_Comm_size(comm, &size);
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   FlopBalance result;
   result.flops.resize(static_cast<std::size_t>(size));
   double mine = g_local_flops;
-  MPI_Allgather(&mine, 1, MPI_DOUBLE, result.flops.data(), 1, MPI_DOUBLE, comm);
+  mpi::check_mpi(MPI_Allgather(&mine, 1, MPI_DOUBLE, result.flops.data(), 1, MPI_DOUBLE, comm), "MPI_Allgather");
   result.speeds = speeds;
   result.balance = flop_balance(result.flops, speeds);
   return result;

@@ -176,8 +176,8 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
     const std::int64_t count = step.count * shared_width(tiles, k, first, last, me, rank);
     if (count == 0) continue;
     receives_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
-              mpi::mpi_type<T>(), rank, mpi::tag::kQrPartial, comm, &receives_.back());
+    mpi::check_mpi(MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
+                             mpi::mpi_type<T>(), rank, mpi::tag::kQrPartial, comm, &receives_.back()), "MPI_Irecv");
     received += count;
   }
   compute_partials(tiles, step, a, first, last);

@@ -106,8 +106,8 @@ std::vector<std::int64_t> interchange_permutation(std::int64_t rows,
 template <typename T>
 void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& source, MPI_Comm comm) {
   int size = 1, me = 0;
-  MPI_Comm_size(comm, &size);
-  MPI_Comm_rank(comm, &me);
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  mpi::check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
   check_view(x, "permute_rows: X", size, me);
   check_permutation(x.rows(), source);
   const std::vector<RowPiece> pieces = moved_pieces(*x.distribution, source);
