@@ -1,4 +1,4 @@
-#include "core/cholesky_plan.hpp"
+#include "core/planners/cholesky_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/pattern_cost.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {

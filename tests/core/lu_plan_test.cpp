@@ -1,6 +1,6 @@
-// The LU planner (core/lu_plan.hpp): the obvious winner in clear cases, the choice the fastest
-// of what it priced, the LU tile orders of M×N grids, memory limits, and bad input refused.
-#include "core/lu_plan.hpp"
+// The LU planner (core/planners/lu_plan.hpp): the obvious winner in clear cases, the choice the
+// fastest of what it priced, the LU tile orders of M×N grids, memory limits, and bad input refused.
+#include "core/planners/lu_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
-#include "core/allocation_1d.hpp"
-#include "core/cholesky_ordering.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/allocation_1d.hpp"
+#include "core/planners/cholesky_ordering.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/factorization_plan.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/factorization_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 

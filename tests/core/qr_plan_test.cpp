@@ -1,15 +1,15 @@
-// The planner for QR (core/lu_plan.hpp, choose_qr_plan): the LU's candidates priced by the QR
-// time model; the obvious winner in clear cases, the choice the fastest of what it priced as
-// a QR, memory limits, and bad input refused naming choose_qr_plan.
+// The planner for QR (core/planners/lu_plan.hpp, choose_qr_plan): the LU's candidates priced by the
+// QR time model; the obvious winner in clear cases, the choice the fastest of what it priced as a
+// QR, memory limits, and bad input refused naming choose_qr_plan.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/lu_plan.hpp"
-#include "core/qr_steps.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/qr_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
 #include "tools/plan/input.hpp"
 #include "tools/plan/plan_model.hpp"
 #include "tools/plan/plan_pattern.hpp"

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/model_report.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/planners/model_report.hpp"
 #include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 

@@ -7,17 +7,16 @@
 /// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns), for LU core::choose_lu_plan's
 /// (2DBC, heterogeneous grids in LU order, G-2DBC, heterogeneous patterns, each panel rank),
 /// for QR core::choose_qr_plan's (the same, priced by the QR time model).
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "core/cholesky_plan.hpp"
-#include "core/lu_plan.hpp"
-#include "core/platform.hpp"
-#include "core/speeds.hpp"
-#include "core/time_model.hpp"
+#include "core/common/speeds.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 #include "tools/plan/input.hpp"
 
 namespace hetscal::tools::plan {
