@@ -44,7 +44,7 @@ TEST(QrPlan, EveryCandidateIsPricedAsAQr) {
       planner_platform({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
   const std::size_t m = 2600, n = 1500;
   const CallerLayout caller = caller_grid(1, 5);
-  const LuChoice choice = choose_qr_plan(platform, m, n, caller);
+  const LuChoice choice = choose_qr_plan(platform, m, n, caller, exhaustive<LuPlanOptions>());
   Problem qr;
   qr.routine = Routine::QR;
   qr.m = m;

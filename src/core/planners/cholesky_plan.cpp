@@ -95,25 +95,29 @@ const char* cholesky_layout_name(CholeskyLayoutKind kind) {
   return "?";
 }
 
-CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n, const CallerLayout& caller,
-                                    const CholeskyPlanOptions& options) {
+PlanCandidates<CholeskyLayoutKind> cholesky_plan_candidates(const Platform& platform, std::int64_t n,
+                                                            const CallerLayout& caller,
+                                                            const CholeskyPlanOptions& options) {
   require_valid(platform);
   if (n < 1) throw InvalidArgument("choose_cholesky_plan: N = " + std::to_string(n) + " must be >= 1");
   if (options.kinds.empty()) throw InvalidArgument("choose_cholesky_plan: no kind of distribution to price");
-  Problem problem;
+  PlanCandidates<CholeskyLayoutKind> candidates;
+  Problem& problem = candidates.problem;
   problem.routine = Routine::Cholesky;
   problem.n = static_cast<std::size_t>(n);
   problem.caller = caller;
 
   CandidateBuilder builder(platform, problem.n, options);
   if (builder.wants(CholeskyLayoutKind::CallerLayout)) builder.add_caller(problem);
-  const auto pattern_counts = pattern_process_counts(platform, options.max_processors);
-  for (const std::vector<std::size_t>& fastest : fastest_subsets(platform, options.max_processors)) {
-    builder.add_grids(fastest);
-    if (std::find(pattern_counts.begin(), pattern_counts.end(), fastest.size()) != pattern_counts.end())
-      builder.add_patterns(fastest);
-  }
-  return price_and_choose(platform, problem, std::move(builder.built()));
+  add_per_process_count(platform, options.max_processors, options.search.exhaustive, builder);
+  candidates.built = std::move(builder.built());
+  return candidates;
+}
+
+CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n, const CallerLayout& caller,
+                                    const CholeskyPlanOptions& options) {
+  return build_price_and_choose<CholeskyLayoutKind>(
+      platform, [&] { return cholesky_plan_candidates(platform, n, caller, options); }, options.search);
 }
 
 }  // namespace hetscal::core

@@ -59,6 +59,8 @@ struct CholeskyPlanOptions {
   /// GCR&M search per process count; the paper's is {6, 100, 0}, slower by 10×.
   GcrmSearchOptions gcrm{6.0, 10, 0};
   HeteroSymmetricOptions hetero_symmetric{};
+  /// Process counts, pruning and this pricer's slice (candidate_search.hpp).
+  SearchOptions search;
 };
 
 /// One priced candidate; pattern_cost is T = average distinct nodes per colrow
@@ -68,6 +70,12 @@ using CholeskyCandidate = PricedCandidate<CholeskyLayoutKind>;
 /// What choose_cholesky_plan decided (candidate: see the file comment), and everything it
 /// priced.
 using CholeskyChoice = PlanChoice<CholeskyLayoutKind>;
+
+/// The problem and the candidates choose_cholesky_plan prices, not yet priced, in its order.
+/// @throws as choose_cholesky_plan, except that nothing is priced.
+PlanCandidates<CholeskyLayoutKind> cholesky_plan_candidates(const Platform& platform, std::int64_t n,
+                                                            const CallerLayout& caller,
+                                                            const CholeskyPlanOptions& options = {});
 
 /// Chooses the distribution, tile size and processors for the Cholesky factorisation of an
 /// N×N matrix held in `caller`'s layout on `platform`.

@@ -25,13 +25,19 @@ std::size_t planned_processor_count(const Platform& platform, std::size_t max_pr
   return max_processors == 0 ? platform.size() : std::min(max_processors, platform.size());
 }
 
-std::vector<std::vector<std::size_t>> fastest_subsets(const Platform& platform,
-                                                      std::size_t max_processors) {
-  const auto order = fastest_first(platform);
-  std::vector<std::vector<std::size_t>> subsets;
-  for (std::size_t k = 1; k <= planned_processor_count(platform, max_processors); ++k)
-    subsets.emplace_back(order.begin(), order.begin() + static_cast<long>(k));
-  return subsets;
+std::vector<std::size_t> planned_process_counts(const Platform& platform, std::size_t max_processors,
+                                                bool exhaustive) {
+  std::vector<std::size_t> counts = searched_process_counts(platform, max_processors, exhaustive);
+  for (std::size_t k : pattern_process_counts(platform, max_processors)) counts.push_back(k);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+std::vector<std::size_t> fastest_processors(const Platform& platform, std::size_t k) {
+  std::vector<std::size_t> order = fastest_first(platform);
+  order.resize(k);
+  return order;
 }
 
 std::vector<std::size_t> pattern_process_counts(const Platform& platform, std::size_t max_processors) {
@@ -88,13 +94,6 @@ bool speeds_differ(const Platform& platform, const std::vector<std::size_t>& pro
     if (platform.processors[x].speed_flops != platform.processors[processors.front()].speed_flops)
       return true;
   return false;
-}
-
-std::size_t fastest_fitting(const std::vector<Prediction>& predictions) {
-  const Prediction best = choose(predictions);  // the first of the fastest that fit
-  for (std::size_t i = 0; i < predictions.size(); ++i)
-    if (predictions[i].fits_memory() && predictions[i].total_s() == best.total_s()) return i;
-  return 0;  // unreachable: choose() returned one of them
 }
 
 }  // namespace hetscal::core

@@ -120,16 +120,19 @@ const char* lu_layout_name(LuLayoutKind kind) {
 
 namespace {
 
-/// The LU planner's candidates priced for `routine` (LU or QR): only the step model differs.
-LuChoice choose_factorization_plan(Routine routine, const std::string& planner, const Platform& platform,
-                                   std::int64_t m, std::int64_t n, const CallerLayout& caller,
-                                   const LuPlanOptions& options) {
+}  // namespace
+
+PlanCandidates<LuLayoutKind> lu_plan_candidates(Routine routine, const Platform& platform, std::int64_t m,
+                                                std::int64_t n, const CallerLayout& caller,
+                                                const LuPlanOptions& options) {
+  const std::string planner = routine == Routine::QR ? "choose_qr_plan" : "choose_lu_plan";
   require_valid(platform);
   if (m < 1 || n < 1)
     throw InvalidArgument(planner + ": an M x N = " + std::to_string(m) + " x " + std::to_string(n) +
                           " matrix; both must be >= 1");
   if (options.kinds.empty()) throw InvalidArgument(planner + ": no kind of distribution to price");
-  Problem problem;
+  PlanCandidates<LuLayoutKind> candidates;
+  Problem& problem = candidates.problem;
   problem.routine = routine;
   problem.m = static_cast<std::size_t>(m);
   problem.n = static_cast<std::size_t>(n);
@@ -137,30 +140,35 @@ LuChoice choose_factorization_plan(Routine routine, const std::string& planner, 
 
   LuCandidateBuilder builder(platform, {problem.m, problem.n}, options, planner);
   if (builder.wants(LuLayoutKind::CallerLayout)) builder.add_caller(problem);
-  const auto pattern_counts = pattern_process_counts(platform, options.max_processors);
-  for (const std::vector<std::size_t>& fastest : fastest_subsets(platform, options.max_processors)) {
-    builder.add_grids(fastest);
-    if (std::find(pattern_counts.begin(), pattern_counts.end(), fastest.size()) != pattern_counts.end())
-      builder.add_patterns(fastest);
-  }
+  add_per_process_count(platform, options.max_processors, options.search.exhaustive, builder);
   builder.add_fastest_panel_variants();
   if (builder.built().empty())
     throw InvalidArgument(planner + ": none of the " + std::to_string(options.kinds.size()) +
                           " kinds of distribution asked for applies to " + std::to_string(platform.size()) +
                           " processors (G-2DBC and heterogeneous patterns need 2 or more)");
-  return price_and_choose(platform, problem, std::move(builder.built()));
+  candidates.built = std::move(builder.built());
+  return candidates;
+}
+
+namespace {
+
+/// The LU planner's candidates priced for `routine` (LU or QR): only the step model differs.
+LuChoice choose_factorization_plan(Routine routine, const Platform& platform, std::int64_t m, std::int64_t n,
+                                   const CallerLayout& caller, const LuPlanOptions& options) {
+  return build_price_and_choose<LuLayoutKind>(
+      platform, [&] { return lu_plan_candidates(routine, platform, m, n, caller, options); }, options.search);
 }
 
 }  // namespace
 
 LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
                         const LuPlanOptions& options) {
-  return choose_factorization_plan(Routine::LU, "choose_lu_plan", platform, m, n, caller, options);
+  return choose_factorization_plan(Routine::LU, platform, m, n, caller, options);
 }
 
 LuChoice choose_qr_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
                         const LuPlanOptions& options) {
-  return choose_factorization_plan(Routine::QR, "choose_qr_plan", platform, m, n, caller, options);
+  return choose_factorization_plan(Routine::QR, platform, m, n, caller, options);
 }
 
 }  // namespace hetscal::core

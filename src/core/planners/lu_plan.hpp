@@ -57,6 +57,8 @@ struct LuPlanOptions {
   /// with the speed ratio), and no pattern of more cells than max_pattern_cells.
   HeteroPatternOptions hetero_pattern{4, 60, 0};
   double max_pattern_cells = 65536;
+  /// Process counts, pruning and this pricer's slice (candidate_search.hpp).
+  SearchOptions search;
 };
 
 /// One priced candidate; pattern_cost is T = x̄ + ȳ (lu_cost) for patterns and 2DBC.
@@ -65,6 +67,13 @@ using LuCandidate = PricedCandidate<LuLayoutKind>;
 /// What choose_lu_plan decided (the candidate carries its panel rank), and everything it
 /// priced.
 using LuChoice = PlanChoice<LuLayoutKind>;
+
+/// The problem and the candidates choose_lu_plan (routine LU) or choose_qr_plan (QR) prices,
+/// not yet priced, in the planners' order.
+/// @throws as choose_lu_plan, except that nothing is priced.
+PlanCandidates<LuLayoutKind> lu_plan_candidates(Routine routine, const Platform& platform, std::int64_t m,
+                                                std::int64_t n, const CallerLayout& caller,
+                                                const LuPlanOptions& options = {});
 
 /// Chooses the distribution, tile size, processors and panel rank for the LU factorisation
 /// of an M×N matrix held in `caller`'s layout on `platform`.

@@ -92,9 +92,15 @@ std::vector<Candidate> generate_candidates(const Platform& platform, const Probl
 
   const std::size_t largest_hetero_patterns = largest_hetero_pattern_count(platform, options);
 
+  std::vector<std::size_t> counts = options.process_counts;
+  if (counts.empty())
+    for (std::size_t k = 1; k <= most; ++k) counts.push_back(k);
   std::vector<Candidate> out;
   if (wants(options, CandidateFamily::CallerLayout)) out.push_back(caller_layout_candidate(problem));
-  for (std::size_t k = 1; k <= most; ++k) {
+  for (std::size_t k : counts) {
+    if (k == 0 || k > most)
+      throw InvalidArgument("generate_candidates: process count " + std::to_string(k) + " is not within 1 to " +
+                            std::to_string(most));
     const std::vector<std::size_t> fastest(order.begin(), order.begin() + static_cast<long>(k));
     append_patterns(platform, options, tiles, fastest, largest_hetero_patterns, out);
     for (std::size_t p = 1; p <= k; ++p) {

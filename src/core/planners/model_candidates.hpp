@@ -39,6 +39,9 @@ struct CandidateOptions {
   /// and a ratio of 16,000 on 2; beyond it the larger k are left out.
   double max_pattern_cells = 65536;
   std::size_t max_processors = 0;  ///< 0: all of the platform's
+  /// The process counts k (fastest k processors) to build for, each <= max_processors;
+  /// empty: every k (searched_process_counts, candidate_search.hpp, gives the scalable ones).
+  std::vector<std::size_t> process_counts;
 };
 
 /// Builds the candidates for `problem` on `platform`. Tile sizes larger than N are skipped

@@ -5,9 +5,11 @@
 /// other ranks finish step k (lookahead of one). Step k lasts max(window, gather and
 /// factorisation + the panel rank's own part of step k, gather and factorisation +
 /// delivery); what exceeds the window counts as panel time, and panel 0 is exposed whole.
+/// Beyond 2·kSampledSteps steps, the steps are sampled (step_sampling.hpp).
 #include <algorithm>
 #include <cstddef>
 
+#include "core/time_models/step_sampling.hpp"
 #include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
@@ -26,16 +28,21 @@ struct PanelSeconds {
 ///        (communication seconds), exposed() (seconds on the critical path that no
 ///        lookahead hides, counted as panel time), slowest_compute(), window() (every rank
 ///        done) and of(x) (rank x done with its own part).
+/// Long sequences are sampled (step_sampling.hpp): each sampled step k, with step k+1's
+/// panel, stands for its stratum.
 template <typename Steps, typename PanelOf, typename WorkOf>
 TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_of) {
   TimeBreakdown t;
   auto load = steps.step(0);
   t.panel += panel_of(load).total();  // nothing to hide it behind
-  for (std::size_t k = 0; k < steps.steps(); ++k) {
+  std::size_t loaded = 0;             // the step `load` holds
+  for (const SampledStep& sample : sampled_steps(steps.steps())) {
+    const std::size_t k = sample.step;
+    if (k != loaded) load = steps.step(k);
     const auto work = work_of(load);
-    t.communication += work.messages;
-    t.panel += work.exposed();
-    t.compute += work.slowest_compute();
+    t.communication += sample.weight * work.messages;
+    t.panel += sample.weight * work.exposed();
+    t.compute += sample.weight * work.slowest_compute();
     if (k + 1 == steps.steps()) break;
     auto next = steps.step(k + 1);
     // The step lasts until every rank is done, the panel rank has its next panel factorised
@@ -43,8 +50,9 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
     const PanelSeconds panel = panel_of(next);
     const double step = std::max(
         {work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
-    t.panel += step - work.window();
+    t.panel += sample.weight * (step - work.window());
     load = std::move(next);
+    loaded = k + 1;
   }
   return t;
 }

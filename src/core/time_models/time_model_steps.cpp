@@ -8,6 +8,7 @@
 
 #include "core/common/error.hpp"
 #include "core/time_models/cholesky_steps.hpp"
+#include "core/time_models/step_sampling.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -201,7 +202,9 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
   const std::size_t p = platform.size();
 
   TimeBreakdown t;
-  for (std::size_t k = 0; k < geometry.diagonal_row.size(); ++k) {
+  for (const SampledStep& sample : sampled_steps(geometry.diagonal_row.size())) {
+    const std::size_t k = sample.step;
+    const double weight = sample.weight;  // the steps this one stands for (step_sampling.hpp)
     // Tiles of the trailing matrix (GEMM: the whole C every step) and of the panel.
     const std::size_t diagonal = geometry.diagonal_row[k];
     const std::size_t owner_col = layout.col_class[k], owner_row = layout.row_class[diagonal];
@@ -216,11 +219,11 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
     for (std::size_t a = 0; a < layout.rows; ++a) panel[layout.at(a, owner_col)] += real(r_panel[a]);
     for (std::size_t b = 0; b < layout.cols; ++b) row_block[layout.at(owner_row, b)] += real(c_trail[b]);
 
-    t.compute += slowest_time(platform, update, update_flops, efficiency);
+    t.compute += weight * slowest_time(platform, update, update_flops, efficiency);
     if (costs.factorisation) {
-      t.panel += slowest_time(platform, panel, panel_flops, efficiency);
-      t.panel += slowest_time(platform, row_block, costs.row_block_flops_per_tile, efficiency);
-      t.panel += nb * costs.panel_collectives_per_column *
+      t.panel += weight * slowest_time(platform, panel, panel_flops, efficiency);
+      t.panel += weight * slowest_time(platform, row_block, costs.row_block_flops_per_tile, efficiency);
+      t.panel += weight * nb * costs.panel_collectives_per_column *
                  broadcast_time(platform.network, groups.col[owner_col], nb * kBytesPerElement);
     }
 
@@ -249,7 +252,7 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
           }
       }
     }
-    t.communication += along_rows.time() + along_cols.time();
+    t.communication += weight * (along_rows.time() + along_cols.time());
   }
   return t;
 }
