@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
+#include <queue>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "core/common/error.hpp"
 
@@ -79,14 +82,19 @@ std::vector<std::size_t> proportional_sequence(std::size_t count, const std::vec
     if (!std::isfinite(s) || s <= 0.0)
       throw InvalidArgument("proportional_sequence: share " + std::to_string(s) +
                             " must be finite and > 0");
+  // Each tile goes to the line whose next tile would end earliest, (dealt + 1) / share, the
+  // lowest index on ties: a heap keyed on (that time, index) finds it in O(log lines).
+  using Next = std::pair<double, std::size_t>;
+  std::priority_queue<Next, std::vector<Next>, std::greater<Next>> next;
   std::vector<double> dealt(shares.size(), 0.0);
+  for (std::size_t a = 0; a < shares.size(); ++a) next.push({1.0 / shares[a], a});
   std::vector<std::size_t> out(count);
   for (std::size_t t = 0; t < count; ++t) {
-    std::size_t best = 0;
-    for (std::size_t a = 1; a < shares.size(); ++a)
-      if ((dealt[a] + 1.0) / shares[a] < (dealt[best] + 1.0) / shares[best]) best = a;
+    const std::size_t best = next.top().second;
+    next.pop();
     out[t] = best;
     dealt[best] += 1.0;
+    next.push({(dealt[best] + 1.0) / shares[best], best});
   }
   return out;
 }
