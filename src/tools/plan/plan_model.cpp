@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -109,6 +110,10 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
 // The priced predictions of a search (pruned ones left out) and the chosen one's index among them.
 void take_priced(ModelReport& report, std::vector<core::Prediction> predictions, const std::vector<bool>& priced,
                  std::size_t chosen) {
@@ -159,8 +164,10 @@ template <typename Kind, typename Options, typename Choose, typename Candidates>
 Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates candidates) {
   options.search.exhaustive = report.settings.exhaustive;
   Clock::time_point start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
   const core::PlanChoice<Kind> choice = choose(options);
   report.planning_s = seconds_since(start);
+  report.planning_cpu_s = cpu_seconds_since(cpu_start);
   std::vector<core::Prediction> predictions;
   std::vector<bool> priced;
   for (const core::PricedCandidate<Kind>& c : choice.priced) {
@@ -186,6 +193,7 @@ void run_gemm_planner(ModelReport& report) {
   core::CandidateOptions options;
   const core::SearchOptions search{report.settings.exhaustive, {}};
   Clock::time_point start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
   options.process_counts = core::searched_process_counts(report.platform, 0, search.exhaustive);
   const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem, options);
   const double build_s = seconds_since(start);
@@ -194,6 +202,7 @@ void run_gemm_planner(ModelReport& report) {
   const std::vector<core::Prediction> unpriced = predictions;
   const core::SearchResult result = core::search_candidates(report.platform, report.problem, predictions, search);
   report.planning_s = seconds_since(start);
+  report.planning_cpu_s = cpu_seconds_since(cpu_start);
   take_priced(report, std::move(predictions), result.priced, result.chosen);
   report.planning_per_rank_s =
       per_rank_seconds(report.platform, report.problem, unpriced, search.exhaustive, build_s);
@@ -342,6 +351,7 @@ Json model_json(const ModelReport& report) {
               {"candidates", report.candidates},
               {"pruned", report.pruned},
               {"planning_s", report.planning_s},
+              {"planning_cpu_s", report.planning_cpu_s},
               {"planning_per_rank_s", report.planning_per_rank_s},
               {"predictions", predictions},
               {"chosen", chosen_json(report)},
