@@ -1,15 +1,15 @@
-// Sampled step sequences (core/step_sampling.hpp): the strata cover every step once, and a
-// sampled sum stays close to the full one (within 2 %), on a synthetic cost and across the threshold of
-// the LU, QR and GEMM step models.
-#include "core/step_sampling.hpp"
+// Sampled step sequences (core/time_models/step_sampling.hpp): the strata cover every step once,
+// and a sampled sum stays close to the full one (within 2 %), on a synthetic cost and across the
+// threshold of the LU, QR and GEMM step models.
+#include "core/time_models/step_sampling.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "core/model_candidates.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/time_model.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
