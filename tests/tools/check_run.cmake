@@ -12,7 +12,10 @@
 #                   PDF (read by PDFTOTEXT), must match
 #   PDFTOTEXT, XMLLINT  paths of poppler's pdftotext and libxml2's xmllint (or a false value)
 #   NO_FILE         file that must not exist afterwards (deleted before the run)
-#   TIME_LIMIT      seconds the run may take (it is stopped and the check fails after them)
+#   TIME_LIMIT      CPU seconds the run may take (ulimit -t: it is stopped and the check fails
+#                   after them); load on the machine does not stretch CPU time, so a busy
+#                   machine cannot fail the check. The wall clock only guards against a hang
+#                   (a run that waits uses no CPU): 10 times TIME_LIMIT.
 #   MEMORY_KB       virtual memory limit of the run (ulimit -v), so that unbounded allocation
 #                   fails the run instead of exhausting the machine
 #   FIFO            a named pipe created before the run (and removed after it)
@@ -61,13 +64,19 @@ if(DEFINED FIFO)
   endif()
 endif()
 
-set(run ${command})
+set(limits "")
 if(DEFINED MEMORY_KB)
-  set(run sh -c "ulimit -v ${MEMORY_KB} && exec \"$@\"" sh ${command})
+  string(APPEND limits "ulimit -v ${MEMORY_KB} && ")
 endif()
 set(time_limit)
 if(DEFINED TIME_LIMIT)
-  set(time_limit TIMEOUT ${TIME_LIMIT})
+  string(APPEND limits "ulimit -t ${TIME_LIMIT} && ")
+  math(EXPR wall_limit "${TIME_LIMIT} * 10")
+  set(time_limit TIMEOUT ${wall_limit})
+endif()
+set(run ${command})
+if(NOT limits STREQUAL "")
+  set(run sh -c "${limits}exec \"$@\"" sh ${command})
 endif()
 string(TIMESTAMP started "%s")
 execute_process(COMMAND ${run} ${time_limit} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -76,7 +85,10 @@ if(DEFINED FIFO)
   file(REMOVE "${FIFO}")
 endif()
 if(code MATCHES "timeout")
-  fail("still running after the time limit of ${TIME_LIMIT} s")
+  fail("still running after ${wall_limit} s of wall time (a hang?)")
+endif()
+if(NOT code MATCHES "^-?[0-9]+$")
+  fail("ended by a signal: ${code} (over the CPU time limit of ${TIME_LIMIT} s, or the memory limit?)")
 endif()
 math(EXPR seconds "${ended} - ${started}")
 message(STATUS "ran in about ${seconds} s")
