@@ -19,7 +19,7 @@
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/cholesky_panel.hpp"
-#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"

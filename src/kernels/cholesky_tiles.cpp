@@ -1,4 +1,4 @@
-#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tiles.hpp"
 
 #include <algorithm>
 

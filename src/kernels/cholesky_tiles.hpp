@@ -1,5 +1,5 @@
 #pragma once
-/// @file cholesky_plan.hpp
+/// @file cholesky_tiles.hpp
 /// Internal to kernels::cholesky: who owns and who needs which tile, read from the
 /// Distribution alone (identical on every rank), in the driver's lower-triangle view
 /// (cholesky_tile_ops.hpp: logical tile (i, j), i >= j).
