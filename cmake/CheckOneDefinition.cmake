@@ -7,8 +7,8 @@
 # braces outside literals and comments (members start at column 0, as clang-format leaves
 # them) and fails on a file whose braces do not balance.
 # Run as: cmake -DSOURCE_DIR=<repo> -P CheckOneDefinition.cmake
-# With -DEXPECTED=<qualified names>, it instead passes only if exactly those names are found
-# defined twice (its own test, on a tree made to hold them).
+# With -DEXPECTED=<qualified names, comma-separated>, it instead passes only if exactly those
+# names are found defined twice (its own test, on a tree made to hold them).
 cmake_minimum_required(VERSION 3.20)  # IN_LIST, list(JOIN)
 set(layers core layout mpi kernels runtime shim api)
 set(anonymous "(anonymous)")
@@ -114,12 +114,13 @@ foreach(qualified ${names})
 endforeach()
 
 if(DEFINED EXPECTED)
-  list(SORT EXPECTED)
+  string(REPLACE "," ";" expected "${EXPECTED}")
+  list(SORT expected)
   list(SORT duplicates)
-  if(NOT duplicates STREQUAL EXPECTED)
-    message(FATAL_ERROR "one-definition check: expected duplicates '${EXPECTED}', found '${duplicates}'${report}")
+  if(NOT duplicates STREQUAL expected)
+    message(FATAL_ERROR "one-definition check: expected duplicates '${expected}', found '${duplicates}'${report}")
   endif()
-  message(STATUS "one-definition check: found exactly the expected duplicates (${EXPECTED})")
+  message(STATUS "one-definition check: found exactly the expected duplicates (${expected})")
   return()
 endif()
 if(duplicates)

@@ -2,6 +2,7 @@
 #include "api/hetero_matrix.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "hetscal/hetscal.h"
 #include "mpi/agreement.hpp"
@@ -9,6 +10,14 @@
 
 namespace hetscal::api {
 namespace {
+
+// The integer of a local row or column index, when there is one: the C API's local indices
+// are plain integers.
+template <class LocalIndex>
+std::optional<std::int64_t> value_of(const std::optional<LocalIndex>& index) {
+  if (!index) return std::nullopt;
+  return index->value();
+}
 
 // Rows (or columns) of an extent-long dimension held by this process's grid row (column)
 // on a Cartesian layout; -1 on a pattern, whose storage is tiles.
@@ -30,8 +39,11 @@ std::int64_t global_index(const Context& context, std::int64_t extent, std::int6
   const auto& storage = static_cast<const layout::CartesianLocalLayout&>(*m.storage);
   const layout::TileSplit& split = rows ? m.distribution->rows() : m.distribution->cols();
   for (std::int64_t t = 0; t < split.count(); ++t) {
-    const std::int64_t start = rows ? storage.local_row_of_tile(t) : storage.local_col_of_tile(t);
-    if (start >= 0 && local - 1 >= start && local - 1 < start + split.size(t)) {
+    const std::optional<std::int64_t> held =
+        rows ? value_of(storage.local_row_of_tile(t)) : value_of(storage.local_col_of_tile(t));
+    if (!held) continue;
+    const std::int64_t start = *held;
+    if (local - 1 >= start && local - 1 < start + split.size(t)) {
       return split.offset(t) + (local - 1 - start) + 1;
     }
   }

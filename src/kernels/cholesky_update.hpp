@@ -11,6 +11,7 @@
 ///   diagonal and the group's last; the lookahead's column is one HERK and one GEMM.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/cholesky_panel.hpp"
@@ -66,8 +67,8 @@ class LocalArrayUpdate {
       : storage_(&storage) {
     std::int64_t widest = 0;
     for (std::int64_t t = 0; t < tiles.count(); ++t) {
-      if (storage.local_row_of_tile(t) >= 0) my_tile_rows_.push_back(t);
-      if (storage.local_col_of_tile(t) >= 0) my_tile_cols_.push_back(t);
+      if (storage.local_row_of_tile(t)) my_tile_rows_.push_back(t);
+      if (storage.local_col_of_tile(t)) my_tile_cols_.push_back(t);
       widest = std::max(widest, tiles.size(t));
     }
     row_stack_.resize(static_cast<std::size_t>(storage.local_rows() * widest));
@@ -88,15 +89,15 @@ class LocalArrayUpdate {
     std::fill_n(row_stack_.begin(), (row_end() - row_origin_) * kb_, T(0));
     for (auto i = first_at_least(my_tile_rows_, step_ + 1); i != my_tile_rows_.end(); ++i) {
       const std::int64_t at =
-          ops.line_offset(storage_->local_row_of_tile(*i) - row_origin_, row_ld_);
+          ops.line_offset(*storage_->local_row_of_tile(*i) - row_origin_, row_ld_);
       copy_line(tiles, ops, panel, *i, row_stack_.data() + at, row_ld_);
     }
     column_origin_ = column_end();  // empty unless filled below
-    if (ops.uplo() == Uplo::Lower || storage_->local_row_of_tile(step_ + 1) < 0) return;
+    if (ops.uplo() == Uplo::Lower || !storage_->local_row_of_tile(step_ + 1)) return;
     column_origin_ = column_start(step_ + 2);
     std::fill_n(column_stack_.begin(), (column_end() - column_origin_) * kb_, T(0));
     for (auto c = first_at_least(my_tile_cols_, step_ + 2); c != my_tile_cols_.end(); ++c) {
-      const std::int64_t at = (storage_->local_col_of_tile(*c) - column_origin_) * kb_;
+      const std::int64_t at = (*storage_->local_col_of_tile(*c) - column_origin_) * kb_;
       copy_line(tiles, ops, panel, *c, column_stack_.data() + at, kb_);
     }
   }
@@ -108,23 +109,24 @@ class LocalArrayUpdate {
                           const DistributedMatrix<T>& a, const StepPanel<T>& panel,
                           ColumnPart part) {
     const std::int64_t j = step_ + 1;
-    const std::int64_t row = storage_->local_row_of_tile(j), col = storage_->local_col_of_tile(j);
+    const std::optional<layout::LocalRow> row = storage_->local_row_of_tile(j);
+    const std::optional<layout::LocalCol> col = storage_->local_col_of_tile(j);
     const bool lower = ops.uplo() == Uplo::Lower;
-    const std::int64_t below = row_start(j + 1);
-    const bool diagonal = part != ColumnPart::BelowDiagonal && row >= 0 && col >= 0;
+    const layout::LocalRow below = row_start(j + 1);
+    const bool diagonal = part != ColumnPart::BelowDiagonal && row && col;
     const bool off_diagonal =
         part != ColumnPart::DiagonalTile &&
-        (lower ? col >= 0 && below < row_end() : row >= 0 && column_origin_ < column_end());
+        (lower ? col && below < row_end() : row && column_origin_ < column_end());
     if (!diagonal && !off_diagonal) return;  // this rank holds no tile of the column
     const PanelBlock<T> line = panel.line(tiles, ops, j);
-    if (diagonal) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
+    if (diagonal) ops.update_diagonal(line, kb_, at(a, *row, *col), storage_->ld());
     if (!off_diagonal) return;
     if (lower) {
-      ops.update_off_diagonal(stacked_rows(ops, below, row_end()), line, kb_, at(a, below, col),
+      ops.update_off_diagonal(stacked_rows(ops, below, row_end()), line, kb_, at(a, below, *col),
                               storage_->ld());
     } else {
       const PanelBlock<T> right{column_stack_.data(), kb_, column_end() - column_origin_};
-      ops.update_off_diagonal(right, line, kb_, at(a, row, column_origin_), storage_->ld());
+      ops.update_off_diagonal(right, line, kb_, at(a, *row, column_origin_), storage_->ld());
     }
   }
 
@@ -160,25 +162,25 @@ class LocalArrayUpdate {
     const bool lower = ops.uplo() == Uplo::Lower;
     const std::int64_t last = *(group_end - 1);
     for (auto c = group; c != group_end; ++c) {
-      const std::int64_t col = storage_->local_col_of_tile(*c),
-                         row = storage_->local_row_of_tile(*c);
-      const std::int64_t from = lower ? row_start(*c + 1) : row_start(*group);
-      const std::int64_t to = lower ? row_start(last + 1) : row_start(*c);
-      if (row < 0 && from == to) continue;  // no tile of this column here, nor its line
+      const layout::LocalCol col = *storage_->local_col_of_tile(*c);  // a tile column of mine
+      const std::optional<layout::LocalRow> row = storage_->local_row_of_tile(*c);
+      const layout::LocalRow from = lower ? row_start(*c + 1) : row_start(*group);
+      const layout::LocalRow to = lower ? row_start(last + 1) : row_start(*c);
+      if (!row && from == to) continue;  // no tile of this column here, nor its line
       const PanelBlock<T> line = panel.line(tiles, ops, *c);
-      if (row >= 0) ops.update_diagonal(line, kb_, at(a, row, col), storage_->ld());
+      if (row) ops.update_diagonal(line, kb_, at(a, *row, col), storage_->ld());
       if (from < to) update_rows(ops, line, from, to, at(a, from, col));
     }
-    const std::int64_t from = lower ? row_start(last + 1) : row_start(step_ + 2);
-    const std::int64_t to = lower ? row_end() : row_start(*group);
+    const layout::LocalRow from = lower ? row_start(last + 1) : row_start(step_ + 2);
+    const layout::LocalRow to = lower ? row_end() : row_start(*group);
     if (from < to)
       update_rows(ops, gather_lines(tiles, ops, panel, group, group_end, width), from, to,
-                  at(a, from, storage_->local_col_of_tile(*group)));
+                  at(a, from, *storage_->local_col_of_tile(*group)));
   }
 
   /// The block of local rows [from, to) and the logical columns of `lines`, at `block`.
-  void update_rows(const TriangleOps<T>& ops, const PanelBlock<T>& lines, std::int64_t from,
-                   std::int64_t to, T* block) const {
+  void update_rows(const TriangleOps<T>& ops, const PanelBlock<T>& lines, layout::LocalRow from,
+                   layout::LocalRow to, T* block) const {
     if (ops.uplo() == Uplo::Lower) {
       ops.update_off_diagonal(stacked_rows(ops, from, to), lines, kb_, block, storage_->ld());
     } else {
@@ -206,23 +208,24 @@ class LocalArrayUpdate {
     return std::lower_bound(tiles.begin(), tiles.end(), t);
   }
   /// Local row of this rank's first tile row >= t (row_end() when there is none).
-  std::int64_t row_start(std::int64_t t) const {
+  layout::LocalRow row_start(std::int64_t t) const {
     const auto it = first_at_least(my_tile_rows_, t);
-    return it == my_tile_rows_.end() ? row_end() : storage_->local_row_of_tile(*it);
+    return it == my_tile_rows_.end() ? row_end() : *storage_->local_row_of_tile(*it);
   }
-  std::int64_t row_end() const { return storage_->row_base() + storage_->local_rows(); }
+  layout::LocalRow row_end() const { return storage_->row_end(); }
   /// Local column of this rank's first tile column >= t (column_end() when there is none).
-  std::int64_t column_start(std::int64_t t) const {
+  layout::LocalCol column_start(std::int64_t t) const {
     const auto it = first_at_least(my_tile_cols_, t);
-    return it == my_tile_cols_.end() ? column_end() : storage_->local_col_of_tile(*it);
+    return it == my_tile_cols_.end() ? column_end() : *storage_->local_col_of_tile(*it);
   }
-  std::int64_t column_end() const { return storage_->col_base() + storage_->local_cols(); }
+  layout::LocalCol column_end() const { return storage_->col_end(); }
 
-  T* at(const DistributedMatrix<T>& a, std::int64_t row, std::int64_t col) const {
-    return a.data + row + col * storage_->ld();
+  T* at(const DistributedMatrix<T>& a, layout::LocalRow row, layout::LocalCol col) const {
+    return a.data + storage_->offset(row, col);
   }
   /// The stacked lines of local rows [from, to).
-  PanelBlock<T> stacked_rows(const TriangleOps<T>& ops, std::int64_t from, std::int64_t to) const {
+  PanelBlock<T> stacked_rows(const TriangleOps<T>& ops, layout::LocalRow from,
+                             layout::LocalRow to) const {
     return {row_stack_.data() + ops.line_offset(from - row_origin_, row_ld_), row_ld_, to - from};
   }
   void copy_line(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const StepPanel<T>& panel,
@@ -237,8 +240,9 @@ class LocalArrayUpdate {
   std::vector<T> row_stack_, column_stack_;
   std::vector<T> group_lines_;  ///< one group's panel lines side by side (gather_lines)
   std::int64_t step_ = 0, kb_ = 0;
-  std::int64_t row_origin_ = 0, row_ld_ = 1;  ///< local row of row_stack_'s first line; its ld
-  std::int64_t column_origin_ = 0;            ///< local column of column_stack_'s first line
+  layout::LocalRow row_origin_;   ///< local row of row_stack_'s first line
+  std::int64_t row_ld_ = 1;       ///< row_stack_'s leading dimension
+  layout::LocalCol column_origin_;  ///< local column of column_stack_'s first line
 };
 
 }  // namespace hetscal::kernels::detail

@@ -77,27 +77,26 @@ LocalArrayIndex::LocalArrayIndex(const layout::CartesianLocalLayout& array,
                                  const FactorizationTiles& tiles)
     : array_(&array), tiles_(&tiles) {
   for (std::int64_t t = 0; t < tiles.rows().count(); ++t)
-    if (array.local_row_of_tile(t) >= 0) tile_rows_.push_back(t);
+    if (array.local_row_of_tile(t)) tile_rows_.push_back(t);
   for (std::int64_t t = 0; t < tiles.cols().count(); ++t)
-    if (array.local_col_of_tile(t) >= 0) tile_cols_.push_back(t);
+    if (array.local_col_of_tile(t)) tile_cols_.push_back(t);
 }
 
-std::int64_t LocalArrayIndex::local_row_from(std::int64_t t) const {
+layout::LocalRow LocalArrayIndex::local_row_from(std::int64_t t) const {
   const auto it = std::lower_bound(tile_rows_.begin(), tile_rows_.end(), t);
-  return it == tile_rows_.end() ? array_->row_base() + array_->local_rows()
-                                : array_->local_row_of_tile(*it);
+  return it == tile_rows_.end() ? array_->row_end() : *array_->local_row_of_tile(*it);
 }
 
-std::int64_t LocalArrayIndex::local_col_from(std::int64_t t) const {
+layout::LocalCol LocalArrayIndex::local_col_from(std::int64_t t) const {
   const auto it = std::lower_bound(tile_cols_.begin(), tile_cols_.end(), t);
-  return it == tile_cols_.end() ? array_->col_base() + array_->local_cols()
-                                : array_->local_col_of_tile(*it);
+  return it == tile_cols_.end() ? array_->col_end() : *array_->local_col_of_tile(*it);
 }
 
-std::int64_t LocalArrayIndex::local_row(std::int64_t row) const {
+std::optional<layout::LocalRow> LocalArrayIndex::local_row(std::int64_t row) const {
   const std::int64_t tile = tiles_->rows().tile_of(row);
-  const std::int64_t first = array_->local_row_of_tile(tile);
-  return first < 0 ? -1 : first + row - tiles_->rows().offset(tile);
+  const std::optional<layout::LocalRow> first = array_->local_row_of_tile(tile);
+  if (!first) return std::nullopt;
+  return *first + (row - tiles_->rows().offset(tile));
 }
 
 }  // namespace hetscal::kernels::detail

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/lu.hpp"
@@ -120,10 +121,10 @@ class LocalArrayIndex {
   const std::vector<std::int64_t>& tile_rows() const { return tile_rows_; }
   const std::vector<std::int64_t>& tile_cols() const { return tile_cols_; }
   /// Local row (column) of this rank's first tile row (column) >= t; the end when none.
-  std::int64_t local_row_from(std::int64_t t) const;
-  std::int64_t local_col_from(std::int64_t t) const;
-  /// Local row of global row `row`, or -1 when another grid row holds it.
-  std::int64_t local_row(std::int64_t row) const;
+  layout::LocalRow local_row_from(std::int64_t t) const;
+  layout::LocalCol local_col_from(std::int64_t t) const;
+  /// Local row of global row `row`, or nothing when another grid row holds it.
+  std::optional<layout::LocalRow> local_row(std::int64_t row) const;
 
  private:
   const layout::CartesianLocalLayout* array_;

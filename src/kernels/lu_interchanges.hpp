@@ -69,7 +69,7 @@ class RowInterchanges {
                     const std::int64_t* pivots, std::int64_t first, std::int64_t last);
 
   std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
-  std::vector<std::int64_t> local_rows_, local_pivots_;
+  std::vector<layout::LocalRow> local_rows_, local_pivots_;
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
@@ -238,16 +238,17 @@ bool RowInterchanges<T>::swap_locally(const FactorizationTiles& tiles,
   local_pivots_.clear();
   const std::int64_t origin = tiles.rows().offset(k);
   for (std::int64_t p = 0; p < tiles.pivot_count(k); ++p) {
-    local_rows_.push_back(array_->local_row(origin + p));
-    local_pivots_.push_back(array_->local_row(pivots[p]));
-    if (local_rows_.back() < 0 || local_pivots_.back() < 0) return false;
+    const std::optional<layout::LocalRow> row = array_->local_row(origin + p),
+                                          pivot = array_->local_row(pivots[p]);
+    if (!row || !pivot) return false;
+    local_rows_.push_back(*row);
+    local_pivots_.push_back(*pivot);
   }
-  const std::int64_t ld = array_->array().ld();
-  const std::int64_t to = array_->local_col_from(last);
-  for (std::int64_t c = array_->local_col_from(first); c < to; ++c) {
-    T* column = a.data + c * ld;
+  const layout::CartesianLocalLayout& array = array_->array();
+  const layout::LocalCol to = array_->local_col_from(last);
+  for (layout::LocalCol c = array_->local_col_from(first); c < to; c = c + 1) {
     for (std::size_t p = 0; p < local_rows_.size(); ++p)
-      std::swap(column[local_rows_[p]], column[local_pivots_[p]]);
+      std::swap(a.data[array.offset(local_rows_[p], c)], a.data[array.offset(local_pivots_[p], c)]);
   }
   return true;
 }

@@ -186,9 +186,9 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
   if (array_) {
     // The tiles (k, j) of a local array follow one another: one TRSM for them all.
     const layout::CartesianLocalLayout& array = array_->array();
-    const std::int64_t from = array.local_col_of_tile(*own);
+    const layout::LocalCol from = *array.local_col_of_tile(*own);
     const std::int64_t columns = array_->local_col_from(last) - from;
-    T* block = a.data + array.local_row_of_tile(k) + from * array.ld();
+    T* block = a.data + array.offset(*array.local_row_of_tile(k), from);
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, columns, T(1), diagonal,
             panel.l_ld(k), block, array.ld());
     return;
@@ -257,14 +257,14 @@ void LuUpdate<T>::update_array(const FactorizationTiles& tiles, const LuPanel<T>
   // This rank's rows below k and columns in [first, last) are consecutive in the local
   // array, and so are their L tiles in the panel's stack and their U tiles in stacked_.
   const layout::CartesianLocalLayout& array = array_->array();
-  const std::int64_t row = array.local_row_of_tile(*first_row);
-  const std::int64_t col = array.local_col_of_tile(*first_col);
-  const std::int64_t rows = array.row_base() + array.local_rows() - row;
+  const layout::LocalRow row = *array.local_row_of_tile(*first_row);
+  const layout::LocalCol col = *array.local_col_of_tile(*first_col);
+  const std::int64_t rows = array.row_end() - row;
   const std::int64_t cols = array_->local_col_from(last) - col;
   const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);
   gemm<T>(Op::NoTrans, Op::NoTrans, rows, cols, kb, T(-1), panel.l_tile(k, *first_row),
           panel.l_ld(k), stacked_.data() + u_start_[static_cast<std::size_t>(*first_col)] * u_ld,
-          u_ld, T(1), a.data + row + col * array.ld(), array.ld());
+          u_ld, T(1), a.data + array.offset(row, col), array.ld());
 }
 
 template <typename T>

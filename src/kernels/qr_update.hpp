@@ -241,11 +241,11 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
     // its columns of [first, last) in the local array and in w_: one block.
     const layout::CartesianLocalLayout& array = array_->array();
     const std::vector<std::int64_t>& tile_rows = array_->tile_rows();
-    const std::int64_t row = array_->local_row_from(k), col = array_->local_col_from(first);
+    const layout::LocalRow row = array_->local_row_from(k);
+    const layout::LocalCol col = array_->local_col_from(first);
     const T* v = v_tile(*std::lower_bound(tile_rows.begin(), tile_rows.end(), k));
-    block(v, v_ld, a.data + row + col * array.ld(), array.ld(),
-          array.row_base() + array.local_rows() - row, array_->local_col_from(last) - col,
-          w_.data(), true);
+    block(v, v_ld, a.data + array.offset(row, col), array.ld(), array.row_end() - row,
+          array_->local_col_from(last) - col, w_.data(), true);
     return;
   }
   for (std::int64_t j = first; j < last; ++j) {

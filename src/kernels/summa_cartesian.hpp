@@ -73,7 +73,7 @@ class CartesianSumma {
         const int root = a_.distribution->grid_col(k);
         if (root == me->col) {
           const auto& s = *a_.storage;
-          copy_matrix(a_.data + s.row_base() + s.local_col_of_tile(k) * s.ld(), s.ld(),
+          copy_matrix(a_.data + s.offset(s.row_base(), *s.local_col_of_tile(k)), s.ld(),
                       a_panel_[slot].data(), rows_, rows_, kb);
         }
         mpi::check_mpi(MPI_Ibcast(a_panel_[slot].data(), static_cast<int>(rows_ * kb), mpi::mpi_type<T>(), root,
@@ -83,7 +83,7 @@ class CartesianSumma {
         const int root = b_.distribution->grid_row(k);
         if (root == me->row) {
           const auto& s = *b_.storage;
-          copy_matrix(b_.data + s.local_row_of_tile(k) + s.col_base() * s.ld(), s.ld(),
+          copy_matrix(b_.data + s.offset(*s.local_row_of_tile(k), s.col_base()), s.ld(),
                       b_panel_[slot].data(), kb, kb, cols_);
         }
         mpi::check_mpi(MPI_Ibcast(b_panel_[slot].data(), static_cast<int>(kb * cols_), mpi::mpi_type<T>(), root,
@@ -92,8 +92,9 @@ class CartesianSumma {
     };
 
     // Nothing of C here when a local extent is 0 (the buffer may then be empty).
+    const auto& c_array = *c_.storage;
     T* c_local = rows_ > 0 && cols_ > 0
-                     ? c_.data + c_.storage->row_base() + c_.storage->col_base() * c_.storage->ld()
+                     ? c_.data + c_array.offset(c_array.row_base(), c_array.col_base())
                      : nullptr;
     const std::int64_t steps = k_split.count();
     if (steps > 0) post(0, 0);

@@ -87,17 +87,21 @@ std::int64_t CartesianLocalLayout::local_elements() const {
   return ld_ * (col_base_ + local_cols_);
 }
 
-std::int64_t CartesianLocalLayout::local_row_of_tile(std::int64_t tile_row) const {
-  return row_start_.at(static_cast<std::size_t>(tile_row));
+std::optional<LocalRow> CartesianLocalLayout::local_row_of_tile(std::int64_t tile_row) const {
+  const std::int64_t start = row_start_.at(static_cast<std::size_t>(tile_row));
+  if (start < 0) return std::nullopt;
+  return LocalRow(start);
 }
 
-std::int64_t CartesianLocalLayout::local_col_of_tile(std::int64_t tile_col) const {
-  return col_start_.at(static_cast<std::size_t>(tile_col));
+std::optional<LocalCol> CartesianLocalLayout::local_col_of_tile(std::int64_t tile_col) const {
+  const std::int64_t start = col_start_.at(static_cast<std::size_t>(tile_col));
+  if (start < 0) return std::nullopt;
+  return LocalCol(start);
 }
 
 bool CartesianLocalLayout::owns(GlobalTile t) const {
   require_inside(t);
-  return local_row_of_tile(t.row) >= 0 && local_col_of_tile(t.col) >= 0;
+  return local_row_of_tile(t.row) && local_col_of_tile(t.col);
 }
 
 TileLocation CartesianLocalLayout::tile_location(GlobalTile t) const {
@@ -105,7 +109,7 @@ TileLocation CartesianLocalLayout::tile_location(GlobalTile t) const {
     throw InvalidArgument("CartesianLocalLayout: rank " + std::to_string(rank()) +
                           " does not own tile " + tile_name(t));
   }
-  return {local_row_of_tile(t.row) + local_col_of_tile(t.col) * ld_, ld_};
+  return {offset(*local_row_of_tile(t.row), *local_col_of_tile(t.col)), ld_};
 }
 
 CartesianLocalLayout caller_local_layout(const BlockCyclicDistribution& d, int rank) {

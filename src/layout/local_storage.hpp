@@ -12,11 +12,13 @@
 ///   Cartesian.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/distribution.hpp"
+#include "layout/local_index.hpp"
 
 namespace hetscal::layout {
 
@@ -88,13 +90,19 @@ class CartesianLocalLayout : public LocalLayout {
   /// LOCc: columns held by this rank's grid column.
   std::int64_t local_cols() const { return local_cols_; }
   std::int64_t ld() const { return ld_; }
-  std::int64_t row_base() const { return row_base_; }
-  std::int64_t col_base() const { return col_base_; }
-  /// Local row index (row_base included) of the first row of tile row I, or -1 when tile
-  /// row I lives in another grid row.
-  std::int64_t local_row_of_tile(std::int64_t tile_row) const;
-  /// Local column index (col_base included) of tile column J, or -1.
-  std::int64_t local_col_of_tile(std::int64_t tile_col) const;
+  /// The matrix's first local row and column (non-zero for a submatrix of a larger array).
+  LocalRow row_base() const { return LocalRow(row_base_); }
+  LocalCol col_base() const { return LocalCol(col_base_); }
+  /// One past the matrix's last local row and column.
+  LocalRow row_end() const { return row_base() + local_rows_; }
+  LocalCol col_end() const { return col_base() + local_cols_; }
+  /// Local row of the first row of global tile row `tile_row`, or nothing when tile row
+  /// lives in another grid row.
+  std::optional<LocalRow> local_row_of_tile(std::int64_t tile_row) const;
+  /// Local column of the first column of global tile column `tile_col`, or nothing.
+  std::optional<LocalCol> local_col_of_tile(std::int64_t tile_col) const;
+  /// Offset of local element (row, col) in the array.
+  std::int64_t offset(LocalRow row, LocalCol col) const { return local_offset(row, col, ld_); }
 
  private:
   std::vector<std::int64_t> row_start_, col_start_;  // per tile row/col: local index or -1

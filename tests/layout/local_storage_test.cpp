@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -64,13 +65,15 @@ TEST(LocalStorage, CartesianArraysRoundTrip) {
     // Local rows keep the global order, so one step's rows are contiguous per rank.
     for (int rank = 0; rank < d.num_ranks(); ++rank) {
       const CartesianLocalLayout layout(d, rank);
-      std::int64_t next = 0;
+      LocalRow next = layout.row_base();
       for (std::int64_t i = 0; i < d.rows().count(); ++i) {
-        if (layout.local_row_of_tile(i) < 0) continue;
-        ASSERT_EQ(layout.local_row_of_tile(i), next);
-        next += d.rows().size(i);
+        const std::optional<LocalRow> first = layout.local_row_of_tile(i);
+        if (!first) continue;
+        ASSERT_EQ(first->value(), next.value());
+        next = next + d.rows().size(i);
       }
-      ASSERT_EQ(next, layout.local_rows());
+      ASSERT_EQ(next - layout.row_base(), layout.local_rows());
+      ASSERT_EQ(next, layout.row_end());
     }
   }
 }

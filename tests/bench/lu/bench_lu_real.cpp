@@ -20,6 +20,7 @@
 #include <complex>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,13 +79,13 @@ int scalapack_factor(Matrix<T>& a) {
                                              a.descriptor.data(), ipiv.data(), &info);
   std::fill(a.pivots.begin(), a.pivots.end(), 0);
   const auto& array = dynamic_cast<const layout::CartesianLocalLayout&>(*a.storage);
-  if (array.local_col_of_tile(0) >= 0) {
+  if (array.local_col_of_tile(0)) {
     for (std::int64_t t = 0; t < a.distribution->rows().count(); ++t) {
-      const std::int64_t local = array.local_row_of_tile(t);
-      if (local < 0) continue;
+      const std::optional<layout::LocalRow> local = array.local_row_of_tile(t);
+      if (!local) continue;
       for (std::int64_t r = 0; r < a.distribution->rows().size(t); ++r)
         a.pivots[static_cast<std::size_t>(a.distribution->rows().offset(t) + r)] =
-            ipiv[static_cast<std::size_t>(local + r)] - 1;
+            ipiv[static_cast<std::size_t>((*local + r).value())] - 1;
     }
   }
   bench::sum_over_ranks(a.pivots);

@@ -21,6 +21,7 @@
 #include <complex>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,13 +100,13 @@ int scalapack_factor(Matrix<T>& a) {
           &info);
   std::fill(a.tau.begin(), a.tau.end(), T(0));
   const auto& array = dynamic_cast<const layout::CartesianLocalLayout&>(*a.storage);
-  if (array.local_row_of_tile(0) >= 0) {
+  if (array.local_row_of_tile(0)) {
     for (std::int64_t t = 0; t < a.distribution->cols().count(); ++t) {
-      const std::int64_t local = array.local_col_of_tile(t);
-      if (local < 0) continue;
+      const std::optional<layout::LocalCol> local = array.local_col_of_tile(t);
+      if (!local) continue;
       for (std::int64_t c = 0; c < a.distribution->cols().size(t); ++c)
         a.tau[static_cast<std::size_t>(a.distribution->cols().offset(t) + c)] =
-            tau[static_cast<std::size_t>(local + c)];
+            tau[static_cast<std::size_t>((*local + c).value())];
     }
   }
   bench::sum_over_ranks(a.tau);
