@@ -28,7 +28,7 @@ std::uint64_t fingerprint_hash(const std::string& text) {
 std::string host_name() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
-  MPI_Get_processor_name(name, &length);
+  if (MPI_Get_processor_name(name, &length) != MPI_SUCCESS) return {};  // no host: per-host speeds refuse
   return std::string(name, static_cast<std::size_t>(length));
 }
 
@@ -39,9 +39,9 @@ int world_rank_of(MPI_Comm comm, int rank) {
   int translated = MPI_UNDEFINED;
   if (MPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
     if (MPI_Group_translate_ranks(group, 1, &rank, world, &translated) != MPI_SUCCESS) translated = MPI_UNDEFINED;
-    MPI_Group_free(&world);
+    (void)MPI_Group_free(&world);  // a failed free only leaks a group
   }
-  MPI_Group_free(&group);
+  (void)MPI_Group_free(&group);
   return translated == MPI_UNDEFINED ? -1 : translated;
 }
 
@@ -169,8 +169,11 @@ double configured_speed(const Configuration& config, std::string& problem) {
     return 0.0;
   }
   int world_rank = 0, world_size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (MPI_Comm_rank(MPI_COMM_WORLD, &world_rank) != MPI_SUCCESS ||
+      MPI_Comm_size(MPI_COMM_WORLD, &world_size) != MPI_SUCCESS) {
+    problem = "MPI could not say this process's rank in MPI_COMM_WORLD";
+    return 0.0;
+  }
   try {
     return speed_of_process(config.speeds, world_rank, world_size, host_name(), probed_speed);
   } catch (const std::exception& e) {
