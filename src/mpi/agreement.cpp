@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -13,49 +15,48 @@ namespace {
 constexpr int kDescMult = 100;
 constexpr int kNoError = INT_MAX;
 
-// The failing rank's message, broadcast from it (it is the only one that knows it).
-std::string message_of(MPI_Comm comm, int failed_rank, const std::string& local_failure) {
-  int me = 0;
-  check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  // Bounded, so that a huge message cannot make the others allocate without limit.
-  constexpr int kMaxMessage = 1024;
-  int length = me == failed_rank ? static_cast<int>(std::min<std::size_t>(local_failure.size(), kMaxMessage)) : 0;
+// The failing rank's message, broadcast from it (it is the only one that knows it) into
+// `text` (kMaxMessage + 1 characters, NUL-terminated).
+void message_of(MPI_Comm comm, int me, int failed_rank, const char* local_failure, char* text) {
+  int length = 0;
+  if (me == failed_rank) {
+    length = static_cast<int>(std::min(std::strlen(local_failure), StageFailed::kMaxMessage));
+    std::memcpy(text, local_failure, static_cast<std::size_t>(length));
+  }
   check_mpi(MPI_Bcast(&length, 1, MPI_INT, failed_rank, comm), "MPI_Bcast");
-  std::string text(static_cast<std::size_t>(length), '\0');
-  if (me == failed_rank) text = local_failure.substr(0, static_cast<std::size_t>(length));
-  check_mpi(MPI_Bcast(text.data(), length, MPI_CHAR, failed_rank, comm), "MPI_Bcast");
-  return text;
+  check_mpi(MPI_Bcast(text, length, MPI_CHAR, failed_rank, comm), "MPI_Bcast");
+  text[length] = '\0';
 }
 
 }  // namespace
 
+StageFailed::StageFailed(int failed_rank, const char* stage, const char* detail) noexcept
+    : Error(""), failed_rank_(failed_rank) {
+  // A stage that failed inside the same stage (a kernel's own agreement) already says so.
+  char prefix[128];
+  std::snprintf(prefix, sizeof prefix, "%s failed on rank ", stage);
+  if (std::strncmp(detail, prefix, std::strlen(prefix)) == 0) {
+    std::snprintf(message_, sizeof message_, "%s", detail);
+  } else {
+    std::snprintf(message_, sizeof message_, "%s%d: %s", prefix, failed_rank, detail);
+  }
+}
+
 void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure) {
+  agree_on_stage(comm, stage, local_failure.c_str());
+}
+
+void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure) {
   int size = 0, me = 0;
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  const int mine = local_failure.empty() ? size : me;
+  const int mine = local_failure == nullptr || *local_failure == '\0' ? size : me;
   int first_failed = size;
   check_mpi(MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   if (first_failed == size) return;
-  const std::string message = message_of(comm, first_failed, local_failure);
-  // A stage that failed inside the same stage (a kernel's own agreement) already says so.
-  const std::string prefix = std::string(stage) + " failed on rank ";
-  throw StageFailed(first_failed, message.compare(0, prefix.size(), prefix) == 0
-                                      ? message
-                                      : prefix + std::to_string(first_failed) + ": " + message);
-}
-
-void run_agreed(MPI_Comm comm, const char* stage, const std::function<void()>& local_part) {
-  std::string failure;
-  try {
-    local_part();
-  } catch (const std::exception& e) {
-    failure = e.what();
-    if (failure.empty()) failure = "unknown error";
-  } catch (...) {
-    failure = "unknown error";
-  }
-  agree_on_stage(comm, stage, failure);
+  char message[StageFailed::kMaxMessage + 1];
+  message_of(comm, me, first_failed, local_failure, message);
+  throw StageFailed(first_failed, stage, message);
 }
 
 int argument_info_key(int info) {

@@ -11,33 +11,59 @@
 /// non-positive minor).
 #include <mpi.h>
 
-#include <functional>
+#include <cstddef>
 #include <string>
 
 #include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 
-/// Thrown on every rank of a communicator when some rank failed a stage's local part.
+/// Thrown on every rank of a communicator when some rank failed a stage's local part. Its
+/// message lives in the exception itself, so that building it allocates nothing: a rank
+/// short of memory throws the same StageFailed as the others, and takes the same route.
 class StageFailed : public Error {
  public:
-  StageFailed(int failed_rank, const std::string& message)
-      : Error(message), failed_rank_(failed_rank) {}
+  /// The longest message kept (longer ones are cut).
+  static constexpr std::size_t kMaxMessage = 1023;
+
+  /// @param stage, detail the message is "<stage> failed on rank <failed_rank>: <detail>",
+  ///   or `detail` alone when it already starts with "<stage> failed on rank ".
+  StageFailed(int failed_rank, const char* stage, const char* detail) noexcept;
   /// The lowest rank (of the stage's communicator) that failed.
   int failed_rank() const { return failed_rank_; }
+  const char* what() const noexcept override { return message_; }
 
  private:
   int failed_rank_;
+  char message_[kMaxMessage + 1];
 };
 
 /// Collective over `comm`: every rank passes the outcome of its local part ("" = success).
 /// Returns on every rank when all succeeded; otherwise throws StageFailed on every rank with
 /// the message of the lowest failing rank ("<stage> failed on rank r: <its message>").
+/// Allocates nothing, so that it ends alike on every rank however short of memory.
 void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure);
+/// The same with the local outcome as a C string (nullptr or "" = success).
+void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure);
 
 /// Runs `local_part` (which must not communicate over `comm`), catching what it throws, then
-/// agree_on_stage. @throws StageFailed on every rank when any rank's local part threw.
-void run_agreed(MPI_Comm comm, const char* stage, const std::function<void()>& local_part);
+/// agree_on_stage. Nothing here allocates (a template, not a std::function; the failure's
+/// text stays in the exception caught by reference), so it ends alike on every rank.
+/// @throws StageFailed on every rank when any rank's local part threw.
+template <typename LocalPart>
+void run_agreed(MPI_Comm comm, const char* stage, LocalPart&& local_part) {
+  try {
+    local_part();
+  } catch (const std::exception& e) {
+    const char* what = e.what();
+    agree_on_stage(comm, stage, what && *what ? what : "unknown error");
+    return;
+  } catch (...) {
+    agree_on_stage(comm, stage, "unknown error");
+    return;
+  }
+  agree_on_stage(comm, stage, "");
+}
 
 /// The earliest argument error any rank found: ScaLAPACK's encoding (PCHK1MAT), where a
 /// scalar argument at position p ranks as p·100 and field f of the descriptor at position p

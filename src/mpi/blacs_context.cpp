@@ -3,8 +3,10 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/common/error.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/blacs.hpp"
 #include "mpi/mpi_error.hpp"
 
@@ -44,22 +46,19 @@ MPI_Comm blacs_communicator(int blacs_context) {
 }
 
 // The rank table from Cblacs_pnum, checked against where each rank of the duplicate says it
-// sits: hetscal's messages go over the duplicate, so the two must agree.
-void fill_rank_table(int blacs_context, ContextInfo& info) {
-  const int count = info.num_ranks();
-  info.rank_table.assign(count, -1);
+// sits: hetscal's messages go over the duplicate, so the two must agree. `positions` holds
+// two entries per rank, allocated beforehand.
+void fill_rank_table(int blacs_context, ContextInfo& info, std::vector<int>& positions) {
   for (int prow = 0; prow < info.nprow; ++prow) {
     for (int pcol = 0; pcol < info.npcol; ++pcol) {
       info.rank_table[prow * info.npcol + pcol] = Cblacs_pnum(blacs_context, prow, pcol);
     }
   }
-  int size = 0;
-  check_mpi(MPI_Comm_size(info.comm, &size), "MPI_Comm_size");
-  std::vector<int> positions(2 * static_cast<std::size_t>(size));
+  const int size = static_cast<int>(positions.size() / 2);
   const int mine[2] = {info.myrow, info.mycol};
   check_mpi(MPI_Allgather(mine, 2, MPI_INT, positions.data(), 2, MPI_INT, info.comm),
             "MPI_Allgather");
-  bool consistent = size == count;
+  bool consistent = size == info.num_ranks();
   for (int rank = 0; consistent && rank < size; ++rank) {
     const int row = positions[2 * rank], col = positions[2 * rank + 1];
     consistent =
@@ -72,12 +71,22 @@ void fill_rank_table(int blacs_context, ContextInfo& info) {
 }
 
 std::unique_ptr<ContextInfo> build_context_info(int blacs_context, MPI_Comm blacs_comm) {
-  auto info = std::make_unique<ContextInfo>();
-  Cblacs_gridinfo(blacs_context, &info->nprow, &info->npcol, &info->myrow, &info->mycol);
+  // What this rank allocates comes first, agreed over BLACS's communicator before hetscal's
+  // first collective: a rank short of memory sends every rank to ScaLAPACK, none waits.
+  std::unique_ptr<ContextInfo> info;
+  std::vector<int> positions;
+  run_agreed(blacs_comm, "context set-up", [&] {
+    info = std::make_unique<ContextInfo>();
+    Cblacs_gridinfo(blacs_context, &info->nprow, &info->npcol, &info->myrow, &info->mycol);
+    info->rank_table.assign(static_cast<std::size_t>(info->num_ranks()), -1);
+    int size = 0;
+    check_mpi(MPI_Comm_size(blacs_comm, &size), "MPI_Comm_size");
+    positions.resize(2 * static_cast<std::size_t>(size));
+  });
   check_mpi(MPI_Comm_dup(blacs_comm, &info->comm), "MPI_Comm_dup");
   try {
     check_mpi(MPI_Comm_rank(info->comm, &info->my_rank), "MPI_Comm_rank");
-    fill_rank_table(blacs_context, *info);
+    fill_rank_table(blacs_context, *info, positions);
   } catch (...) {
     (void)MPI_Comm_free(&info->comm);  // the first failure is the one reported
     throw;

@@ -1,6 +1,8 @@
 #include "mpi/caller_matrix.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -15,14 +17,23 @@ namespace {
 constexpr int kDescMult = 100;
 
 // The global values of the argument with their codes, as GLOBCHK compares them: every rank
-// must pass what grid position (0,0) passes, or the ranks would plan different moves.
-std::vector<std::pair<int, int>> global_values(const layout::MatrixArgument& a, CheckRules rules) {
+// must pass what grid position (0,0) passes, or the ranks would plan different moves. A
+// fixed capacity: the agreement allocates nothing, so that no rank leaves it alone.
+struct GlobalValues {
+  static constexpr int kCapacity = 16;  // M, N, IA, JA, DTYPE and at most 8 fields
+  std::array<std::pair<int, int>, kCapacity> items{};
+  int count = 0;
+  void add(int value, int code) { items[static_cast<std::size_t>(count++)] = {value, code}; }
+};
+
+GlobalValues global_values(const layout::MatrixArgument& a, CheckRules rules) {
   const int d = a.desc_position * kDescMult;
-  std::vector<std::pair<int, int>> values = {{a.m, a.m_position * kDescMult},
-                                             {a.n, a.n_position * kDescMult},
-                                             {a.ia, (a.desc_position - 2) * kDescMult},
-                                             {a.ja, (a.desc_position - 1) * kDescMult},
-                                             {a.desc[0], d + 1}};
+  GlobalValues values;
+  values.add(a.m, a.m_position * kDescMult);
+  values.add(a.n, a.n_position * kDescMult);
+  values.add(a.ia, (a.desc_position - 2) * kDescMult);
+  values.add(a.ja, (a.desc_position - 1) * kDescMult);
+  values.add(a.desc[0], d + 1);
   // PBLAS names fields by their 11-entry positions whatever the type (PB_CargFtoC).
   const bool pblas_positions = rules == CheckRules::Pblas;
   // PCHK1MAT reads a 9-entry descriptor whatever its DTYPE says (CHK1MAT refuses any other
@@ -30,7 +41,7 @@ std::vector<std::pair<int, int>> global_values(const layout::MatrixArgument& a, 
   const bool eleven = pblas_positions &&
                       a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2DInb);
   if (eleven) {
-    for (int f = 3; f <= 10; ++f) values.emplace_back(a.desc[f - 1], d + f);  // M..CSRC
+    for (int f = 3; f <= 10; ++f) values.add(a.desc[f - 1], d + f);  // M..CSRC
   } else if (!pblas_positions ||
              a.desc[0] == static_cast<int>(layout::DescriptorType::BlockCyclic2D)) {
     using namespace layout;
@@ -40,47 +51,47 @@ std::vector<std::pair<int, int>> global_values(const layout::MatrixArgument& a, 
               nb = pblas_positions ? field11::kNb : field9::kNb;
     const int rs = pblas_positions ? field11::kRsrc : field9::kRsrc,
               cs = pblas_positions ? field11::kCsrc : field9::kCsrc;
-    values.insert(values.end(), {{a.desc[2], d + m},
-                                 {a.desc[3], d + n},
-                                 {a.desc[4], d + mb},
-                                 {a.desc[5], d + nb},
-                                 {a.desc[6], d + rs},
-                                 {a.desc[7], d + cs}});
+    values.add(a.desc[2], d + m);
+    values.add(a.desc[3], d + n);
+    values.add(a.desc[4], d + mb);
+    values.add(a.desc[5], d + nb);
+    values.add(a.desc[6], d + rs);
+    values.add(a.desc[7], d + cs);
   }
   return values;
 }
 
+}  // namespace
+
 // Local check, consistency with grid position (0,0), and the minimum over all ranks.
-int agreed_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
-                CheckRules rules, int previous_info) {
+int agreed_argument_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
+                         CheckRules rules, int previous_info) {
   const layout::BlacsGridView grid{blacs_context, context.nprow, context.npcol, context.myrow,
                                    context.mycol};
   const int local = rules == CheckRules::Pblas
                         ? layout::check_matrix_pblas(a, grid, previous_info)
                         : layout::check_matrix_scalapack(a, grid, previous_info);
   int code = argument_info_key(local);
-  const auto values = global_values(a, rules);
+  const GlobalValues values = global_values(a, rules);
   // The value count depends on DTYPE; broadcast it first so a differing DTYPE cannot hang.
-  int count = static_cast<int>(values.size());
+  int count = values.count;
   const int root = context.rank(0, 0);
   check_mpi(MPI_Bcast(&count, 1, MPI_INT, root, context.comm), "MPI_Bcast");
-  std::vector<int> reference(static_cast<std::size_t>(count));
+  std::array<int, GlobalValues::kCapacity> reference{};
   if (context.my_rank == root) {
-    for (int k = 0; k < count; ++k)
-      reference[static_cast<std::size_t>(k)] = values[static_cast<std::size_t>(k)].first;
+    for (int k = 0; k < count; ++k) reference[static_cast<std::size_t>(k)] = values.items[static_cast<std::size_t>(k)].first;
   }
   check_mpi(MPI_Bcast(reference.data(), count, MPI_INT, root, context.comm), "MPI_Bcast");
-  const std::size_t common = std::min(values.size(), reference.size());
-  for (std::size_t k = 0; k < common; ++k) {
-    if (values[k].first != reference[k]) code = std::min(code, values[k].second);
+  const int common = std::min(values.count, count);
+  for (int k = 0; k < common; ++k) {
+    const auto& [value, value_code] = values.items[static_cast<std::size_t>(k)];
+    if (value != reference[static_cast<std::size_t>(k)]) code = std::min(code, value_code);
   }
-  if (values.size() != reference.size()) code = std::min(code, a.desc_position * kDescMult + 1);
+  if (values.count != count) code = std::min(code, a.desc_position * kDescMult + 1);
   int global = 0;
   check_mpi(MPI_Allreduce(&code, &global, 1, MPI_INT, MPI_MIN, context.comm), "MPI_Allreduce");
   return argument_info_of_key(global);
 }
-
-}  // namespace
 
 layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm comm) {
   MPI_Group from = MPI_GROUP_NULL, to = MPI_GROUP_NULL;
@@ -107,7 +118,7 @@ layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm co
 CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_context,
                                     const layout::MatrixArgument& a, CheckRules rules,
                                     int previous_info) {
-  const int info = agreed_info(context, blacs_context, a, rules, previous_info);
+  const int info = agreed_argument_info(context, blacs_context, a, rules, previous_info);
   if (info != 0) {
     throw DescriptorError(info, "hetscal: matrix argument refused, INFO = " + std::to_string(info));
   }

@@ -52,6 +52,13 @@ layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm co
 CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,
                            std::int64_t ja, std::int64_t rows, std::int64_t cols);
 
+/// The argument checks of describe_caller_matrix without the description: this rank's
+/// checks, consistency with grid position (0,0), the earliest INFO over the grid. Collective
+/// over context.comm; allocates nothing, so every rank ends it alike.
+/// @return 0 or ScaLAPACK's (or PBLAS's) INFO, the same on every rank.
+int agreed_argument_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
+                         CheckRules rules, int previous_info);
+
 /// Checks and describes a caller's submatrix argument. Collective over context.comm: the
 /// INFO of every rank is combined (the earliest argument/field any rank finds wins), so all
 /// ranks accept or all refuse with the same code.

@@ -72,13 +72,19 @@ class FactorizationRoute {
   /// option: the model prices the variants alike.
   std::shared_ptr<const Layout> plan(ContextState& state) const {
     const MachineFigures& machine = machine_figures(state);
-    const core::Platform platform = machine.platform_for<T>();
-    const PlanKey key{facts().routine, {m_, n_, 0}, kinds_bits(), state.speeds.version,
-                      caller_layout_key(problem_.caller)};
-    auto plan = agreed_plan<Layout>(state, key, [&] { return plan_layout(platform, problem_, kinds_); });
-    report_once(state.verbosity, Verbosity::Once, state.is_root(),
-                facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
-                    " (machine: " + machine.text() + ")");
+    // The key, the platform and the plan are made inside the agreed stage: each allocates.
+    auto plan = agreed_plan<Layout>(
+        state,
+        [&] {
+          return PlanKey{facts().routine, {m_, n_, 0}, kinds_bits(), state.speeds.version,
+                         caller_layout_key(problem_.caller)};
+        },
+        [&] { return plan_layout(machine.platform_for<T>(), problem_, kinds_); });
+    report_quietly([&] {
+      report_once(state.verbosity, Verbosity::Once, state.is_root(),
+                  facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
+                      " (machine: " + machine.text() + ")");
+    });
     return plan;
   }
 
@@ -125,7 +131,7 @@ FactorizationOutcome route_factorization(core::Routine routine, const Call<T>& c
                                          std::int64_t n) {
   ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
   const TakeOverOutcome outcome =
-      route(state, FactorizationRoute<T, Call<T>, Layout>(routine, state, call, m, n));
+      route(state, [&] { return FactorizationRoute<T, Call<T>, Layout>(routine, state, call, m, n); });
   return {outcome.status, outcome.computed() ? outcome.info : 0};
 }
 

@@ -63,11 +63,13 @@ class GemmRoute {
   }
 
   std::shared_ptr<const GemmLayout> plan(ContextState& state) const {
-    const PlanKey key{facts().routine, {call_.m, call_.n, call_.k}, 0, state.speeds.version, {}};
     auto plan = agreed_plan<GemmLayout>(
-        state, key, [&] { return plan_gemm_layout(state.speeds.values, call_.m, call_.n, call_.k); });
-    report_once(state.verbosity, Verbosity::Once, state.is_root(),
-                facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description);
+        state, [&] { return PlanKey{facts().routine, {call_.m, call_.n, call_.k}, 0, state.speeds.version, {}}; },
+        [&] { return plan_gemm_layout(state.speeds.values, call_.m, call_.n, call_.k); });
+    report_quietly([&] {
+      report_once(state.verbosity, Verbosity::Once, state.is_root(),
+                  facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description);
+    });
     return plan;
   }
 
@@ -89,7 +91,7 @@ class GemmRoute {
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   ContextState& state = context_state(call.c.desc[layout::field11::kCtxt - 1]);
-  return route(state, GemmRoute<T>(call)).status;
+  return route(state, [&] { return GemmRoute<T>(call); }).status;
 }
 
 #define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \

@@ -19,17 +19,28 @@
 
 namespace hetscal::runtime {
 
-/// The plan of `key`, looked up in the context's cache or made by `make()` (deterministic: the
-/// same plan on every rank). Collective: the ranks agree that it worked before anyone relies
-/// on it. @throws mpi::StageFailed on every rank when any rank failed (a refused key included).
-template <typename Plan, typename Make>
-std::shared_ptr<const Plan> agreed_plan(ContextState& state, const PlanKey& key, const Make& make) {
+/// The plan of the key `make_key()` returns, looked up in the context's cache or made by
+/// `make()` (deterministic: the same plan on every rank). Collective: the ranks agree that it
+/// worked (the key's and the plan's allocations included) before anyone relies on it.
+/// @throws mpi::StageFailed on every rank when any rank failed (a refused key included).
+template <typename Plan, typename MakeKey, typename Make>
+std::shared_ptr<const Plan> agreed_plan(ContextState& state, const MakeKey& make_key, const Make& make) {
   std::shared_ptr<const Plan> plan;
   mpi::run_agreed(state.context->comm, "plan", [&] {
     mpi::fault_point(mpi::Stage::Plan);
-    plan = state.resources.plans.find_or_make<Plan>(key, make);
+    plan = state.resources.plans.find_or_make<Plan>(make_key(), make);
   });
   return plan;
+}
+
+/// Runs `report` (which builds and prints a line), losing the line if memory fails: a report
+/// must never make one rank leave the route alone.
+template <typename Report>
+void report_quietly(const Report& report) noexcept {
+  try {
+    report();
+  } catch (const std::exception&) {
+  }
 }
 
 /// Both routes of a call of scalar type T priced on the context's machine (measured on its

@@ -1,6 +1,7 @@
 #include "runtime/planned_potrf.hpp"
 
 #include <complex>
+#include <string>
 
 #include "kernels/cholesky.hpp"
 #include "kernels/scalar.hpp"
@@ -24,7 +25,19 @@ TakeOverOutcome run_planned(const mpi::ContextInfo& context, const CholeskyLayou
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  return take_over.move_out(failure, info);
+  if (!take_over.computed(failure, info)) return take_over.outcome();
+  // A matrix that is not positive definite: what ScaLAPACK leaves in sub(A) then depends on
+  // its own block size (the block columns before the failing one factored, the failing
+  // block's diagonal block factored up to the failing minor, the rest updated but not
+  // solved), which the planned layout's tiles do not follow. ScaLAPACK computes the call
+  // again on the caller's data, untouched so far, so that sub(A) is exactly its partial
+  // factor; only a failed factorization pays twice.
+  const int minor = take_over.outcome().info;
+  if (minor > 0) {
+    return take_over.forward("the leading minor of order " + std::to_string(minor) +
+                             " is not positive definite: ScaLAPACK leaves its own partial factor");
+  }
+  return take_over.write_back();
 }
 
 #define HETSCAL_INSTANTIATE_PLANNED_POTRF(T)                                                    \

@@ -163,6 +163,15 @@ void learn_first_touch(ContextState& state, const Decision& decision, const Take
 
 }  // namespace
 
+void report_unrouted_failure(const ContextState& state, const char* why) noexcept {
+  try {
+    // Printed at every verbosity, as the shim prints an internal error.
+    report_always(std::max(state.verbosity, Verbosity::Once), Verbosity::Once, state.is_root(),
+                  std::string("call forwarded: ") + why);
+  } catch (const std::exception&) {
+  }
+}
+
 void forwarded_call_finished(const char* routine, double seconds) noexcept {
   if (!awaiting_forward || awaiting_forward->measurements.pending.routine != routine) return;
   awaiting_forward->measurements.pending.seconds = seconds;
@@ -170,20 +179,28 @@ void forwarded_call_finished(const char* routine, double seconds) noexcept {
 }
 
 CallRoute::CallRoute(ContextState& state, RoutedCall call) : state_(state), call_(std::move(call)) {
+  input_ = decision_input(state_, call_);
+  input_.shape_class = core::shape_class(call_.routine.name(), call_.dims);
+}
+
+bool CallRoute::start() {
   // The decision (the speeds' agreement; on a context's first call the machine's
   // calibration; then the planning) is timed apart from the call's own stages, so that the
   // verbose line shows both.
   const bool observed = observes_speeds(state_, call_);
-  if (observed) adapt_speeds_or_report(state_, call_flops(call_));
-  input_ = decision_input(state_, call_);
+  if (observed) {
+    adapt_speeds_or_report(state_, call_flops(call_));
+    input_.speeds = state_.speeds.values;  // as many as before: no allocation
+    input_.speeds_problem = state_.speeds.problem;
+  }
   // Decisions from observation ride on the adaptation's agreement: only observed calls.
   measured_ = observed && state_.speeds.tracker.has_value();
   if (measured_) {
-    input_.shape_class = core::shape_class(call_.routine.name(), call_.dims);
     measured_ = ledger_has_room(state_, input_.shape_class);
     if (measured_) input_.ledger = &state_.measurements.ledger;
   }
   if (std::optional<Decision> decision = decide_before_pricing(input_)) settle(std::move(*decision));
+  return !decided_;
 }
 
 void CallRoute::forward_unplanned(const std::string& why) {

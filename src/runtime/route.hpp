@@ -7,9 +7,11 @@
 /// and the run of its plan.
 #include <cstdint>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "mpi/agreement.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/decision.hpp"
 #include "runtime/routine.hpp"
@@ -32,11 +34,12 @@ struct RoutedCall {
 /// is no plan); last, finish() measures the call and reports it.
 class CallRoute {
  public:
-  /// Collective over the context (the speeds' agreement).
+  /// Local only (what it allocates is agreed by route()).
   CallRoute(ContextState& state, RoutedCall call);
 
-  /// Whether the call must be planned and priced: the rules that need no plan let it through.
-  bool needs_prices() const { return !decided_; }
+  /// Collective over the context (the speeds' agreement): observes the speeds and applies
+  /// the rules that need no plan. @return whether the call must be planned and priced.
+  bool start();
   /// The call has no heterogeneous plan (`why`: the planner's or the pricing's refusal, or
   /// ScaLAPACK's own layout chosen): it goes to ScaLAPACK.
   void forward_unplanned(const std::string& why);
@@ -60,8 +63,12 @@ class CallRoute {
   double decide_s_ = 0.0;  ///< from construction to the decision
 };
 
-/// Decides, runs and reports one call of `routine`, top-down. Collective over the context.
-/// `Routine` is the routine's own part of the route (gemm_route.cpp, factorization_route.hpp):
+/// The report of a call forwarded because its start failed on some rank (`why`: the
+/// agreed failure), printed at every verbosity. Never throws.
+void report_unrouted_failure(const ContextState& state, const char* why) noexcept;
+
+/// Decides, runs and reports one call of the routine `make_routine()` returns, top-down.
+/// Collective over the context. `Routine` is the routine's own part of the route (gemm_route.cpp, factorization_route.hpp):
 ///   RoutedCall facts() const;                         the call's global facts
 ///   std::shared_ptr<const Plan> plan(ContextState&) const;    agreed on every rank
 ///   Prices price(ContextState&, const Plan&) const;  both routes, agreed on every rank
@@ -70,24 +77,40 @@ class CallRoute {
 /// every rank (an agreed stage, or the same deterministic refusal): the call is forwarded.
 /// @return the take-over's outcome: Computed (with INFO), Forward (nothing written: call
 ///         ScaLAPACK) or FailedAfterWrite.
-template <typename Routine>
-TakeOverOutcome route(ContextState& state, const Routine& routine) {
-  CallRoute call(state, routine.facts());
-  if (!call.needs_prices()) return call.finish();
-  decltype(routine.plan(state)) plan;
+template <typename MakeRoutine>
+TakeOverOutcome route(ContextState& state, const MakeRoutine& make_routine) {
+  // What the call's start allocates (the routine's facts and options, the route's own copy
+  // of them) is agreed before the first collective, so that a rank short of memory sends
+  // every rank to ScaLAPACK, none waits for it.
+  using Routine = decltype(make_routine());
+  std::optional<Routine> routine;
+  std::optional<CallRoute> call;
   try {
-    plan = routine.plan(state);
+    mpi::run_agreed(state.context->comm, "decision", [&] {
+      routine.emplace(make_routine());
+      call.emplace(state, routine->facts());
+    });
+  } catch (const mpi::StageFailed& e) {
+    TakeOverOutcome forwarded;
+    forwarded.reason = e.what();
+    report_unrouted_failure(state, e.what());
+    return forwarded;
+  }
+  if (!call->start()) return call->finish();
+  decltype(routine->plan(state)) plan;
+  try {
+    plan = routine->plan(state);
     if (plan->keeps_caller_layout()) {
       // Every rank holds the same plan, so every rank forwards alike.
-      call.forward_unplanned("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
-      return call.finish();
+      call->forward_unplanned("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
+      return call->finish();
     }
-    if (!call.decide(routine.price(state, *plan))) return call.finish();
+    if (!call->decide(routine->price(state, *plan))) return call->finish();
   } catch (const std::exception& e) {
-    call.forward_unplanned(e.what());
-    return call.finish();
+    call->forward_unplanned(e.what());
+    return call->finish();
   }
-  return call.finish(routine.run(state, *plan));
+  return call->finish(routine->run(state, *plan));
 }
 
 /// The shim's report that ScaLAPACK finished the call `route` last forwarded: this rank's

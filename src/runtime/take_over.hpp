@@ -180,15 +180,39 @@ class TakeOver {
   /// @param compute_failure "" or why this rank's kernel failed.
   /// @param local_info this rank's INFO (0, or > 0 in global numbering).
   TakeOverOutcome move_out(const std::string& compute_failure, int local_info) {
+    if (!computed(compute_failure, local_info)) return outcome();
+    return write_back();
+  }
+
+  /// The first half of move_out: agrees that every rank computed, reduces INFO (then
+  /// outcome().info) and reserves the move back's buffers (agreed); nothing is written yet,
+  /// so the call can still be forwarded (forward()). @return false when a rank failed.
+  bool computed(const std::string& compute_failure, int local_info) {
     try {
       mpi::agree_on_stage(comm_, "compute", compute_failure);
       outcome_.info = mpi::smallest_positive_info(comm_, local_info);
       outcome_.compute_s = clock_.lap();
       mpi::run_agreed(comm_, "move-out", [&] { reserve(*out_, mpi::Stage::MoveOut); });
     } catch (const mpi::StageFailed& e) {
-      failed(e);
-      return outcome();
+      return failed(e);
     }
+    return true;
+  }
+
+  /// Gives the call to ScaLAPACK after computed(), the caller's data untouched: every rank
+  /// decides it alike (from the agreed INFO). @param why the reason reported.
+  TakeOverOutcome forward(const std::string& why) noexcept {
+    outcome_.status = TakeOverOutcome::Status::Forward;
+    try {
+      outcome_.reason = why;
+    } catch (const std::exception&) {
+      outcome_.reason.clear();  // memory: the report says less, the route is the same
+    }
+    return outcome();
+  }
+
+  /// The second half of move_out: writes the results into the caller's arrays.
+  TakeOverOutcome write_back() {
     try {
       mpi::redistribute<T>(*out_, out_sources_, out_targets_);
       outcome_.move_out_s = clock_.lap();

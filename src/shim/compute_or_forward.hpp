@@ -6,6 +6,7 @@
 /// (ScaLAPACK's error path then). An exception before any agreement — the context's own
 /// set-up, which every rank of the context meets alike — forwards too, with a note. A
 /// forwarded call's time goes to the runtime (runtime::forwarded_call_finished).
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <string>
@@ -34,8 +35,15 @@ void compute_or_forward(const char* routine, int context, const Attempt& attempt
       return;
     }
   } catch (const std::exception& e) {
-    runtime::report_once(runtime::Verbosity::Once, runtime::Verbosity::Once, true,
-                         std::string(routine) + " forwarded after an internal error: " + e.what());
+    // Printed at every verbosity (once per text; every time at HETSCAL_VERBOSE=2). Building
+    // the line may fail for want of memory too: the call is forwarded all the same.
+    try {
+      const std::string line = std::string(routine) + " forwarded after an internal error: " + e.what();
+      const runtime::Verbosity verbosity =
+          std::max(runtime::Verbosity::Once, runtime::process_configuration().verbosity);
+      runtime::report_once_per_key(verbosity, true, line, line);
+    } catch (const std::exception&) {
+    }
   }
   // Timed for decisions from observation: the runtime keeps it if it was the call it measures.
   const auto start = std::chrono::steady_clock::now();

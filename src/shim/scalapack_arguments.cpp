@@ -17,16 +17,11 @@ bool in_grid(const int* desca) { return grid_of(desca).nprow != -1; }
 
 int agreed_matrix_info(const layout::MatrixArgument& a, int local_info) {
   const int context = a.desc[layout::field9::kCtxt - 1];
-  try {
-    // Recomputes CHK1MAT, keeps the earlier of it and the routine's own codes (local_info is
-    // one or the other), compares every value with grid position (0,0)'s, reduces over the
-    // grid.
-    mpi::describe_caller_matrix(mpi::context_info(context), context, a, mpi::CheckRules::Scalapack,
-                                local_info);
-  } catch (const mpi::DescriptorError& e) {
-    return e.info();
-  }
-  return 0;
+  // Recomputes CHK1MAT, keeps the earlier of it and the routine's own codes (local_info is
+  // one or the other), compares every value with grid position (0,0)'s, reduces over the
+  // grid.
+  return mpi::agreed_argument_info(mpi::context_info(context), context, a, mpi::CheckRules::Scalapack,
+                                   local_info);
 }
 
 }  // namespace hetscal::shim

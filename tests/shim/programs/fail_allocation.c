@@ -1,62 +1,110 @@
-/* Preloaded with libhetscal.so (before it) to make one allocation fail, as a machine short
- * of memory would, on one rank: the tests of issue 15 item 1 sweep which allocation fails
- * and check that every run ends (right result, or an error path), never hangs.
+/* An allocator for the fault-injection sweep (issue 30): linked into a test program, it
+ * replaces malloc and its relatives for the whole process and, while armed, counts the
+ * allocations hetscal's own code makes, failing the k-th one (once), as a machine short of
+ * memory would. An allocation is hetscal's when the first caller outside the C and C++
+ * runtimes (libc, libstdc++, libgcc_s) lies in a library whose file name contains
+ * "libhetscal": operator new, std::vector, std::string … called from hetscal all count,
+ * while MPI's, OpenBLAS's and the test program's own allocations do not.
  *
- *   FAIL_ALLOCATION=<world rank>:<n>   the n-th allocation of at least FAIL_ALLOCATION_BYTES
- *                                      (default 102400) on that rank returns NULL (once)
- *   FAIL_ALLOCATION=count              print on stderr, at exit, how many such allocations
- *                                      each rank made
- * The rank is Open MPI's OMPI_COMM_WORLD_RANK (malloc cannot call MPI). */
+ * backtrace() loads libgcc_s (and allocates) on its first use: it is primed at start-up,
+ * before anything is armed, so that it never allocates inside malloc. A thread-local guard
+ * keeps the allocator's own calls out of the count. */
 #define _GNU_SOURCE
+#include "fail_allocation.h"
+
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
+#include <execinfo.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
 
 extern void* __libc_malloc(size_t size);
 extern void* __libc_calloc(size_t count, size_t size);
 extern void* __libc_realloc(void* pointer, size_t size);
 extern void* __libc_memalign(size_t alignment, size_t size);
 
-static long large_allocations = 0;
-static long fail_at = -1;    /* the n-th large allocation fails; -1: none */
-static int counting = 0;
-static size_t threshold = 102400;
-static int my_rank = -1;
+static atomic_int armed = 0;
+static atomic_long counted = 0;
+static atomic_int fired = 0;
+static long fail_at = 0; /* the fail_at-th counted allocation fails; 0: none */
+static __thread int inside = 0;
 
-static void report_count(void) {
-  fprintf(stderr, "fail_allocation: rank %d made %ld allocations of >= %zu bytes\n", my_rank,
-          large_allocations, threshold);
-}
+/* FAIL_ALLOCATION_TRACE=<path>: the stack of every failed allocation is appended to
+ * <path>.<pid>, to find a hang's cause. */
+static int trace_fd = -1;
 
-__attribute__((constructor)) static void configure(void) {
-  const char* rank = getenv("OMPI_COMM_WORLD_RANK");
-  const char* spec = getenv("FAIL_ALLOCATION");
-  const char* bytes = getenv("FAIL_ALLOCATION_BYTES");
-  my_rank = rank ? atoi(rank) : -1;
-  if (bytes) threshold = (size_t)strtoull(bytes, NULL, 10);
-  if (!spec) return;
-  if (strcmp(spec, "count") == 0) {
-    counting = 1;
-    atexit(report_count);
-    return;
+__attribute__((constructor)) static void prime_backtrace(void) {
+  void* frames[4];
+  (void)backtrace(frames, 4);
+  const char* trace = getenv("FAIL_ALLOCATION_TRACE");
+  if (trace) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d", trace, (int)getpid());
+    trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
   }
-  const char* colon = strchr(spec, ':');
-  if (colon && atoi(spec) == my_rank) fail_at = atol(colon + 1);
 }
 
-/* Whether this allocation is the one to fail. */
-static int fails(size_t size) {
-  if (size < threshold || (fail_at < 0 && !counting)) return 0;
-  if (++large_allocations != fail_at) return 0;
-  static const char message[] = "fail_allocation: an allocation fails here\n";
-  (void)!write(2, message, sizeof message - 1);
-  return 1;
+void fail_allocation_arm(long k) {
+  fail_at = k;
+  atomic_store(&counted, 0);
+  atomic_store(&fired, 0);
+  atomic_store(&armed, 1);
+}
+
+long fail_allocation_disarm(int* failed) {
+  atomic_store(&armed, 0);
+  if (failed) *failed = atomic_load(&fired);
+  return atomic_load(&counted);
+}
+
+/* Whether `name` is a runtime library an allocation passes through on its way from its
+ * real caller (operator new, std::string's growth, …). */
+static int runtime_library(const char* name) {
+  return strstr(name, "/libc.so") || strstr(name, "/libstdc++") || strstr(name, "/libgcc_s");
+}
+
+/* Whether the allocation in progress comes from hetscal's code. frames[0] is this function,
+ * frames[1] fails(), frames[2] the allocator's entry point, frames[3] its caller. */
+static __attribute__((noinline)) int from_hetscal(void) {
+  void* frames[16];
+  const int depth = backtrace(frames, 16);
+  for (int i = 3; i < depth; ++i) {
+    Dl_info info;
+    if (!dladdr(frames[i], &info) || !info.dli_fname) return 0;
+    if (runtime_library(info.dli_fname)) continue;
+    return strstr(info.dli_fname, "libhetscal") != NULL;
+  }
+  return 0;
+}
+
+/* Whether this allocation is the one to fail (counting it when it is hetscal's). */
+static __attribute__((noinline)) int fails(void) {
+  if (!atomic_load(&armed) || inside) return 0;
+  inside = 1;
+  int result = 0;
+  if (from_hetscal()) {
+    const long n = atomic_fetch_add(&counted, 1) + 1;
+    if (n == fail_at) {
+      atomic_store(&fired, 1);
+      if (trace_fd >= 0) {
+        void* frames[32];
+        backtrace_symbols_fd(frames, backtrace(frames, 32), trace_fd);
+        (void)!write(trace_fd, "--\n", 3);
+      }
+      result = 1;
+    }
+  }
+  inside = 0;
+  return result;
 }
 
 void* malloc(size_t size) {
-  if (fails(size)) {
+  if (fails()) {
     errno = ENOMEM;
     return NULL;
   }
@@ -64,7 +112,7 @@ void* malloc(size_t size) {
 }
 
 void* calloc(size_t count, size_t size) {
-  if (size != 0 && count <= (size_t)-1 / size && fails(count * size)) {
+  if (fails()) {
     errno = ENOMEM;
     return NULL;
   }
@@ -72,7 +120,7 @@ void* calloc(size_t count, size_t size) {
 }
 
 void* realloc(void* pointer, size_t size) {
-  if (fails(size)) {
+  if (fails()) {
     errno = ENOMEM;
     return NULL;
   }
@@ -80,17 +128,23 @@ void* realloc(void* pointer, size_t size) {
 }
 
 void* aligned_alloc(size_t alignment, size_t size) {
-  if (fails(size)) {
+  if (fails()) {
     errno = ENOMEM;
     return NULL;
   }
   return __libc_memalign(alignment, size);
 }
 
-void* memalign(size_t alignment, size_t size) { return aligned_alloc(alignment, size); }
+void* memalign(size_t alignment, size_t size) {
+  if (fails()) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return __libc_memalign(alignment, size);
+}
 
 int posix_memalign(void** result, size_t alignment, size_t size) {
-  if (fails(size)) return ENOMEM;
+  if (fails()) return ENOMEM;
   void* p = __libc_memalign(alignment, size);
   if (p == NULL) return ENOMEM;
   *result = p;

@@ -2,8 +2,7 @@
 // problem, C = alpha·A·B + beta·C with B = 2·I, so that every call's exact result,
 // 2·alpha·A + beta·C_before, is checked in O(N²) on each rank's own elements. beta ≠ 0: a
 // call that wrote part of C and then handed the call to ScaLAPACK would be caught.
-// Used by the allocation-failure tests (tests/shim/fail_allocation.c preloaded as well):
-// every run must end, with the right result or through an error path, never hang.
+// Used by the bad-argument test (PB_Cabort's path).
 //
 // usage: pdgemm_loop [N] [calls] [bad-lld]   (defaults 1000 and 3; a 1×P grid, NB = 64)
 //   bad-lld: DESCC's LLD is 1, which PBLAS refuses (PB_Cabort: the run ends with an error)
