@@ -22,13 +22,50 @@ function(hetscal_add_layer)
   add_library(hetscal::${ARG_NAME} ALIAS hetscal_${ARG_NAME})
 endfunction()
 
-# hetscal_add_mpi_test(NAME <name> RANKS <n> COMMAND <exe> [args...])
+# hetscal_expect_output(<variable> [EXIT <status>] MATCH <regex>... [FORBID <regex>...])
+# Sets <variable> to a launcher for a test's command, tests/support/expect_output.sh: the test
+# passes only if the command ends with exit status <status> (default 0) and its output matches
+# every MATCH and no FORBID extended regex. The one way to expect output: ctest's
+# PASS_REGULAR_EXPRESSION ignores the exit status.
+function(hetscal_expect_output variable)
+  cmake_parse_arguments(ARG "" "EXIT" "MATCH;FORBID" ${ARGN})
+  if(NOT ARG_MATCH OR ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "hetscal_expect_output: MATCH <regex>... required, not '${ARG_UNPARSED_ARGUMENTS}'")
+  endif()
+  if(NOT DEFINED ARG_EXIT)
+    set(ARG_EXIT 0)
+  endif()
+  set(launcher ${PROJECT_SOURCE_DIR}/tests/support/expect_output.sh --exit ${ARG_EXIT})
+  foreach(regex IN LISTS ARG_MATCH)
+    list(APPEND launcher --match ${regex})
+  endforeach()
+  foreach(regex IN LISTS ARG_FORBID)
+    list(APPEND launcher --forbid ${regex})
+  endforeach()
+  list(APPEND launcher --)
+  set(${variable} ${launcher} PARENT_SCOPE)
+endfunction()
+
+# hetscal_add_mpi_test(NAME <name> RANKS <n> COMMAND <exe> [args...]
+#                      [EXPECT_OUTPUT <regex>... [EXIT <status>] [FORBID_OUTPUT <regex>...]])
 # Registers a test run under mpirun with <n> ranks. Works as root (CI) and with more ranks
 # than cores (--oversubscribe); OPENBLAS_NUM_THREADS=1 so ranks do not fight over cores.
+# EXPECT_OUTPUT runs it through hetscal_expect_output: mpirun's exit status must be <status>
+# (default 0) and the output must match every EXPECT_OUTPUT and no FORBID_OUTPUT regex.
 function(hetscal_add_mpi_test)
-  cmake_parse_arguments(ARG "" "NAME;RANKS" "COMMAND" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;RANKS;EXIT" "COMMAND;EXPECT_OUTPUT;FORBID_OUTPUT" ${ARGN})
+  set(launcher)
+  if(ARG_EXPECT_OUTPUT)
+    set(exit_status 0)
+    if(DEFINED ARG_EXIT)
+      set(exit_status ${ARG_EXIT})
+    endif()
+    hetscal_expect_output(launcher EXIT ${exit_status} MATCH ${ARG_EXPECT_OUTPUT} FORBID ${ARG_FORBID_OUTPUT})
+  elseif(DEFINED ARG_EXIT OR ARG_FORBID_OUTPUT)
+    message(FATAL_ERROR "hetscal_add_mpi_test(${ARG_NAME}): EXIT and FORBID_OUTPUT need EXPECT_OUTPUT")
+  endif()
   add_test(NAME ${ARG_NAME}
-    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ARG_RANKS} --oversubscribe
+    COMMAND ${launcher} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ARG_RANKS} --oversubscribe
             ${MPIEXEC_PREFLAGS} ${ARG_COMMAND} ${MPIEXEC_POSTFLAGS})
   set_tests_properties(${ARG_NAME} PROPERTIES
     PROCESSORS ${ARG_RANKS}

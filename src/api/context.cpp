@@ -116,7 +116,7 @@ int create(int blacs_context, const double* speeds, const std::optional<LayoutRe
     return HETSCAL_ERR_SPEEDS;
   }
   try {
-    context->machine = runtime::measure_machine(context->grid.comm, context->speeds);
+    context->resources.machine = runtime::measure_machine(context->grid.comm, context->speeds);
   } catch (const std::exception&) {
     return HETSCAL_ERR_INTERNAL;
   }
@@ -124,7 +124,7 @@ int create(int blacs_context, const double* speeds, const std::optional<LayoutRe
   context->request.caller = block_cyclic_on(context->grid);
   try {  // deterministic: every process plans the same layout or fails alike
     context->layout =
-        plan_context_layout(context->request, context->speeds, context->machine.platform());
+        plan_context_layout(context->request, context->speeds, context->machine().platform());
   } catch (const Error&) {  // no layout fits the dimensions, or the memory
     return HETSCAL_ERR_NO_PLAN;
   }
@@ -210,7 +210,7 @@ extern "C" int hetscal_context_prediction(hetscal_context_t ctx, double* seconds
   if (!context) return HETSCAL_ERR_CONTEXT;
   namespace api = hetscal::api;
   try {
-    const hetscal::core::Platform platform = context->machine.platform();
+    const hetscal::core::Platform platform = context->machine().platform();
     const hetscal::core::Problem problem = context->request.problem();
     const double planned_s =
         hetscal::runtime::predicted_compute_seconds(platform, problem, context->layout.candidate);

@@ -1,7 +1,7 @@
 // Native API: a context's matrices rebalanced when the speeds change (hetscal_context_rebalance,
 // hetscal_rebalanced_elements, and the automatic rebalancing of api/kept_balanced.hpp, which
 // takes the same path). Cartesian layouts keep their grid and move only the panel
-// lines seed 003's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
+// lines Beaumont2000's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
 // planned afresh. Either way mpi::redistribute sends only the elements whose owner changed
 // and copies the others within their process.
 #include <mpi.h>
@@ -33,7 +33,7 @@ namespace {
 // A status found on some process, the same on every one (the highest code wins).
 int agreed_status(MPI_Comm comm, int status) {
   int agreed = status;
-  MPI_Allreduce(&status, &agreed, 1, MPI_INT, MPI_MAX, comm);
+  mpi::check_mpi(MPI_Allreduce(&status, &agreed, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce of a status");
   return agreed;
 }
 
@@ -49,9 +49,9 @@ std::vector<double> target_speeds(const Context& context, const double* new_spee
         .speeds();
   }
   const runtime::ContextState& state = runtime::context_state(context.blacs_context);
-  if (!state.tracker)
+  if (!state.speeds.tracker)
     throw InvalidArgument("hetscal: no speeds learnt yet on this BLACS grid (no call adapted)");
-  return state.tracker->estimates();
+  return state.speeds.tracker->estimates();
 }
 
 // The context's layout for the new speeds, and the one planned from scratch for comparison.
@@ -218,7 +218,8 @@ void move_operands(const Context& context, const ContextLayout& next,
   }
   mpi::redistribute<double>(plan, sources, targets);
   long long volumes[2] = {plan.total_send(), plan.total_local()};
-  MPI_Allreduce(MPI_IN_PLACE, volumes, 2, MPI_LONG_LONG, MPI_SUM, context.grid.comm);
+  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, volumes, 2, MPI_LONG_LONG, MPI_SUM, context.grid.comm),
+                 "MPI_Allreduce of the moved volumes");
   report.moved_elements = volumes[0];
   report.kept_elements = volumes[1];
   for (std::size_t k = 0; k < operands.size(); ++k) {  // patterns keep LLD (unused)
@@ -273,9 +274,9 @@ RebalanceOutcome rebalance_context(Context& context, const std::vector<double>& 
   hetscal_rebalance_report report = planned_report(context, *replanned, matrices);
   move_operands(context, next, matrices, copies, report);
   context.speeds = speeds;
-  context.machine = std::move(replanned->machine);
+  context.resources.machine = std::move(replanned->machine);
   context.layout = next;
-  context.plans.clear();  // its layouts were made for the old speeds
+  context.resources.plans.clear();  // its layouts were made for the old speeds
   out = report;
   return outcome;
 }

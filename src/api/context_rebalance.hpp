@@ -28,7 +28,7 @@ std::vector<KeptMatrix> kept_matrices(int nmatrices, double* const* arrays,
 RebalanceOutcome check_kept_matrices(const Context& context,
                                      const std::vector<KeptMatrix>& matrices);
 
-/// Moves `context` and `matrices` to the layout for `speeds` (seed 003's migrations on a
+/// Moves `context` and `matrices` to the layout for `speeds` (Beaumont2000's migrations on a
 /// Cartesian layout, a fresh plan otherwise; see hetscal_context_rebalance in hetscal.h),
 /// rewriting each array in place and updating each descriptor; then the context plans with
 /// `speeds`. Collective.

@@ -14,6 +14,7 @@
 #include "hetscal/hetscal.h"
 #include "mpi/blacs_context.hpp"
 #include "runtime/gemm_plan.hpp"
+#include "runtime/context_state.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/plan_cache.hpp"
 #include "runtime/pricing.hpp"
@@ -49,19 +50,21 @@ struct Context {
   std::vector<double> speeds;  ///< per rank of grid.comm (row-major grid order)
   LayoutRequest request;       ///< the routine, layout kind, dimensions and caller planned for
   ContextLayout layout;        ///< the layout every matrix of the context follows
-  /// GEMM layouts of ScaLAPACK operands' shapes; a cache, so filling it leaves the context as it
-  /// was.
-  mutable runtime::PlanCache plans;
-  runtime::MachineFigures machine;  ///< measured at creation
-  /// Planned copies of ScaLAPACK operands (hetero_pdgemm on ScaLAPACK descriptors), reused.
-  mutable runtime::Workspace workspace;
+  /// What the context's calls compute with, as a BLACS context's state holds it
+  /// (runtime/context_state.hpp): the machine's figures (measured at creation, so always
+  /// there), the layouts planned for ScaLAPACK operands' shapes (a cache, so filling it leaves
+  /// the context as it was) and the planned copies of ScaLAPACK operands (hetero_pdgemm on
+  /// ScaLAPACK descriptors), reused.
+  mutable runtime::ComputeResources resources;
+
+  const runtime::MachineFigures& machine() const { return *resources.machine; }
   KeptBalance kept_balance;  ///< matrices moved automatically when the speeds change
 
   /// The layout of an M×N×K GEMM for this context's speeds (cached).
   /// @throws InvalidArgument when no grid fits the shape.
   std::shared_ptr<const runtime::GemmLayout> plan_gemm(std::int64_t rows, std::int64_t cols,
                                                        std::int64_t depth) const {
-    return plans.find_or_make<runtime::GemmLayout>(
+    return resources.plans.find_or_make<runtime::GemmLayout>(
         {{core::Routine::Gemm, runtime::ScalarType::Double}, {rows, cols, depth}, 0, 0, {}},
         [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
@@ -90,7 +93,7 @@ struct Context {
   std::shared_ptr<const ContextLayout> plan_factorization(core::Routine routine, std::int64_t rows,
                                                           std::int64_t cols,
                                                           const core::CallerLayout& caller) const {
-    return plans.find_or_make<ContextLayout>(
+    return resources.plans.find_or_make<ContextLayout>(
         {{routine, runtime::ScalarType::Double},
          {rows, cols, 0},
          0,
@@ -98,7 +101,7 @@ struct Context {
          runtime::caller_layout_key(caller)},
         [&] {
           return plan_context_layout({routine, LayoutKind::Any, rows, cols, cols, caller}, speeds,
-                                     machine.platform());
+                                     machine().platform());
         });
   }
 

@@ -119,7 +119,7 @@ int moved(const Call<T>& call) {
   gemm.b = {call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc};
   gemm.c = {call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc};
   const runtime::TakeOverOutcome outcome =
-      runtime::run_planned_gemm(context->grid, *plan, gemm, context->workspace);
+      runtime::run_planned(context->grid, *plan, gemm, context->resources.workspace);
   return outcome.computed() ? 0 : HETSCAL_ERR_INTERNAL;
 }
 

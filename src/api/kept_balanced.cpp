@@ -94,13 +94,13 @@ void start_native_call(Context& context, double call_flops,
   if (!state || !runtime::adapts(*state)) return;
   // The grid's first adapted call only starts the estimates from the machine's probe: the
   // matrices wait for an observation.
-  const bool observing = state->tracker.has_value();
+  const bool observing = state->speeds.tracker.has_value();
   runtime::adapt_speeds_or_report(*state, call_flops);
-  if (context.kept_balance.matrices.empty() || !observing || !state->tracker) return;
-  const std::vector<double> speeds = planning_speeds(*state->tracker);
+  if (context.kept_balance.matrices.empty() || !observing || !state->speeds.tracker) return;
+  const std::vector<double> speeds = planning_speeds(*state->speeds.tracker);
   // Against the speeds the context's layout was made for (see the header).
   const double gain = core::replanning_gain(context.speeds, speeds);
-  if (gain < 1.0 + state->tracker->rule().replan_threshold) return;
+  if (gain < 1.0 + state->speeds.tracker->rule().replan_threshold) return;
   if (!all_registered(context, operands)) {
     refuse(context, *state,
            "an operand of the call is not a matrix registered by hetscal_context_keep_balanced "

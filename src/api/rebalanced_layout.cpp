@@ -1,4 +1,4 @@
-// A context's Cartesian layout re-planned for new speeds with seed 003's migrations.
+// A context's Cartesian layout re-planned for new speeds with Beaumont2000's migrations.
 #include "api/rebalanced_layout.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file rebalanced_layout.hpp
 /// A context's layout re-planned for new speeds the way Beaumont, Legrand, Rastello & Robert
-/// (2000, §4; seed 003) redistribute a column-based partition: the structure stays, only the
+/// (Beaumont2000, §4) redistribute a column-based partition: the structure stays, only the
 /// widths and heights change. A heterogeneous Cartesian grid is a column-based partition
 /// whose columns are the grid columns and whose heights are common to every column: the grid
 /// shape, the ranks' places in it, the tile size and the B_p×B_q panel are kept, and only the

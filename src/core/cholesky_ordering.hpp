@@ -1,7 +1,7 @@
 #pragma once
 /// @file cholesky_ordering.hpp
 /// The order of a heterogeneous Cartesian grid's tile rows and columns for Cholesky and LU: the 1D
-/// ordering of Boudet, Petitet, Rastello & Robert 1999 (seed 000, §2.3.2) applied to each
+/// ordering of Boudet, Petitet, Rastello & Robert (Boudet1999, §2.3.2) applied to each
 /// dimension. Their greedy hands chunks out one at a time to the processor that would finish
 /// its next chunk first; read backwards, every suffix of the sequence is as balanced as the
 /// greedy allows. A factorisation works on a suffix of the tile rows and columns (the trailing
@@ -24,7 +24,7 @@ std::vector<std::size_t> suffix_balanced_order(const std::vector<double>& shares
 
 /// The same Cartesian candidate with its tile rows in suffix_balanced_order over the
 /// ⌈M/tile⌉ tile rows of an M×N matrix and its tile columns over the ⌈N/tile⌉ tile columns:
-/// seed 000's LU order (§2.3.2, §3.2), each trailing matrix balanced as it shrinks.
+/// Boudet1999's LU order (§2.3.2, §3.2), each trailing matrix balanced as it shrinks.
 /// @throws InvalidArgument if the candidate is not Cartesian, its shares do not match its
 ///   grid or its tile is 0, or as suffix_balanced_order.
 Candidate with_suffix_balanced_order(Candidate candidate, MatrixShape shape);

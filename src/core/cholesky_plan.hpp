@@ -6,8 +6,9 @@
 /// the fastest that fits in memory. Candidates, for every tile size and on the fastest k
 /// processors:
 ///   - CallerLayout      the caller's block-cyclic layout as it is (no redistribution);
-///   - BlockCyclic       2DBC, every grid p×q = k (seed 002's baseline, any k: fewer nodes too);
-///   - HeterogeneousGrid the grid planner's p×q grid (seed 000) with its tile rows and columns
+///   - BlockCyclic       2DBC, every grid p×q = k (Beaumont2023's baseline, any k: fewer
+///                       nodes too);
+///   - HeterogeneousGrid the grid planner's p×q grid (Boudet1999) with its tile rows and columns
 ///                       in suffix-balanced order (cholesky_ordering.hpp), every p×q = k;
 ///   - G2dbc             G-2DBC when k is not r·r or r·(r+1);
 ///   - Gcrm              the best GCR&M pattern found for k (pattern_gcrm.hpp);

@@ -1,7 +1,7 @@
 #pragma once
 /// @file cholesky_steps.hpp
 /// The right-looking tiled Cholesky (lower triangle) priced step by step on a tile ownership,
-/// as Beaumont, Collin, Eyraud-Dubois & Vérité 2023 (seed 002, §III-C, §V) count it: work in
+/// as Beaumont, Collin, Eyraud-Dubois & Vérité (Beaumont2023, §III-C, §V) count it: work in
 /// one triangle only, and each panel tile L(i,k) sent once to every other node owning a
 /// tile of colrow i of the trailing triangle (row i: tiles (i, j), k < j <= i; column i:
 /// tiles (j, i), j >= i), since exactly those tiles read it. Summed over the steps of a

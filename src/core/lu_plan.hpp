@@ -10,16 +10,16 @@
 ///   - CallerLayout      the caller's block-cyclic layout as it is (ScaLAPACK's PDGETRF, no
 ///                       redistribution);
 ///   - BlockCyclic       2DBC, every grid p×q = k;
-///   - HeterogeneousGrid the grid planner's p×q grid (seed 000) with its tile rows and columns
-///                       in seed 000's LU order (Alg. 2.3.1's selection order read backwards,
+///   - HeterogeneousGrid the grid planner's p×q grid (Boudet1999) with its tile rows and columns
+///                       in Boudet1999's LU order (Alg. 2.3.1's selection order read backwards,
 ///                       with_suffix_balanced_order over the M×N tiles), every p×q = k;
-///   - G2dbc             G-2DBC (seed 002 §IV) when k is not r·r or r·(r+1);
+///   - G2dbc             G-2DBC (Beaumont2023 §IV) when k is not r·r or r·(r+1);
 ///   - HeteroPattern     hetscal's heterogeneous pattern (pattern_hetero.hpp), when the k
 ///                       processors' speeds differ and its cells stay within max_pattern_cells.
 /// Patterns are built for pattern_process_counts only. Every candidate but the caller's is
 /// priced with the panel factorised by the diagonal tile's owner and, where a column of its
 /// owner table holds processors of different speeds, once more by the fastest owner of a
-/// panel tile (PanelRank::Fastest, seed 000's suggestion).
+/// panel tile (PanelRank::Fastest, Boudet1999's suggestion).
 ///
 /// The choice becomes a layout::Distribution of the M×N matrix with
 /// layout::distribution_of(choice.candidate, M, N, P) (Cartesian kinds: the candidate's tile
@@ -39,8 +39,8 @@ namespace hetscal::core {
 enum class LuLayoutKind {
   CallerLayout,       ///< the caller's block-cyclic layout as it is (no redistribution)
   BlockCyclic,        ///< 2DBC on every grid p×q = k
-  HeterogeneousGrid,  ///< the grid planner's p×q grid, tile columns in seed 000's LU order
-  G2dbc,              ///< G-2DBC (seed 002 §IV), any process count
+  HeterogeneousGrid,  ///< the grid planner's p×q grid, tile columns in Boudet1999's LU order
+  G2dbc,              ///< G-2DBC (Beaumont2023 §IV), any process count
   HeteroPattern,      ///< hetscal's heterogeneous pattern (cells in proportion to speed)
 };
 

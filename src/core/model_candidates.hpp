@@ -1,7 +1,7 @@
 #pragma once
 /// @file model_candidates.hpp
 /// Candidates for the time model (time_model.hpp), in the spirit of HeteroPBLAS's context
-/// creation (seed 004, §4.2): every process count k (the fastest k processors: dropping slow
+/// creation (Reddy2009, §4.2): every process count k (the fastest k processors: dropping slow
 /// ones can pay), every grid shape p×q = k, every tile size; for each, the heterogeneous grid
 /// of the grid planner (grid_planner.hpp: Boudet et al.'s heuristic, exact for small grids)
 /// and the plain block-cyclic grid on the same processors; G-2DBC where k has no near-square

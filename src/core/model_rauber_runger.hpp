@@ -1,8 +1,8 @@
 #pragma once
 /// @file model_rauber_runger.hpp
-/// Runtime formulas of Rauber & Rünger, "Optimal Data Distributions for LU Decomposition"
-/// (seed 001): LU without pivoting on the parametrized distribution ((m0,b0),(m1,b1)) of p =
-/// m0·m1 processors, with machine parameters t_op, t_c, τ and the hypercube broadcast
+/// Runtime formulas of RauberRunger1995 (Rauber & Rünger, "Optimal Data Distributions for LU
+/// Decomposition"): LU without pivoting on the parametrized distribution ((m0,b0),(m1,b1)) of
+/// p = m0·m1 processors, with machine parameters t_op, t_c, τ and the hypercube broadcast
 /// t_broad(p, M) = (1 + log2 p)(M·t_c + τ) of their equation (1).
 ///
 /// Three levels of the same model:

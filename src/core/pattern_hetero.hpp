@@ -2,8 +2,8 @@
 /// @file pattern_hetero.hpp
 /// Heterogeneous patterns: node k owns a share of the R×C cells proportional to its speed,
 /// within one cell (|cells_k − s_k·R·C/Σs| < 1), with a communication cost T = x̄ + ȳ close
-/// to what G-2DBC achieves for the same P. None of the seed papers gives one; Beaumont et al.
-/// 2023 (§VI) name it as open work. hetscal's construction:
+/// to what G-2DBC achieves for the same P. None of the papers of docs/references.md gives one;
+/// Beaumont2023 (§VI) names it as open work. hetscal's construction:
 ///
 /// 1. Size: R·C >= N = min_cells_per_node·Σs/min s cells, so the slowest node's quota is
 ///    >= min_cells_per_node cells and rounding unbalances by < 1/that (shape: step 3).

@@ -2,9 +2,10 @@
 /// @file pattern_hetero_symmetric.hpp
 /// Heterogeneous symmetric patterns for Cholesky: square r×r owner tables in which node p owns
 /// a share of the cells proportional to its speed while every colrow (row i ∪ column i) keeps
-/// few distinct nodes, so the volume m(m+1)/2·(T − 1) of Beaumont et al. 2023 (seed 002,
+/// few distinct nodes, so the volume m(m+1)/2·(T − 1) of Beaumont et al. (Beaumont2023,
 /// Equation 2) stays close to GCR&M's. Neither that paper (§VI names it as open work) nor the
-/// other seeds give one; hetscal's construction extends GCR&M's Algorithm 1 to speeds:
+/// other papers of docs/references.md give one; hetscal's construction extends GCR&M's
+/// Algorithm 1 to speeds:
 ///
 /// 1. Quotas: largest-remainder apportionment of the r² cells (diagonal included) by speed,
 ///    so |cells_p − r²·s_p/Σs| < 1 (the balance guarantee).

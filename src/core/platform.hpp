@@ -2,7 +2,7 @@
 /// @file platform.hpp
 /// The machine a time model prices a plan on: per-processor speed and memory, one network
 /// (latency, bandwidth, shared bus or switched) and the local kernel's rate as a function of
-/// the tile size. HeteroPBLAS (seed 004, §4.1) calls this "the performance model of the
+/// the tile size. HeteroPBLAS (Reddy2009, §4.1) calls this "the performance model of the
 /// executing network": speeds measured on the representative kernel, links by latency and
 /// bandwidth, and whether a layer serialises packets or transfers them in parallel.
 #include <cstddef>
@@ -67,7 +67,7 @@ struct NineWorkstationsOptions {
   double flops_at_cycle_time_one = 100.0e6;  ///< speed of a processor of cycle-time 1
 };
 
-/// The 9 Sun workstations of Boudet, Petitet, Rastello & Robert 1999 (seed 000, Table 3), in
+/// The 9 Sun workstations of Boudet, Petitet, Rastello & Robert (Boudet1999, Table 3), in
 /// the table's order (smirnoff 7.8, guinness 1.0, farot 1.0, arquebuse 4.0, zelfde 1.0, loop
 /// 6.3, isostar 7.8, arnica 7.95, ultrafuel 8.0), speed = flops_at_cycle_time_one / t_i.
 Platform nine_workstations_platform(const NineWorkstationsOptions& options = {});

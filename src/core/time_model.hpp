@@ -1,8 +1,8 @@
 #pragma once
 /// @file time_model.hpp
 /// Predicted time of a routine on a candidate distribution over a heterogeneous platform:
-/// the role of HeteroPBLAS's HMPI_Timeof (seed 004, §4), generalised from the runtime model
-/// of Rauber & Rünger (seed 001) to processors of different speeds, a shared or switched
+/// the role of HeteroPBLAS's HMPI_Timeof (Reddy2009, §4), generalised from the runtime model
+/// of RauberRunger1995 to processors of different speeds, a shared or switched
 /// network, a tile-size dependent kernel rate, and the cost of moving the caller's data in
 /// and out. The planner calls predict_candidates on whatever candidates it built (grid
 /// shapes, patterns, process subsets, tile sizes) and choose() keeps the fastest that fits.
@@ -89,7 +89,7 @@ void require_valid(const Problem& problem);
 
 /// Where hetscal's LU kernel factorises each step's panel (the gathered panel tiles, LAPACK's
 /// getrf on one rank): the owner of the diagonal tile, or the fastest owner of the panel's
-/// tile column (seed 000's suggestion to let the fastest processors pivot).
+/// tile column (Boudet1999's suggestion to let the fastest processors pivot).
 enum class PanelRank { DiagonalOwner, Fastest };
 
 enum class CandidateKind {

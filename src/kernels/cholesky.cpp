@@ -154,12 +154,6 @@ std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_CHOLESKY(T) \
-  template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm);
-HETSCAL_INSTANTIATE_CHOLESKY(float)
-HETSCAL_INSTANTIATE_CHOLESKY(double)
-HETSCAL_INSTANTIATE_CHOLESKY(std::complex<float>)
-HETSCAL_INSTANTIATE_CHOLESKY(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_CHOLESKY
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_CHOLESKY_INSTANCES)
 
 }  // namespace hetscal::kernels

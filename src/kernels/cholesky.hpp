@@ -7,6 +7,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -34,5 +35,11 @@ namespace hetscal::kernels {
 /// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in cholesky.cpp.
+#define HETSCAL_CHOLESKY_INSTANCES(PREFIX, T) \
+  PREFIX template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_CHOLESKY_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -21,13 +21,11 @@
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/summa_support.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
-
-inline constexpr int kDiagonalTag = 1;
-inline constexpr int kPanelTag = 2;
 
 /// Step k's diagonal factor and panel tiles as this rank sees them. The driver uses two,
 /// for even and odd steps in turn.
@@ -132,14 +130,14 @@ void StepPanel<T>::begin(const CholeskyTiles& tiles, std::int64_t k, MPI_Comm co
   const int diagonal_owner = tiles.owner(k, k);
   factored_here_ = diagonal_owner == tiles.my_rank();
   if (!plan_.own_lines().empty() && !factored_here_) {
-    MPI_Irecv(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), diagonal_owner,
-              kDiagonalTag, comm, &diagonal_receive_);
+    mpi::check_mpi(MPI_Irecv(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), diagonal_owner,
+                             mpi::tag::kCholeskyDiagonal, comm, &diagonal_receive_), "MPI_Irecv");
   }
   receives_.assign(plan_.receives().size(), MPI_REQUEST_NULL);
   for (std::size_t r = 0; r < plan_.receives().size(); ++r) {
     const PanelExchange::Receive& from = plan_.receives()[r];
-    MPI_Irecv(buffer_.data() + from.offset, static_cast<int>(from.count), mpi::mpi_type<T>(),
-              from.rank, kPanelTag, comm, &receives_[r]);
+    mpi::check_mpi(MPI_Irecv(buffer_.data() + from.offset, static_cast<int>(from.count), mpi::mpi_type<T>(),
+                             from.rank, mpi::tag::kCholeskyPanel, comm, &receives_[r]), "MPI_Irecv");
   }
 }
 
@@ -157,11 +155,11 @@ void StepPanel<T>::factor_diagonal(const CholeskyTiles& tiles, const TriangleOps
     tiles.diagonal_recipients(k, diagonal_recipients_);
     for (const int rank : diagonal_recipients_) {
       sends_.emplace_back(MPI_REQUEST_NULL);
-      MPI_Isend(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), rank,
-                kDiagonalTag, comm, &sends_.back());
+      mpi::check_mpi(MPI_Isend(diagonal_.data(), static_cast<int>(kb_ * kb_), mpi::mpi_type<T>(), rank,
+                               mpi::tag::kCholeskyDiagonal, comm, &sends_.back()), "MPI_Isend");
     }
   }
-  MPI_Ibcast(&info_, 1, MPI_INT, diagonal_owner, comm, &info_request_);
+  mpi::check_mpi(MPI_Ibcast(&info_, 1, MPI_INT, diagonal_owner, comm, &info_request_), "MPI_Ibcast");
 }
 
 template <typename T>
@@ -236,17 +234,19 @@ void StepPanel<T>::post_panel_sends(MPI_Comm comm) {
     mpi::check_mpi(MPI_Type_indexed(static_cast<int>(to.counts.size()), to.counts.data(),
                                     to.offsets.data(), mpi::mpi_type<T>(), &tiles_type),
                    "MPI_Type_indexed");
-    MPI_Type_commit(&tiles_type);
+    mpi::check_mpi(MPI_Type_commit(&tiles_type), "MPI_Type_commit");
     sends_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(buffer_.data(), 1, tiles_type, static_cast<int>(rank), kPanelTag, comm,
-              &sends_.back());
-    MPI_Type_free(&tiles_type);  // released by MPI once the send completes
+    mpi::check_mpi(MPI_Isend(buffer_.data(), 1, tiles_type, static_cast<int>(rank), mpi::tag::kCholeskyPanel, comm,
+                             &sends_.back()), "MPI_Isend");
+    // Released by MPI once the send completes; a failed free only leaks the type.
+    (void)MPI_Type_free(&tiles_type);
   }
 }
 
 template <typename T>
 void StepPanel<T>::cancel_receives() {
-  for (MPI_Request& request : receives_) MPI_Cancel(&request);
+  // Cancelling is best effort on a path that already failed: the wait below is what counts.
+  for (MPI_Request& request : receives_) (void)MPI_Cancel(&request);
   wait_all(receives_);
 }
 

@@ -6,7 +6,7 @@
 ///
 /// After step k, panel tile L_ik (i > k) is needed by the owners of the trailing tiles of
 /// logical row i, (i, j) with k < j <= i, and of logical column i, (l, i) with l >= i: the
-/// colrow of i restricted to the trailing triangle (seed 002). Each panel tile goes to
+/// colrow of i restricted to the trailing triangle (Beaumont2023). Each panel tile goes to
 /// exactly those ranks; the tiles one rank sends another in a step travel as one message.
 #include <cstdint>
 #include <vector>

@@ -32,13 +32,11 @@
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/summa_support.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
-
-inline constexpr int kPanelGatherTag = 11;
-inline constexpr int kPanelTag = 12;
 
 /// Waits for every request of `requests` and empties it.
 inline void wait_all(std::vector<MPI_Request>& requests) {
@@ -200,12 +198,12 @@ void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const Dist
     factorise(tiles, a, k, comm);
   } else {
     if (s.l_rows > 0)
-      MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
-                mpi::mpi_type<T>(), panel_rank, kPanelTag, comm, &s.receive);
+      mpi::check_mpi(MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
+                               mpi::mpi_type<T>(), panel_rank, mpi::tag::kFactoredPanel, comm, &s.receive), "MPI_Irecv");
     send_own_tiles(tiles, a, k, comm);
   }
-  MPI_Ibcast(s.shared.data(), mpi::mpi_count(Factor::shared_size(tiles, k), "panel broadcast"),
-             mpi::mpi_type<Shared>(), panel_rank, comm, &s.broadcast);
+  mpi::check_mpi(MPI_Ibcast(s.shared.data(), mpi::mpi_count(Factor::shared_size(tiles, k), "panel broadcast"),
+                            mpi::mpi_type<Shared>(), panel_rank, comm, &s.broadcast), "MPI_Ibcast");
 }
 
 template <typename T, typename Factor>
@@ -225,8 +223,8 @@ void GatheredPanel<T, Factor>::send_own_tiles(const FactorizationTiles& tiles,
       },
       Copy::FromA);
   gather_send_.emplace_back(MPI_REQUEST_NULL);
-  MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
-            tiles.panel_rank(k), kPanelGatherTag, comm, &gather_send_.back());
+  mpi::check_mpi(MPI_Isend(own_tiles_.data(), static_cast<int>(rows * tiles.width(k)), mpi::mpi_type<T>(),
+                           tiles.panel_rank(k), mpi::tag::kPanelGather, comm, &gather_send_.back()), "MPI_Isend");
 }
 
 template <typename T, typename Factor>
@@ -286,7 +284,7 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
     if (runs_.empty()) continue;
     select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
-    gathered_.post(panel_.data(), lengths_, offsets_, rank, kPanelGatherTag, comm,
+    gathered_.post(panel_.data(), lengths_, offsets_, rank, mpi::tag::kPanelGather, comm,
                    &gather_receives_.back());
   }
   copy_own_tiles(
@@ -309,7 +307,8 @@ void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, st
     if (runs_.empty()) continue;
     select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
     l_sends_.emplace_back(MPI_REQUEST_NULL);
-    factored_.post(panel_.data(), lengths_, offsets_, rank, kPanelTag, comm, &l_sends_.back());
+    factored_.post(panel_.data(), lengths_, offsets_, rank, mpi::tag::kFactoredPanel, comm,
+                   &l_sends_.back());
   }
 }
 

@@ -1,11 +1,18 @@
 #include "kernels/flop_counter.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 
 #include "core/error.hpp"
 #include "core/speeds.hpp"
+#include "mpi/mpi_error.hpp"
 
 #ifdef HETSCAL_SIMGRID
 #include <simgrid/engine.h>
@@ -57,6 +64,30 @@ void account_compute_seconds(double seconds) {
 }
 ComputeTally compute_tally() { return g_computed; }
 
+namespace {
+using EmulatedClock = double (*)();
+
+// The emulator's charged seconds when HETSCAL_TEST_EMULATED_CLOCK=1 asks for them (looked up
+// once), else nullptr: the wall clock.
+EmulatedClock emulated_clock() {
+  static const EmulatedClock clock = []() -> EmulatedClock {
+    const char* asked = std::getenv("HETSCAL_TEST_EMULATED_CLOCK");
+    if (asked == nullptr || std::strcmp(asked, "1") != 0) return nullptr;
+    auto found = reinterpret_cast<EmulatedClock>(dlsym(RTLD_DEFAULT, "hetscal_slowdown_charged_seconds"));
+    if (found == nullptr)
+      std::fprintf(stderr, "hetscal: HETSCAL_TEST_EMULATED_CLOCK=1 without the emulator "
+                           "(libhetscal-slowdown.so) preloaded: compute is timed by the wall clock\n");
+    return found;
+  }();
+  return clock;
+}
+}  // namespace
+
+double compute_clock_seconds() {
+  if (const EmulatedClock clock = emulated_clock()) return clock();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 double flop_balance(const std::vector<double>& flops, const std::vector<double>& speeds) {
   if (flops.size() != speeds.size())
     throw InvalidArgument("flop balance: " + std::to_string(flops.size()) + " counts but " +
@@ -73,11 +104,11 @@ double flop_balance(const std::vector<double>& flops, const std::vector<double>&
 
 FlopBalance gather_flop_balance(MPI_Comm comm, const std::vector<double>& speeds) {
   int size = 0;
-  MPI_Comm_size(comm, &size);
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   FlopBalance result;
   result.flops.resize(static_cast<std::size_t>(size));
   double mine = g_local_flops;
-  MPI_Allgather(&mine, 1, MPI_DOUBLE, result.flops.data(), 1, MPI_DOUBLE, comm);
+  mpi::check_mpi(MPI_Allgather(&mine, 1, MPI_DOUBLE, result.flops.data(), 1, MPI_DOUBLE, comm), "MPI_Allgather");
   result.speeds = speeds;
   result.balance = flop_balance(result.flops, speeds);
   return result;

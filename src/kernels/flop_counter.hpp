@@ -56,6 +56,16 @@ void reset_flops();
 /// which the run time observes to learn speeds (runtime/adaptation.hpp).
 void account_compute_seconds(double seconds);
 
+/// Seconds on the clock that times compute (each local BLAS/LAPACK call, and the speed
+/// probe): the wall clock. For tests only, HETSCAL_TEST_EMULATED_CLOCK=1 with the
+/// heterogeneity emulator preloaded (src/tools/slowdown) makes it the emulator's charged time
+/// instead: a call of F flops on a rank slowed by f takes (f − 1)·F/HETSCAL_SLOWDOWN_RATE, what
+/// its sleep costs, whatever else runs on the machine. The speeds hetscal observes are then
+/// exactly the emulated ones under any load. Every rank must be slowed (f > 1: an unslowed
+/// call takes no time on that clock), as in every test that sets it. Set without the emulator,
+/// it is reported once on stderr and the wall clock is kept.
+double compute_clock_seconds();
+
 /// The flops and seconds of the local BLAS/LAPACK calls that ran (not skipped) on this
 /// process since it started; never reset, so that observers take differences. In SimGrid
 /// builds: every call's injected flops, in either mode, and the simulated seconds they took

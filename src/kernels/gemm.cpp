@@ -190,16 +190,6 @@ void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMa
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_GEMM(T)                                                          \
-  template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
-                        DistributedMatrix<T>, MPI_Comm, Stationary);                          \
-  template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, T, \
-                        DistributedMatrix<T>, MPI_Comm, const mpi::GridCommunicators&,        \
-                        Stationary);
-HETSCAL_INSTANTIATE_GEMM(float)
-HETSCAL_INSTANTIATE_GEMM(double)
-HETSCAL_INSTANTIATE_GEMM(std::complex<float>)
-HETSCAL_INSTANTIATE_GEMM(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_GEMM
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_GEMM_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -5,6 +5,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 #include "mpi/grid_communicators.hpp"
 
 namespace hetscal::kernels {
@@ -45,5 +46,15 @@ template <typename T>
 void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMatrix<const T> b,
           T beta, DistributedMatrix<T> c, MPI_Comm comm, const mpi::GridCommunicators& grid_comms,
           Stationary stationary = Stationary::Automatic);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in gemm.cpp.
+#define HETSCAL_GEMM_INSTANCES(PREFIX, T)                                                         \
+  PREFIX template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, \
+                               T, DistributedMatrix<T>, MPI_Comm, Stationary);                    \
+  PREFIX template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, \
+                               T, DistributedMatrix<T>, MPI_Comm, const mpi::GridCommunicators&,  \
+                               Stationary);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_GEMM_INSTANCES)
 
 }  // namespace hetscal::kernels

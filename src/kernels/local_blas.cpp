@@ -3,7 +3,6 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <chrono>
 #include <complex>
 #include <cstddef>
 #include <random>
@@ -91,16 +90,13 @@ bool account(double flops) {
 // messages excluded), for the speeds the run time observes.
 class ComputeTimer {
  public:
-  ComputeTimer() : start_(std::chrono::steady_clock::now()) {}
-  ~ComputeTimer() {
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
-    account_compute_seconds(took.count());
-  }
+  ComputeTimer() : start_(compute_clock_seconds()) {}
+  ~ComputeTimer() { account_compute_seconds(compute_clock_seconds() - start_); }
   ComputeTimer(const ComputeTimer&) = delete;
   ComputeTimer& operator=(const ComputeTimer&) = delete;
 
  private:
-  std::chrono::steady_clock::time_point start_;
+  double start_;
 };
 
 // ComputeMode::Skip finds no pivots, yet its callers move rows by them (and a simulation must
@@ -344,27 +340,6 @@ void larft(std::int64_t m, std::int64_t k, const T* v, std::int64_t ldv, const T
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_LOCAL_BLAS(T)                                                    \
-  template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \
-                        std::int64_t, const T*, std::int64_t, T, T*, std::int64_t);          \
-  template void trsm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,       \
-                        std::int64_t, T*, std::int64_t);                                     \
-  template void syrk<T>(Uplo, Op, std::int64_t, std::int64_t, T, const T*, std::int64_t, T,  \
-                        T*, std::int64_t);                                                   \
-  template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,        \
-                        std::int64_t, real_of_t<T>, T*, std::int64_t);              \
-  template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
-  template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);                    \
-  template void trmm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,          \
-                        std::int64_t, T*, std::int64_t);                                        \
-  template void geqrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, T*, T*, std::int64_t);   \
-  template std::int64_t geqrf_work_size<T>(std::int64_t, std::int64_t);                         \
-  template void larft<T>(std::int64_t, std::int64_t, const T*, std::int64_t, const T*, T*,      \
-                         std::int64_t);
-HETSCAL_INSTANTIATE_LOCAL_BLAS(float)
-HETSCAL_INSTANTIATE_LOCAL_BLAS(double)
-HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<float>)
-HETSCAL_INSTANTIATE_LOCAL_BLAS(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_LOCAL_BLAS
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_LOCAL_BLAS_INSTANCES)
 
 }  // namespace hetscal::kernels

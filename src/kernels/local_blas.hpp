@@ -150,4 +150,26 @@ double getrf_flops(std::int64_t m, std::int64_t n) {
   return flops_of<T>(getrf_operations(m, n));
 }
 
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in local_blas.cpp.
+#define HETSCAL_LOCAL_BLAS_INSTANCES(PREFIX, T)                                                    \
+  PREFIX template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \
+                               std::int64_t, const T*, std::int64_t, T, T*, std::int64_t);         \
+  PREFIX template void trsm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,      \
+                               std::int64_t, T*, std::int64_t);                                    \
+  PREFIX template void syrk<T>(Uplo, Op, std::int64_t, std::int64_t, T, const T*, std::int64_t, T, \
+                               T*, std::int64_t);                                                  \
+  PREFIX template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,       \
+                               std::int64_t, real_of_t<T>, T*, std::int64_t);                      \
+  PREFIX template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
+  PREFIX template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);                \
+  PREFIX template void trmm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,      \
+                               std::int64_t, T*, std::int64_t);                                    \
+  PREFIX template void geqrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, T*, T*,              \
+                                std::int64_t);                                                     \
+  PREFIX template std::int64_t geqrf_work_size<T>(std::int64_t, std::int64_t);                     \
+  PREFIX template void larft<T>(std::int64_t, std::int64_t, const T*, std::int64_t, const T*, T*,  \
+                                std::int64_t);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_LOCAL_BLAS_INSTANCES)
+
 }  // namespace hetscal::kernels

@@ -21,6 +21,7 @@
 #include "kernels/lu_panel.hpp"
 #include "kernels/lu_update.hpp"
 #include "kernels/summa_support.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -61,16 +62,15 @@ class RightLooking {
       const std::int64_t* step_pivots = detail::panel_pivots(panel_, k);
       std::copy(step_pivots, step_pivots + tiles_.pivot_count(k), pivots + tiles_.rows().offset(k));
       // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
-      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, k + 2, detail::kLuRightSwapTag, comm);
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 1, k + 2, mpi::tag::kLuRightSwap, comm);
       update_.plan_row_block(tiles_, k);
       update_.solve_row_block(tiles_, panel_, a_, k, k + 1, k + 2, comm);
       update_.update(tiles_, panel_, a_, k, k + 1, k + 2);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
-      interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, detail::kLuRightSwapTag,
-                          comm);
+      interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, mpi::tag::kLuRightSwap, comm);
       update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
-      interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, detail::kLuLeftSwapTag, comm);
+      interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, mpi::tag::kLuLeftSwap, comm);
     }
     panel_.wait_sends();
     update_.wait_sends();
@@ -100,12 +100,6 @@ std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_LU(T) \
-  template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, const LuOptions&);
-HETSCAL_INSTANTIATE_LU(float)
-HETSCAL_INSTANTIATE_LU(double)
-HETSCAL_INSTANTIATE_LU(std::complex<float>)
-HETSCAL_INSTANTIATE_LU(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_LU
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_LU_INSTANCES)
 
 }  // namespace hetscal::kernels

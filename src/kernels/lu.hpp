@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -16,7 +17,7 @@ namespace hetscal::kernels {
 enum class LuPanelRank {
   DiagonalOwner,  ///< the owner of the step's diagonal tile (no gather on a 1×Q grid)
   Fastest,        ///< the fastest owner of a panel tile (i, k), i >= k, the lowest rank
-                  ///< among equals (seed 000's suggestion to let the fastest processor
+                  ///< among equals (Boudet1999's suggestion to let the fastest processor
                   ///< column do the pivoting)
 };
 
@@ -56,5 +57,12 @@ struct LuOptions {
 template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options = {});
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in lu.cpp.
+#define HETSCAL_LU_INSTANCES(PREFIX, T)                                             \
+  PREFIX template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, \
+                                     const LuOptions&);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_LU_INSTANCES)
 
 }  // namespace hetscal::kernels

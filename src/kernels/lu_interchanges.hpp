@@ -26,9 +26,6 @@
 
 namespace hetscal::kernels::detail {
 
-inline constexpr int kLuRightSwapTag = 13;
-inline constexpr int kLuLeftSwapTag = 14;
-
 template <typename T>
 class RowInterchanges {
  public:
@@ -262,13 +259,13 @@ void RowInterchanges<T>::exchange(const FactorizationTiles& tiles, int tag, MPI_
     if (rank == tiles.my_rank()) continue;
     if (receive_count_[r] > 0) {
       requests_.emplace_back(MPI_REQUEST_NULL);
-      MPI_Irecv(receive_.data() + receive_offset_[r], static_cast<int>(receive_count_[r]),
-                mpi::mpi_type<T>(), rank, tag, comm, &requests_.back());
+      mpi::check_mpi(MPI_Irecv(receive_.data() + receive_offset_[r], static_cast<int>(receive_count_[r]),
+                               mpi::mpi_type<T>(), rank, tag, comm, &requests_.back()), "MPI_Irecv");
     }
     if (send_count_[r] > 0) {
       requests_.emplace_back(MPI_REQUEST_NULL);
-      MPI_Isend(send_.data() + send_offset_[r], static_cast<int>(send_count_[r]),
-                mpi::mpi_type<T>(), rank, tag, comm, &requests_.back());
+      mpi::check_mpi(MPI_Isend(send_.data() + send_offset_[r], static_cast<int>(send_count_[r]),
+                               mpi::mpi_type<T>(), rank, tag, comm, &requests_.back()), "MPI_Isend");
     }
   }
   wait_all(requests_);

@@ -33,13 +33,7 @@ void lu_solve(Op op, DistributedMatrix<const T> a, const std::vector<std::int64_
   permute_rows(b, back, comm);
 }
 
-#define HETSCAL_INSTANTIATE_LU_SOLVE(T)                                                       \
-  template void lu_solve<T>(Op, DistributedMatrix<const T>, const std::vector<std::int64_t>&, \
-                            DistributedMatrix<T>, MPI_Comm);
-HETSCAL_INSTANTIATE_LU_SOLVE(float)
-HETSCAL_INSTANTIATE_LU_SOLVE(double)
-HETSCAL_INSTANTIATE_LU_SOLVE(std::complex<float>)
-HETSCAL_INSTANTIATE_LU_SOLVE(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_LU_SOLVE
+// The one place where scalar types are instantiated.
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_LU_SOLVE_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -9,6 +9,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -28,5 +29,13 @@ namespace hetscal::kernels {
 template <typename T>
 void lu_solve(Op op, DistributedMatrix<const T> a, const std::vector<std::int64_t>& pivots,
               DistributedMatrix<T> b, MPI_Comm comm);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in lu_solve.cpp.
+#define HETSCAL_LU_SOLVE_INSTANCES(PREFIX, T)                                              \
+  PREFIX template void lu_solve<T>(Op, DistributedMatrix<const T>,                         \
+                                   const std::vector<std::int64_t>&, DistributedMatrix<T>, \
+                                   MPI_Comm);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_LU_SOLVE_INSTANCES)
 
 }  // namespace hetscal::kernels

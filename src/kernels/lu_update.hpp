@@ -23,12 +23,11 @@
 #include "kernels/lu_panel.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/local_storage.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
-
-inline constexpr int kLuRowBlockTag = 15;
 
 template <typename T>
 class LuUpdate {
@@ -171,7 +170,7 @@ void LuUpdate<T>::post_receives(const FactorizationTiles& tiles, std::int64_t k,
     }
     if (lengths_.empty()) continue;
     receives_.emplace_back(MPI_REQUEST_NULL);
-    u_receives_.post(stacked_.data(), lengths_, offsets_, rank, kLuRowBlockTag, comm,
+    u_receives_.post(stacked_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                      &receives_.back());
   }
 }
@@ -229,7 +228,7 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
     }
     if (lengths_.empty()) continue;
     sends_.emplace_back(MPI_REQUEST_NULL);
-    u_sends_.post(outgoing_.data(), lengths_, offsets_, rank, kLuRowBlockTag, comm,
+    u_sends_.post(outgoing_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                   &sends_.back());
   }
 }

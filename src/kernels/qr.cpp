@@ -89,12 +89,6 @@ void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options)
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_QR(T) \
-  template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);
-HETSCAL_INSTANTIATE_QR(float)
-HETSCAL_INSTANTIATE_QR(double)
-HETSCAL_INSTANTIATE_QR(std::complex<float>)
-HETSCAL_INSTANTIATE_QR(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_QR
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_QR_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -7,6 +7,7 @@
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/lu.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -35,5 +36,11 @@ using QrOptions = LuOptions;
 /// @throws mpi::StageFailed on every rank when some rank's workspace allocation failed.
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options = {});
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in qr.cpp.
+#define HETSCAL_QR_INSTANCES(PREFIX, T) \
+  PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_QR_INSTANCES)
 
 }  // namespace hetscal::kernels

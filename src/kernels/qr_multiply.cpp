@@ -208,13 +208,6 @@ void qr_multiply(Op op, DistributedMatrix<const T> a, std::int64_t reflectors, c
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_QR_MULTIPLY(T)                                             \
-  template void qr_multiply<T>(Op, DistributedMatrix<const T>, std::int64_t, const T*, \
-                               DistributedMatrix<T>, MPI_Comm);
-HETSCAL_INSTANTIATE_QR_MULTIPLY(float)
-HETSCAL_INSTANTIATE_QR_MULTIPLY(double)
-HETSCAL_INSTANTIATE_QR_MULTIPLY(std::complex<float>)
-HETSCAL_INSTANTIATE_QR_MULTIPLY(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_QR_MULTIPLY
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_QR_MULTIPLY_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -13,6 +13,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -37,5 +38,12 @@ namespace hetscal::kernels {
 template <typename T>
 void qr_multiply(Op op, DistributedMatrix<const T> a, std::int64_t reflectors, const T* tau,
                  DistributedMatrix<T> c, MPI_Comm comm);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in qr_multiply.cpp.
+#define HETSCAL_QR_MULTIPLY_INSTANCES(PREFIX, T)                                              \
+  PREFIX template void qr_multiply<T>(Op, DistributedMatrix<const T>, std::int64_t, const T*, \
+                                      DistributedMatrix<T>, MPI_Comm);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_QR_MULTIPLY_INSTANCES)
 
 }  // namespace hetscal::kernels

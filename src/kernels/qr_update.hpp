@@ -30,13 +30,11 @@
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
 #include "layout/local_storage.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
-
-inline constexpr int kQrPartialTag = 21;
-inline constexpr int kQrReducedTag = 22;
 
 /// One step's block reflector I − V·T·Vᴴ as QrUpdate applies it.
 template <typename T>
@@ -178,20 +176,21 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
     const std::int64_t count = step.count * shared_width(tiles, k, first, last, me, rank);
     if (count == 0) continue;
     receives_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
-              mpi::mpi_type<T>(), rank, kQrPartialTag, comm, &receives_.back());
+    mpi::check_mpi(MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
+                             mpi::mpi_type<T>(), rank, mpi::tag::kQrPartial, comm, &receives_.back()), "MPI_Irecv");
     received += count;
   }
   compute_partials(tiles, step, a, first, last);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
-      post_columns(tiles, step, first, last, root, me, root, true, kQrPartialTag, comm,
+      post_columns(tiles, step, first, last, root, me, root, true, mpi::tag::kQrPartial, comm,
                    partial_sends_);
   wait_all(receives_);
   reduce_rooted(tiles, step, first, last);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank)
     if (rank != me)
-      post_columns(tiles, step, first, last, me, rank, rank, true, kQrReducedTag, comm, sends_);
+      post_columns(tiles, step, first, last, me, rank, rank, true, mpi::tag::kQrReduced, comm,
+                   sends_);
   // The partials leave w_ once their roots have posted the receives (first thing in their
   // call); only then may w_ receive the reduced columns in their place. The reduced columns
   // this rank sends are waited for last: a wait for them before posting this rank's own
@@ -199,7 +198,7 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
   wait_all(partial_sends_);
   for (int root = 0; root < tiles.num_ranks(); ++root)
     if (root != me)
-      post_columns(tiles, step, first, last, root, me, root, false, kQrReducedTag, comm,
+      post_columns(tiles, step, first, last, root, me, root, false, mpi::tag::kQrReduced, comm,
                    receives_);
   wait_all(receives_);
   w_receives_.unpack();

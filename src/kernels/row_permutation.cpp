@@ -106,8 +106,8 @@ std::vector<std::int64_t> interchange_permutation(std::int64_t rows,
 template <typename T>
 void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& source, MPI_Comm comm) {
   int size = 1, me = 0;
-  MPI_Comm_size(comm, &size);
-  MPI_Comm_rank(comm, &me);
+  mpi::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  mpi::check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
   check_view(x, "permute_rows: X", size, me);
   check_permutation(x.rows(), source);
   const std::vector<RowPiece> pieces = moved_pieces(*x.distribution, source);
@@ -141,12 +141,7 @@ void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& sourc
       });
 }
 
-#define HETSCAL_INSTANTIATE_PERMUTE_ROWS(T) \
-  template void permute_rows<T>(DistributedMatrix<T>, const std::vector<std::int64_t>&, MPI_Comm);
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(float)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(double)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(std::complex<float>)
-HETSCAL_INSTANTIATE_PERMUTE_ROWS(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_PERMUTE_ROWS
+// The one place where scalar types are instantiated.
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_PERMUTE_ROWS_INSTANCES)
 
 }  // namespace hetscal::kernels

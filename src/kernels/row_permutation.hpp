@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -37,5 +38,12 @@ std::vector<std::int64_t> interchange_permutation(std::int64_t rows,
 /// @throws mpi::StageFailed on every rank when some rank's allocation failed.
 template <typename T>
 void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& source, MPI_Comm comm);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in row_permutation.cpp.
+#define HETSCAL_PERMUTE_ROWS_INSTANCES(PREFIX, T)                                              \
+  PREFIX template void permute_rows<T>(DistributedMatrix<T>, const std::vector<std::int64_t>&, \
+                                       MPI_Comm);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_PERMUTE_ROWS_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -5,6 +5,8 @@
 #include <complex>
 #include <type_traits>
 
+#include "core/scalar_types.hpp"
+
 namespace hetscal::kernels {
 
 /// Whether T is one of the complex scalar types.
@@ -32,7 +34,3 @@ inline constexpr bool is_blas_scalar_v = std::is_same_v<T, float> || std::is_sam
                                          std::is_same_v<T, std::complex<double>>;
 
 }  // namespace hetscal::kernels
-
-/// Instantiates a template once per scalar type: X(float) X(double) X(std::complex<float>)
-/// X(std::complex<double>), X a macro taking the type (ScaLAPACK's S, D, C, Z, in that order).
-#define HETSCAL_FOR_EACH_SCALAR(X) X(float) X(double) X(std::complex<float>) X(std::complex<double>)

@@ -20,6 +20,7 @@
 #include "layout/local_storage.hpp"
 #include "mpi/grid_communicators.hpp"
 #include "mpi/mpi_type.hpp"
+#include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -75,8 +76,8 @@ class CartesianSumma {
           copy_matrix(a_.data + s.row_base() + s.local_col_of_tile(k) * s.ld(), s.ld(),
                       a_panel_[slot].data(), rows_, rows_, kb);
         }
-        MPI_Ibcast(a_panel_[slot].data(), static_cast<int>(rows_ * kb), mpi::mpi_type<T>(), root,
-                   row_comm, &requests[slot][0]);
+        mpi::check_mpi(MPI_Ibcast(a_panel_[slot].data(), static_cast<int>(rows_ * kb), mpi::mpi_type<T>(), root,
+                                  row_comm, &requests[slot][0]), "MPI_Ibcast");
       }
       if (cols_ > 0) {
         const int root = b_.distribution->grid_row(k);
@@ -85,8 +86,8 @@ class CartesianSumma {
           copy_matrix(b_.data + s.local_row_of_tile(k) + s.col_base() * s.ld(), s.ld(),
                       b_panel_[slot].data(), kb, kb, cols_);
         }
-        MPI_Ibcast(b_panel_[slot].data(), static_cast<int>(kb * cols_), mpi::mpi_type<T>(), root,
-                   col_comm, &requests[slot][1]);
+        mpi::check_mpi(MPI_Ibcast(b_panel_[slot].data(), static_cast<int>(kb * cols_), mpi::mpi_type<T>(), root,
+                                  col_comm, &requests[slot][1]), "MPI_Ibcast");
       }
     };
 
@@ -99,7 +100,7 @@ class CartesianSumma {
     for (std::int64_t k = 0; k < steps; ++k) {
       const int slot = static_cast<int>(k % 2);
       if (k + 1 < steps) post(k + 1, 1 - slot);  // travels while step k is multiplied
-      MPI_Waitall(2, requests[slot].data(), MPI_STATUSES_IGNORE);
+      mpi::check_mpi(MPI_Waitall(2, requests[slot].data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       const std::int64_t kb = k_split.size(k);
       gemm<T>(Op::NoTrans, Op::NoTrans, rows_, cols_, kb, alpha, a_panel_[slot].data(),
               std::max<std::int64_t>(rows_, 1), b_panel_[slot].data(), kb, T(1), c_local,

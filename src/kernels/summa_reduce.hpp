@@ -26,6 +26,7 @@
 #include "kernels/summa_tiled.hpp"
 #include "mpi/group_communicators.hpp"
 #include "mpi/mpi_type.hpp"
+#include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -95,8 +96,8 @@ class ReduceSumma {
         const int root = p_.distribution->owner(target);
         T* result = root == me_ ? p_.data + p_.storage->tile_location(target).offset : nullptr;
         const mpi::GroupCommunicator& group = out_group(o);
-        MPI_Ireduce(partial, result, static_cast<int>(rows * cols), mpi::mpi_type<T>(), MPI_SUM,
-                    group.rank_of(root), group.comm, &reductions_[slot][line]);
+        mpi::check_mpi(MPI_Ireduce(partial, result, static_cast<int>(rows * cols), mpi::mpi_type<T>(), MPI_SUM,
+                                   group.rank_of(root), group.comm, &reductions_[slot][line]), "MPI_Ireduce");
       }
     };
 
@@ -105,13 +106,13 @@ class ReduceSumma {
     for (std::int64_t step = 0; step < steps; ++step) {
       const int slot = static_cast<int>(step % 2);
       if (step + 1 < steps) post(step + 1, 1 - slot);  // travels while this step is multiplied
-      MPI_Waitall(static_cast<int>(broadcasts_[slot].size()), broadcasts_[slot].data(), MPI_STATUSES_IGNORE);
+      mpi::check_mpi(MPI_Waitall(static_cast<int>(broadcasts_[slot].size()), broadcasts_[slot].data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       // The partial buffer of this slot is reused: its sums of two steps ago must be done.
-      MPI_Waitall(static_cast<int>(reductions_[slot].size()), reductions_[slot].data(), MPI_STATUSES_IGNORE);
+      mpi::check_mpi(MPI_Waitall(static_cast<int>(reductions_[slot].size()), reductions_[slot].data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       multiply_and_sum(step, slot);
     }
     for (auto& pending : reductions_)
-      MPI_Waitall(static_cast<int>(pending.size()), pending.data(), MPI_STATUSES_IGNORE);
+      mpi::check_mpi(MPI_Waitall(static_cast<int>(pending.size()), pending.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
  private:

@@ -24,6 +24,7 @@
 #include "layout/local_storage.hpp"
 #include "mpi/mpi_type.hpp"
 #include "mpi/group_communicators.hpp"
+#include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -76,8 +77,8 @@ void broadcast_tile(const TiledOperand<const T>& x, layout::GlobalTile t, std::i
     copy_matrix(x.data + where.offset, where.ld, panel, tile_rows, tile_rows, tile_cols);
   }
   pending.emplace_back(MPI_REQUEST_NULL);
-  MPI_Ibcast(panel, static_cast<int>(tile_rows * tile_cols), mpi::mpi_type<T>(), group.rank_of(owner),
-             group.comm, &pending.back());
+  mpi::check_mpi(MPI_Ibcast(panel, static_cast<int>(tile_rows * tile_cols), mpi::mpi_type<T>(), group.rank_of(owner),
+                            group.comm, &pending.back()), "MPI_Ibcast");
 }
 
 /// C += alpha·A·B with A M×K following C's tile rows and B K×N following C's tile columns
@@ -130,7 +131,7 @@ class TiledSumma {
     for (std::int64_t k = 0; k < steps; ++k) {
       const int slot = static_cast<int>(k % 2);
       if (k + 1 < steps) post(k + 1, 1 - slot);  // travels while step k is multiplied
-      MPI_Waitall(static_cast<int>(requests_[slot].size()), requests_[slot].data(), MPI_STATUSES_IGNORE);
+      mpi::check_mpi(MPI_Waitall(static_cast<int>(requests_[slot].size()), requests_[slot].data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       const std::int64_t kb = k_split.size(k);
       for (const layout::GlobalTile& t : owned_) {
         const std::int64_t tile_rows = row_split.size(t.row), tile_cols = col_split.size(t.col);

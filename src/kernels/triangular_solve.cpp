@@ -54,13 +54,6 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, DistributedMatrix<const T> a,
 }
 
 // The one place where scalar types are instantiated.
-#define HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(T)                                 \
-  template void triangular_solve<T>(Uplo, Op, Diag, DistributedMatrix<const T>, \
-                                    DistributedMatrix<T>, MPI_Comm, SolveAlgorithm);
-HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(float)
-HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(double)
-HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(std::complex<float>)
-HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE(std::complex<double>)
-#undef HETSCAL_INSTANTIATE_TRIANGULAR_SOLVE
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_TRIANGULAR_SOLVE_INSTANCES)
 
 }  // namespace hetscal::kernels

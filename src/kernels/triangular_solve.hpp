@@ -7,6 +7,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar.hpp"
 
 namespace hetscal::kernels {
 
@@ -46,5 +47,12 @@ template <typename T>
 void triangular_solve(Uplo uplo, Op op, Diag diag, DistributedMatrix<const T> a,
                       DistributedMatrix<T> b, MPI_Comm comm,
                       SolveAlgorithm algorithm = SolveAlgorithm::Automatic);
+
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in triangular_solve.cpp.
+#define HETSCAL_TRIANGULAR_SOLVE_INSTANCES(PREFIX, T)                                  \
+  PREFIX template void triangular_solve<T>(Uplo, Op, Diag, DistributedMatrix<const T>, \
+                                           DistributedMatrix<T>, MPI_Comm, SolveAlgorithm);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_TRIANGULAR_SOLVE_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -4,7 +4,7 @@
 /// J in grid column col_map[J mod B_q], and owner(I,J) = grid.rank(those two). With
 /// row_map = (RSRC, RSRC+1, ..., RSRC+p-1) mod p it is ScaLAPACK's 2D block-cyclic layout;
 /// with r_i entries equal to i in a panel of B_p tile rows it is Boudet et al.'s
-/// heterogeneous grid (seed 000).
+/// heterogeneous grid (Boudet1999).
 #include <cstdint>
 #include <optional>
 #include <vector>

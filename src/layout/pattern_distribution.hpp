@@ -1,7 +1,7 @@
 #pragma once
 /// @file pattern_distribution.hpp
 /// An R×C owner table laid over the tiles cyclically: owner(I,J) = table(I mod R, J mod C).
-/// This is how 2DBC, G-2DBC and heterogeneous patterns (seed 002) distribute a matrix. A
+/// This is how 2DBC, G-2DBC and heterogeneous patterns (Beaumont2023) distribute a matrix. A
 /// table cell may be left unassigned (GCR&M's diagonal cells are resolved per replica of the
 /// pattern): a resolver then names the owner of each tile falling on such a cell.
 #include <cstdint>

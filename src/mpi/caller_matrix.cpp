@@ -90,10 +90,12 @@ layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm co
   const int code = MPI_Group_translate_ranks(from, static_cast<int>(ranks.size()),
                                              grid_context.rank_table.data(), to, ranks.data());
   int size = 0;
-  MPI_Group_size(to, &size);
-  MPI_Group_free(&from);
-  MPI_Group_free(&to);
+  const int size_code = MPI_Group_size(to, &size);
+  // The groups are freed before any check throws; a failed free only leaks a group.
+  (void)MPI_Group_free(&from);
+  (void)MPI_Group_free(&to);
   check_mpi(code, "MPI_Group_translate_ranks");
+  check_mpi(size_code, "MPI_Group_size");
   for (int rank : ranks) {
     if (rank == MPI_UNDEFINED) {
       throw InvalidArgument("hetscal: a process of the grid is not in the target communicator");

@@ -25,7 +25,7 @@ const std::set<Stage>& faulty_stages() {
     const char* text = std::getenv("HETSCAL_TEST_FAULT");
     if (text == nullptr || *text == '\0') return chosen;
     int world_rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (MPI_Comm_rank(MPI_COMM_WORLD, &world_rank) != MPI_SUCCESS) return chosen;  // no fault then
     for (const std::string& entry : core::split_value_list(text)) {
       const std::size_t at = entry.find('@');
       bool known = false;

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "mpi/copy_block.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -15,8 +16,6 @@ namespace {
 
 using detail::Conjugate;
 using detail::copy_block;
-
-constexpr int kRedistributionTag = 0x4853;
 
 // Every message of a round: the count of MPI's calls is an int.
 int mpi_count(std::int64_t elements) { return mpi::mpi_count(elements, "redistribution message"); }
@@ -282,7 +281,7 @@ class Round {
     T* buffer = send_ + d.first_slot + slot * d.slot_elements;
     pack(sources_, message, buffer);
     check_mpi(MPI_Isend(buffer, mpi_count(message.elements), mpi_type<T>(), layout_.peers[p].rank,
-                        kRedistributionTag, plan_.comm(), &request(p, slot)),
+                        tag::kRedistribution, plan_.comm(), &request(p, slot)),
               "MPI_Isend");
   }
 
@@ -293,7 +292,7 @@ class Round {
     message_in_[p * kRequestsPerPeer + kSlotsInFlight + static_cast<std::size_t>(slot)] = k;
     check_mpi(MPI_Irecv(receive_ + d.first_slot + slot * d.slot_elements,
                         mpi_count(d.messages[k].elements), mpi_type<T>(), layout_.peers[p].rank,
-                        kRedistributionTag, plan_.comm(), &request(p, kSlotsInFlight + slot)),
+                        tag::kRedistribution, plan_.comm(), &request(p, kSlotsInFlight + slot)),
               "MPI_Irecv");
   }
 
@@ -337,21 +336,6 @@ void reserve_buffers(const RedistributionPlan& plan, Exchange exchange) {
   buffer_of<T>(plan.receive_buffer(), layout.receive_elements);
 }
 
-template void reserve_buffers<float>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<double>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<std::complex<float>>(const RedistributionPlan&, Exchange);
-template void reserve_buffers<std::complex<double>>(const RedistributionPlan&, Exchange);
-
-template void redistribute<float>(const RedistributionPlan&, const std::vector<const float*>&,
-                                  const std::vector<float*>&, Exchange);
-template void redistribute<double>(const RedistributionPlan&, const std::vector<const double*>&,
-                                   const std::vector<double*>&, Exchange);
-template void redistribute<std::complex<float>>(const RedistributionPlan&,
-                                                const std::vector<const std::complex<float>*>&,
-                                                const std::vector<std::complex<float>*>&, Exchange);
-template void redistribute<std::complex<double>>(const RedistributionPlan&,
-                                                 const std::vector<const std::complex<double>*>&,
-                                                 const std::vector<std::complex<double>*>&,
-                                                 Exchange);
+HETSCAL_INSTANTIATE_FOR_EACH_SCALAR(HETSCAL_REDISTRIBUTE_INSTANCES)
 
 }  // namespace hetscal::mpi

@@ -10,6 +10,7 @@
 #include <complex>
 #include <vector>
 
+#include "core/scalar_types.hpp"
 #include "mpi/redistribution_plan.hpp"
 
 namespace hetscal::mpi {
@@ -52,17 +53,12 @@ void redistribute(const RedistributionPlan& plan, const T* source, T* target,
   redistribute<T>(plan, std::vector<const T*>{source}, std::vector<T*>{target}, exchange);
 }
 
-extern template void redistribute<float>(const RedistributionPlan&,
-                                         const std::vector<const float*>&,
-                                         const std::vector<float*>&, Exchange);
-extern template void redistribute<double>(const RedistributionPlan&,
-                                          const std::vector<const double*>&,
-                                          const std::vector<double*>&, Exchange);
-extern template void redistribute<std::complex<float>>(
-    const RedistributionPlan&, const std::vector<const std::complex<float>*>&,
-    const std::vector<std::complex<float>*>&, Exchange);
-extern template void redistribute<std::complex<double>>(
-    const RedistributionPlan&, const std::vector<const std::complex<double>*>&,
-    const std::vector<std::complex<double>*>&, Exchange);
+/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// in redistribute.cpp.
+#define HETSCAL_REDISTRIBUTE_INSTANCES(PREFIX, T)                                               \
+  PREFIX template void reserve_buffers<T>(const RedistributionPlan&, Exchange);                 \
+  PREFIX template void redistribute<T>(const RedistributionPlan&, const std::vector<const T*>&, \
+                                       const std::vector<T*>&, Exchange);
+HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_REDISTRIBUTE_INSTANCES)
 
 }  // namespace hetscal::mpi

@@ -35,7 +35,7 @@ void report_step(const ContextState& state, const std::vector<double>& planned, 
   if (!step.replan) return;
   char gain[96];
   std::snprintf(gain, sizeof gain, "x%.2f the balanced time (threshold x%.2f)", step.gain,
-                1.0 + state.tracker->rule().replan_threshold);
+                1.0 + state.speeds.tracker->rule().replan_threshold);
   report_always(state.verbosity, Verbosity::Once, state.is_root(),
                 "speeds changed: observed " + speeds_text(step.estimates) + " flop/s (planned with " +
                     speeds_text(planned) + "): the current plan's slowest rank would take " + gain +
@@ -67,19 +67,19 @@ namespace {
 void start_tracking(ContextState& state, MachineFigures& machine) {
   try {
     mpi::run_agreed(state.context->comm, "speed tracking", [&] {
-      state.tracker.emplace(machine.flops);
-      state.step = AdaptationStep::for_ranks(machine.flops.size());
-      state.planned = state.speeds;
+      state.speeds.tracker.emplace(machine.flops);
+      state.speeds.step = AdaptationStep::for_ranks(machine.flops.size());
+      state.speeds.planned = state.speeds.values;
     });
   } catch (const mpi::StageFailed&) {
-    state.tracker.reset();
+    state.speeds.tracker.reset();
     throw;
   }
-  state.observed_mark = kernels::compute_tally();
+  state.speeds.observed_mark = kernels::compute_tally();
   // Probes of equal ranks never come out equal: within the noise band they are one speed.
-  if (state.speeds_probed) {
-    core::plan_nearly_uniform_as_uniform(state.speeds, state.tracker->rule().noise_band);
-    core::plan_nearly_uniform_as_uniform(machine.flops, state.tracker->rule().noise_band);
+  if (state.speeds.probed) {
+    core::plan_nearly_uniform_as_uniform(state.speeds.values, state.speeds.tracker->rule().noise_band);
+    core::plan_nearly_uniform_as_uniform(machine.flops, state.speeds.tracker->rule().noise_band);
   }
 }
 
@@ -98,12 +98,12 @@ bool speeds_moved(const AdaptationStep& step) {
 // the model's error: charged to the route, it would hand a class to ScaLAPACK just when
 // re-planning for the new speeds makes hetscal's route pay most.
 void record_pending_call(ContextState& state) {
-  PendingMeasurement& pending = state.pending;
+  PendingMeasurement& pending = state.measurements.pending;
   if (!pending.active) return;
   pending.active = false;
-  const std::vector<double>& seconds = state.step.call_seconds;
+  const std::vector<double>& seconds = state.speeds.step.call_seconds;
   if (std::any_of(seconds.begin(), seconds.end(), [](double s) { return !(s > 0.0); })) return;
-  if (speeds_moved(state.step)) {
+  if (speeds_moved(state.speeds.step)) {
     try {
       report_always(state.verbosity, Verbosity::EveryCall, state.is_root(),
                     "speeds moved during the last " + pending.routine +
@@ -114,40 +114,41 @@ void record_pending_call(ContextState& state) {
     return;
   }
   const double slowest = *std::max_element(seconds.begin(), seconds.end());
-  state.ledger.record(pending.shape_class, pending.route, slowest, pending.predicted_s);
+  state.measurements.ledger.record(pending.shape_class, pending.route, slowest, pending.predicted_s);
 }
 
 }  // namespace
 
 void adapt_speeds(ContextState& state, double call_flops) {
   machine_figures(state);
-  MachineFigures& machine = *state.machine;
-  if (!state.tracker) {
+  MachineFigures& machine = *state.resources.machine;
+  if (!state.speeds.tracker) {
     start_tracking(state, machine);
     return;
   }
   const double share = call_flops / static_cast<double>(state.context->num_ranks());
-  const double mine = observe_self(state.observed_mark, short_probe_order(share));
+  const double mine = observe_self(state.speeds.observed_mark, short_probe_order(share));
   // The speeds in use are kept in the step's room beside the others: copied, not allocated.
-  state.planned = state.speeds;
-  agree_on_observations(state.context->comm, *state.tracker, mine, state.pending.active ? state.pending.seconds : 0.0, state.planned,
-                        state.step);
+  state.speeds.planned = state.speeds.values;
+  const PendingMeasurement& pending = state.measurements.pending;
+  agree_on_observations(state.context->comm, *state.speeds.tracker, mine,
+                        pending.active ? pending.seconds : 0.0, state.speeds.planned, state.speeds.step);
   record_pending_call(state);
-  if (state.step.replan) {
-    state.speeds = state.step.speeds;
-    ++state.speeds_version;
-    machine.flops = state.step.speeds;
+  if (state.speeds.step.replan) {
+    state.speeds.values = state.speeds.step.speeds;
+    ++state.speeds.version;
+    machine.flops = state.speeds.step.speeds;
   }
   try {
-    report_step(state, state.planned, state.step);
+    report_step(state, state.speeds.planned, state.speeds.step);
   } catch (const std::exception&) {
     // Only the message is lost (memory); the decision stands on every rank.
   }
 }
 
 bool adapts(const ContextState& state) {
-  return state.adapt && !state.disabled && state.configuration_problem.empty() &&
-         state.speeds_problem.empty() && state.context->num_ranks() >= 2;
+  return state.speeds.adapt && !state.settings.disabled && state.settings.problem.empty() &&
+         state.speeds.problem.empty() && state.context->num_ranks() >= 2;
 }
 
 void adapt_speeds_or_report(ContextState& state, double call_flops) {

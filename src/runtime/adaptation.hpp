@@ -54,7 +54,7 @@ int short_probe_order(double share_flops);
 /// The route's hook, collective over the context: observes, agrees and, when the step says
 /// so, makes the estimates the context's speeds (new plans, new machine rates) and reports
 /// it under HETSCAL_VERBOSE. The same agreement records the previous observed call
-/// (state.pending) in the context's route ledger: its time is the slowest rank's, and a
+/// (state.measurements.pending) in the context's route ledger: its time is the slowest rank's, and a
 /// call some rank did not time, or during which a rank's speed left the noise band (the
 /// change, not the model, would be measured), is not recorded. Starts the tracker on the context's first call (an agreed
 /// stage: a rank that cannot, for memory, leaves every rank without one). A rank whose probe

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
 #include "runtime/report.hpp"
 
@@ -27,19 +28,21 @@ std::uint64_t fingerprint_hash(const std::string& text) {
 std::string host_name() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
-  MPI_Get_processor_name(name, &length);
+  if (MPI_Get_processor_name(name, &length) != MPI_SUCCESS) return {};  // no host: per-host speeds refuse
   return std::string(name, static_cast<std::size_t>(length));
 }
 
+// `rank` of `comm` in MPI_COMM_WORLD, or -1 when MPI cannot say (the number is only printed).
 int world_rank_of(MPI_Comm comm, int rank) {
   MPI_Group group, world;
-  MPI_Comm_group(comm, &group);
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  if (MPI_Comm_group(comm, &group) != MPI_SUCCESS) return -1;
   int translated = MPI_UNDEFINED;
-  MPI_Group_translate_ranks(group, 1, &rank, world, &translated);
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
-  return translated;
+  if (MPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
+    if (MPI_Group_translate_ranks(group, 1, &rank, world, &translated) != MPI_SUCCESS) translated = MPI_UNDEFINED;
+    (void)MPI_Group_free(&world);  // a failed free only leaks a group
+  }
+  (void)MPI_Group_free(&group);
+  return translated == MPI_UNDEFINED ? -1 : translated;
 }
 
 // Library messages start with "hetscal: ", and so does every printed line.
@@ -48,10 +51,13 @@ std::string without_prefix(const std::string& message) {
   return message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size()) : message;
 }
 
+// What each rank tells the others when a context starts; doubles only, so one MPI type
+// carries it.
 struct RankReport {
   double speed;
-  double fingerprint;  // the hash's bits, carried in a double so one MPI type suffices
-  double has_speed;
+  double fingerprint;  // the settings' hash's bits
+  double has_speed;    // 1: `speed` is usable
+  double read;         // 1: this rank read its configuration
 };
 
 double as_double(std::uint64_t bits) {
@@ -62,68 +68,79 @@ double as_double(std::uint64_t bits) {
 }
 
 // Reading the configuration may fail on one rank only (memory): that rank still joins the
-// agreement, with a fingerprint no configuration has, so every rank forwards alike.
+// agreement, saying it could not read, so every rank forwards alike and says why.
 const Configuration* read_configuration(std::string& failure) {
   try {
     return &process_configuration();
   } catch (const std::exception& e) {
-    failure = std::string("reading the configuration failed: ") + e.what();
+    failure = e.what();
     return nullptr;
   }
 }
 
+std::string context_rank_text(const ContextState& state, int rank) {
+  return "rank " + std::to_string(rank) + " of the context (MPI_COMM_WORLD rank " +
+         std::to_string(world_rank_of(state.context->comm, rank)) + ")";
+}
+
+// Why the ranks' settings cannot be used, or "": a rank that could not read them, ranks that
+// read different ones, or malformed ones (the same on every rank then).
+std::string settings_problem(const ContextState& state, const std::vector<RankReport>& all,
+                             const Configuration& config, const std::string& read_failure) {
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (all[r].read == 0.0) {
+      return context_rank_text(state, static_cast<int>(r)) + " could not read its HETSCAL_* settings" +
+             (read_failure.empty() ? "" : " (" + read_failure + ")") + ": every call is forwarded";
+    }
+  }
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    if (std::memcmp(&all[r].fingerprint, &all[0].fingerprint, sizeof(double)) != 0) {
+      return context_rank_text(state, static_cast<int>(r)) +
+             " read other HETSCAL_* settings than rank 0: every call is forwarded";
+    }
+  }
+  if (config.valid()) return {};
+  std::string problem = "malformed configuration, every call is forwarded: " + without_prefix(config.errors.front());
+  for (std::size_t i = 1; i < config.errors.size(); ++i) problem += "; " + without_prefix(config.errors[i]);
+  return problem;
+}
+
+// The speeds every rank reported, or why there are none.
+void agree_speeds(ContextSpeeds& speeds, const std::vector<RankReport>& all, const std::string& own_problem) {
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (all[r].has_speed == 0.0) {
+      speeds.problem = own_problem.empty() ? "rank " + std::to_string(r) + " of the context has no speed"
+                                           : without_prefix(own_problem);
+      return;
+    }
+  }
+  for (const RankReport& report : all) speeds.values.push_back(report.speed);
+}
+
 void agree(ContextState& state) {
-  std::string failure, speed_problem;
-  const Configuration* read = read_configuration(failure);
+  std::string read_failure, speed_problem;
+  const Configuration* read = read_configuration(read_failure);
   static const Configuration unread;
   const Configuration& config = read ? *read : unread;
   const double speed = read ? configured_speed(config, speed_problem) : 0.0;
-  const RankReport mine{speed,
-                        as_double(read ? fingerprint_hash(config.fingerprint()) : 0u),
-                        speed_problem.empty() && speed > 0.0 ? 1.0 : 0.0};
-  const int ranks = state.context->num_ranks();
-  std::vector<RankReport> all(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, state.context->comm);
+  const RankReport mine{speed, as_double(read ? fingerprint_hash(config.fingerprint()) : 0u),
+                        speed_problem.empty() && speed > 0.0 ? 1.0 : 0.0, read ? 1.0 : 0.0};
+  std::vector<RankReport> all(static_cast<std::size_t>(state.context->num_ranks()));
+  mpi::check_mpi(MPI_Allgather(&mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, state.context->comm),
+                 "MPI_Allgather of the ranks' settings");
 
-  state.disabled = config.disabled;
-  state.force = config.force;
-  state.adapt = config.adapt;
-  state.speeds_probed = config.speeds.source == SpeedSource::Probe;
-  state.min_n = config.min_n;
-  state.routines = config.routines;
-  state.cholesky_layouts = config.cholesky_layouts;
-  state.lu_layouts = config.lu_layouts;
-  state.qr_layouts = config.qr_layouts;
   state.verbosity = config.verbosity;
-  for (int r = 0; r < ranks; ++r) {
-    if (std::memcmp(&all[r].fingerprint, &all[0].fingerprint, sizeof(double)) != 0) {
-      state.configuration_problem = "rank " + std::to_string(r) + " of the context (MPI_COMM_WORLD rank " +
-                                    std::to_string(world_rank_of(state.context->comm, r)) +
-                                    ") read other HETSCAL_* settings than rank 0: every call is forwarded";
-      break;
-    }
-  }
-  if (!failure.empty()) state.configuration_problem = failure + ": every call is forwarded";
-  if (state.configuration_problem.empty() && !config.valid()) {
-    state.configuration_problem = "malformed configuration, every call is forwarded: " + without_prefix(config.errors.front());
-    for (std::size_t i = 1; i < config.errors.size(); ++i) state.configuration_problem += "; " + without_prefix(config.errors[i]);
-  }
-  for (int r = 0; r < ranks && state.speeds_problem.empty(); ++r) {
-    if (all[r].has_speed == 0.0) {
-      state.speeds_problem = speed_problem.empty()
-                                 ? "rank " + std::to_string(r) + " of the context has no speed"
-                                 : without_prefix(speed_problem);
-    }
-  }
-  if (state.speeds_problem.empty()) {
-    for (const RankReport& report : all) state.speeds.push_back(report.speed);
-  }
+  state.settings = AgreedSettings::of(config);
+  state.settings.problem = settings_problem(state, all, config, read_failure);
+  state.speeds.adapt = config.adapt;
+  state.speeds.probed = config.speeds.source == SpeedSource::Probe;
+  agree_speeds(state.speeds, all, speed_problem);
   // Problems of the configuration itself are printed whatever the verbosity: a user who set
   // HETSCAL_SPEEDS wrongly must learn that hetscal is doing nothing.
-  if (!state.configuration_problem.empty()) {
-    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.configuration_problem);
-  } else if (!state.disabled && config.speeds.source != SpeedSource::None && !state.speeds_problem.empty()) {
-    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.speeds_problem);
+  if (!state.settings.problem.empty()) {
+    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.settings.problem);
+  } else if (!state.settings.disabled && config.speeds.source != SpeedSource::None && !state.speeds.agreed()) {
+    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.speeds.problem);
   }
 }
 
@@ -152,8 +169,11 @@ double configured_speed(const Configuration& config, std::string& problem) {
     return 0.0;
   }
   int world_rank = 0, world_size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (MPI_Comm_rank(MPI_COMM_WORLD, &world_rank) != MPI_SUCCESS ||
+      MPI_Comm_size(MPI_COMM_WORLD, &world_size) != MPI_SUCCESS) {
+    problem = "MPI could not say this process's rank in MPI_COMM_WORLD";
+    return 0.0;
+  }
   try {
     return speed_of_process(config.speeds, world_rank, world_size, host_name(), probed_speed);
   } catch (const std::exception& e) {
@@ -162,25 +182,40 @@ double configured_speed(const Configuration& config, std::string& problem) {
   }
 }
 
-bool ContextState::allows(RoutineId routine) const {
+AgreedSettings AgreedSettings::of(const Configuration& config) {
+  AgreedSettings settings;
+  settings.disabled = config.disabled;
+  settings.force = config.force;
+  settings.min_n = config.min_n;
+  settings.routines = config.routines;
+  settings.cholesky_layouts = config.cholesky_layouts;
+  settings.lu_layouts = config.lu_layouts;
+  settings.qr_layouts = config.qr_layouts;
+  return settings;
+}
+
+bool AgreedSettings::allows(RoutineId routine) const {
   return routines.count(routine.lowercase_name()) != 0;
 }
 
 const MachineFigures& machine_figures(ContextState& state) {
-  if (!state.machine) state.machine = measure_machine(state.context->comm, state.speeds);
-  return *state.machine;
+  std::optional<MachineFigures>& machine = state.resources.machine;
+  if (!machine) machine = measure_machine(state.context->comm, state.speeds.values);
+  return *machine;
 }
 
 ContextState& context_state(int blacs_context) {
   const mpi::ContextInfo& context = mpi::context_info(blacs_context);
   void* cached = nullptr;
   int found = 0;
-  MPI_Comm_get_attr(context.comm, state_keyval(), &cached, &found);
+  mpi::check_mpi(MPI_Comm_get_attr(context.comm, state_keyval(), &cached, &found),
+                 "MPI_Comm_get_attr of the context's state");
   if (found) return *static_cast<ContextState*>(cached);
   auto state = std::make_unique<ContextState>();
   state->context = &context;
   agree(*state);
-  MPI_Comm_set_attr(context.comm, state_keyval(), state.get());
+  mpi::check_mpi(MPI_Comm_set_attr(context.comm, state_keyval(), state.get()),
+                 "MPI_Comm_set_attr of the context's state");
   return *state.release();
 }
 

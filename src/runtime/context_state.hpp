@@ -38,35 +38,77 @@ struct PendingMeasurement {
   double seconds = 0.0;      ///< measured on this rank
 };
 
-struct ContextState {
-  const mpi::ContextInfo* context = nullptr;
+/// The HETSCAL_* settings (all but the speeds) every rank of the context agreed on.
+struct AgreedSettings {
   bool disabled = false;
   bool force = false;
   std::int64_t min_n = 0;
-  std::set<std::string> routines;          ///< HETSCAL_ROUTINES (lower case; default all)
+  std::set<std::string> routines;                          ///< HETSCAL_ROUTINES (lower case; default all)
   std::vector<core::CholeskyLayoutKind> cholesky_layouts;  ///< HETSCAL_CHOLESKY_LAYOUTS
   std::vector<core::LuLayoutKind> lu_layouts;              ///< HETSCAL_LU_LAYOUTS
   std::vector<core::LuLayoutKind> qr_layouts;              ///< HETSCAL_QR_LAYOUTS
-  Verbosity verbosity = Verbosity::Quiet;  ///< this process's own (printing only)
-  std::string configuration_problem;       ///< non-empty: every call is forwarded
-  std::string speeds_problem;              ///< non-empty: every call is forwarded
-  std::vector<double> speeds;              ///< per rank of context->comm (when agreed)
-  std::uint64_t speeds_version = 0;        ///< part of every plan key
-  bool speeds_probed = false;              ///< the speeds came from the probe, not given
-  bool adapt = true;                       ///< HETSCAL_ADAPT: learn speeds (adaptation.hpp)
-  std::optional<core::SpeedTracker> tracker;  ///< the estimates, from the first adapted call
-  AdaptationStep step;                     ///< the last adaptation, its room reused
-  std::vector<double> planned;             ///< the speeds in use at the last adaptation
-  kernels::ComputeTally observed_mark;     ///< this rank's computing observed so far
-  core::RouteLedger ledger;                ///< measured over predicted time per route and class
-  PendingMeasurement pending;              ///< the last observed call, not yet recorded
-  std::optional<MachineFigures> machine;   ///< measured on first need (machine_figures)
-  PlanCache plans;
-  Workspace workspace;                     ///< planned copies, reused by computed calls (route.cpp)
+  std::string problem;  ///< non-empty: malformed or disagreeing settings, every call forwarded
 
-  bool is_root() const { return context->my_rank == 0; }
+  /// The settings `config` holds (problem left empty: the agreement finds it).
+  static AgreedSettings of(const Configuration& config);
   /// False when HETSCAL_ROUTINES leaves `routine` to ScaLAPACK.
   bool allows(RoutineId routine) const;
+  /// The layout kinds `routine`'s planner may choose from: Kind is core::LuLayoutKind for LU
+  /// and QR, core::CholeskyLayoutKind for Cholesky.
+  template <typename Kind>
+  const std::vector<Kind>& layouts_for(core::Routine routine) const;
+};
+
+template <>
+inline const std::vector<core::LuLayoutKind>& AgreedSettings::layouts_for(core::Routine routine) const {
+  return routine == core::Routine::QR ? qr_layouts : lu_layouts;
+}
+
+template <>
+inline const std::vector<core::CholeskyLayoutKind>& AgreedSettings::layouts_for(core::Routine) const {
+  return cholesky_layouts;
+}
+
+/// The context's speeds: agreed on its first call, then learnt from its calls
+/// (runtime/adaptation.hpp). The same on every rank.
+struct ContextSpeeds {
+  std::vector<double> values;  ///< per rank of the context (when agreed)
+  std::uint64_t version = 0;   ///< part of every plan key, bumped when `values` change
+  bool probed = false;         ///< the speeds came from the probe, not given
+  std::string problem;         ///< non-empty: no usable speeds, every call forwarded
+  bool adapt = true;           ///< HETSCAL_ADAPT: learn speeds
+  std::optional<core::SpeedTracker> tracker;  ///< the estimates, from the first adapted call
+  AdaptationStep step;                        ///< the last adaptation, its room reused
+  std::vector<double> planned;                ///< the speeds in use at the last adaptation
+  kernels::ComputeTally observed_mark;        ///< this rank's computing observed so far
+
+  bool agreed() const { return problem.empty(); }
+};
+
+/// What the context's calls measured (decisions from observation, core/route_ledger.hpp).
+struct RouteMeasurements {
+  core::RouteLedger ledger;    ///< measured over predicted time per route and class
+  PendingMeasurement pending;  ///< the last observed call, not yet recorded
+};
+
+/// What a context keeps for the calls hetscal computes: the machine's figures, the plans made
+/// for it and the planned copies' memory. The native API's contexts hold one too.
+struct ComputeResources {
+  std::optional<MachineFigures> machine;  ///< measured on first need (machine_figures)
+  PlanCache plans;
+  Workspace workspace;  ///< planned copies, reused by computed calls (route.cpp)
+};
+
+/// Everything the run time keeps per BLACS context, in its parts.
+struct ContextState {
+  const mpi::ContextInfo* context = nullptr;
+  Verbosity verbosity = Verbosity::Quiet;  ///< this process's own (printing only)
+  AgreedSettings settings;
+  ContextSpeeds speeds;
+  RouteMeasurements measurements;
+  ComputeResources resources;
+
+  bool is_root() const { return context->my_rank == 0; }
 };
 
 /// The state of `blacs_context`, agreed collectively over the context on first use.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <string>
 
 namespace hetscal::runtime {
@@ -52,7 +51,7 @@ std::string shape_text(const std::vector<std::int64_t>& dims) {
   return text;
 }
 
-Decision decide(const DecisionInput& in) {
+std::optional<Decision> decide_before_pricing(const DecisionInput& in) {
   if (in.disabled) return forward("HETSCAL_DISABLE is set");
   if (!in.configuration_problem.empty()) return forward(in.configuration_problem);
   if (!in.routine_allowed) return forward(in.routine + " is not in HETSCAL_ROUTINES");
@@ -73,19 +72,17 @@ Decision decide(const DecisionInput& in) {
                      "(a rank-NB update): moving C in and out would not pay");
     }
   }
-  std::optional<Prices> prices;
-  try {
-    prices = in.price ? in.price() : std::nullopt;
-  } catch (const std::exception& e) {
-    return forward(std::string("no heterogeneous plan: ") + e.what());
-  }
-  if (!prices) return forward("no heterogeneous plan fits " + shape_text(in.dims));
+  return std::nullopt;
+}
 
+Decision forward_unplanned(const std::string& why) { return forward(why); }
+
+Decision decide_by_prices(const DecisionInput& in, const Prices& prices) {
   Decision d;
-  d.forward_s = prices->forward_s;
-  d.heterogeneous_s = prices->heterogeneous_s;
-  d.first_touch_s = prices->first_touch_s;
-  d.first_touch_bytes = prices->first_touch_bytes;
+  d.forward_s = prices.forward_s;
+  d.heterogeneous_s = prices.heterogeneous_s;
+  d.first_touch_s = prices.first_touch_s;
+  d.first_touch_bytes = prices.first_touch_bytes;
   char gain[48];
   std::snprintf(gain, sizeof gain, " (gain x%.2f)", d.forward_s / d.heterogeneous_s);
   const std::string times = "predicted " + seconds_text(d.heterogeneous_s) +

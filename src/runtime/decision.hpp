@@ -12,7 +12,6 @@
 /// observation, core/route_ledger.hpp) the measured ratios correct both predictions, and
 /// equal speeds are priced too: hetscal's kernels may be measured faster than ScaLAPACK's.
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,9 +50,6 @@ struct DecisionInput {
   bool single_panel_update = false;
   int ranks = 1;                      ///< processes of the context
   std::vector<double> speeds;         ///< agreed relative speed per rank of the context
-  /// Both routes' predicted times, computed only when the cheaper rules let the call
-  /// through; nullopt (or a throw) when no heterogeneous plan fits the call.
-  std::function<std::optional<Prices>()> price;
   /// Measured routes of the context (HETSCAL_ADAPT), or null: the predictions decide alone
   /// and equal speeds are forwarded unpriced.
   const core::RouteLedger* ledger = nullptr;
@@ -78,10 +74,20 @@ std::string seconds_text(double seconds);
 /// "4000x4000x4000".
 std::string shape_text(const std::vector<std::int64_t>& dims);
 
-/// The decision, first rule that applies: disabled; configuration problem; routine not in
-/// HETSCAL_ROUTINES; smallest dimension < min_n; unsupported; no speeds; one rank; (unless
-/// forced) uniform speeds without a ledger, a single-panel update; no plan fits; forced;
-/// predicted times, corrected by the ledger when there is one.
-Decision decide(const DecisionInput& input);
+/// The rules that need no plan, first that applies: disabled; configuration problem; routine
+/// not in HETSCAL_ROUTINES; smallest dimension < min_n; unsupported; no speeds; (unless
+/// forced) one rank, uniform speeds without a ledger, a single-panel update.
+/// @return the decision to forward, or nullopt: the call must be planned and priced
+///         (decide_by_prices), or forwarded when no plan fits (forward_unplanned).
+std::optional<Decision> decide_before_pricing(const DecisionInput& input);
+
+/// The decision for a call decide_before_pricing let through, by both routes' predicted
+/// times: forced calls are computed; otherwise the faster route, the times corrected by the
+/// ledger when there is one.
+Decision decide_by_prices(const DecisionInput& input, const Prices& prices);
+
+/// The decision to forward a call that has no heterogeneous plan (`why`), or whose plan is
+/// ScaLAPACK's own layout.
+Decision forward_unplanned(const std::string& why);
 
 }  // namespace hetscal::runtime

@@ -1,23 +1,23 @@
 #pragma once
 /// @file factorization_route.hpp
-/// The route the intercepted factorizations (PxPOTRF, PxGETRF) share, whatever their planner
-/// and kernel: the plan of the call's shape, layout kinds, speeds and caller layout, looked up
-/// (or made) on every rank and agreed; ScaLAPACK's own layout forwarded when the planner
-/// predicts it fastest; both routes priced, the first touch of the planned copy included;
-/// the planned computation run through the take-over sequence; ScaLAPACK's INFO returned.
-/// A routine supplies its configured layout kinds, its planner and its planned computation.
+/// The part of the route (route.hpp) the intercepted factorizations share, whatever their
+/// planner and kernel: the plan of the call's shape, layout kinds, speeds and caller layout,
+/// looked up (or made) on every rank and agreed; both routes priced, the first touch of the
+/// planned copy included; the planned computation run through the take-over sequence;
+/// ScaLAPACK's INFO returned. What is a routine's own is found by its routine and types: its
+/// configured layout kinds (AgreedSettings::layouts_for), its planner (plan_layout below) and
+/// its planned computation (the run_planned overload of its call: planned_getrf.hpp,
+/// planned_geqrf.hpp, planned_potrf.hpp).
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <vector>
 
-#include "core/error.hpp"
 #include "layout/descriptor.hpp"
-#include "layout/local_storage.hpp"
-#include "mpi/agreement.hpp"
-#include "mpi/fault_injection.hpp"
 #include "runtime/context_state.hpp"
+#include "runtime/geqrf_plan.hpp"
+#include "runtime/getrf_plan.hpp"
+#include "runtime/potrf_plan.hpp"
+#include "runtime/planned_call.hpp"
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
 #include "runtime/route.hpp"
@@ -30,105 +30,103 @@ struct FactorizationOutcome {
   int info = 0;  ///< when Computed: ScaLAPACK's INFO (0 or > 0), the same on every rank
 };
 
-namespace detail {
-
-// The layout kinds a planner chooses from: the configured ones, without the caller's own
-// under HETSCAL_FORCE (which must run hetscal's path).
-template <typename Kind>
-std::vector<Kind> planned_kinds(const std::vector<Kind>& configured, bool force) {
-  std::vector<Kind> kinds;
-  for (Kind kind : configured)
-    if (!(force && kind == Kind::CallerLayout)) kinds.push_back(kind);
-  return kinds;
+/// The planner of problem.routine (LU or QR), among `kinds`.
+inline LuLayout plan_layout(const core::Platform& platform, const core::Problem& problem,
+                            const std::vector<core::LuLayoutKind>& kinds) {
+  return problem.routine == core::Routine::QR ? choose_qr_layout(platform, problem, kinds)
+                                              : choose_lu_layout(platform, problem, kinds);
 }
 
-// The kinds as a set of bits, for the plan key.
-template <typename Kind>
-int kinds_bits(const std::vector<Kind>& kinds) {
-  int bits = 0;
-  for (Kind kind : kinds) bits |= 1 << static_cast<int>(kind);
-  return bits;
+/// The Cholesky planner, among `kinds`.
+inline CholeskyLayout plan_layout(const core::Platform& platform, const core::Problem& problem,
+                                  const std::vector<core::CholeskyLayoutKind>& kinds) {
+  return choose_cholesky_layout(platform, problem, kinds);
 }
 
-// What this rank's workspace must grow by to hold its part of the planned sub(A).
-template <typename T>
-double workspace_growth(const ContextState& state, const layout::Distribution& planned) {
-  const auto part = layout::make_local_layout(planned, state.context->my_rank);
-  return static_cast<double>(
-      state.workspace.growth<T>(0, static_cast<std::size_t>(part->local_elements())));
-}
+/// One factorization call of `routine` planned as a Layout, as route() drives it.
+template <typename T, typename Call, typename Layout>
+class FactorizationRoute {
+ public:
+  using Kind = decltype(Layout::kind);
 
-// The plan of `key`, looked up (or made by `choose`) on every rank; the ranks agree that it
-// worked before anyone relies on it.
-template <typename Layout>
-std::shared_ptr<const Layout> agreed_plan(ContextState& state, const PlanKey& key,
-                                          const std::function<Layout()>& choose) {
-  std::shared_ptr<const Layout> plan;
-  mpi::run_agreed(state.context->comm, "plan", [&] {
-    mpi::fault_point(mpi::Stage::Plan);
-    plan = state.plans.find_or_make<Layout>(key, choose);
-  });
-  return plan;
-}
+  /// @param m,n sub(A)'s rows and columns (Cholesky: N, N).
+  FactorizationRoute(core::Routine routine, const ContextState& state, const Call& call, std::int64_t m,
+                     std::int64_t n)
+      : routine_(routine), call_(call), m_(m), n_(n), kinds_(planned_kinds(routine, state.settings)) {
+    problem_.routine = routine;
+    problem_.m = static_cast<std::size_t>(m);
+    problem_.n = static_cast<std::size_t>(n);
+    problem_.caller = caller_layout(*state.context, call.a.desc, call.a.ia, call.a.ja);
+  }
 
-}  // namespace detail
+  /// The report shows N for a Cholesky, M×N for the others.
+  RoutedCall facts() const {
+    RoutedCall facts;
+    facts.routine = {routine_, scalar_type_of<T>()};
+    facts.dims = routine_ == core::Routine::Cholesky ? std::vector<std::int64_t>{n_}
+                                                             : std::vector<std::int64_t>{m_, n_};
+    return facts;
+  }
 
-/// Decides, runs and reports one factorization call. Collective over the call's context.
-/// @param routine the algorithm (Cholesky or LU); T gives the precision.
-/// @param m,n sub(A)'s rows and columns (Cholesky: N, N); the report shows N, or M×N.
-/// @param call the routine's call; call.a is sub(A) as the caller passed it.
-/// @param configured_kinds the context's configured layout kinds for this routine
-///        (HETSCAL_CHOLESKY_LAYOUTS, HETSCAL_LU_LAYOUTS); the plan's key holds them, and not
-///        UPLO or any other option: the model prices the variants alike.
-/// @param planner the routine's planner (choose_cholesky_layout, choose_lu_layout).
-/// @param run the planned computation through the take-over sequence (outcome.info: INFO).
+  /// The plan's key holds the layout kinds and the caller's layout, not UPLO or any other
+  /// option: the model prices the variants alike.
+  std::shared_ptr<const Layout> plan(ContextState& state) const {
+    const MachineFigures& machine = machine_figures(state);
+    const core::Platform platform = machine.platform_for<T>();
+    const PlanKey key{facts().routine, {m_, n_, 0}, kinds_bits(), state.speeds.version,
+                      caller_layout_key(problem_.caller)};
+    auto plan = agreed_plan<Layout>(state, key, [&] { return plan_layout(platform, problem_, kinds_); });
+    report_once(state.verbosity, Verbosity::Once, state.is_root(),
+                facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
+                    " (machine: " + machine.text() + ")");
+    return plan;
+  }
+
+  Prices price(ContextState& state, const Layout& plan) const {
+    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get()});
+  }
+
+  TakeOverOutcome run(ContextState& state, const Layout& plan) const {
+    return run_planned(*state.context, plan, call_, state.resources.workspace);
+  }
+
+ private:
+  // The kinds the planner chooses from: the configured ones, without the caller's own under
+  // HETSCAL_FORCE (which must run hetscal's path).
+  static std::vector<Kind> planned_kinds(core::Routine routine, const AgreedSettings& settings) {
+    std::vector<Kind> kinds;
+    for (Kind kind : settings.layouts_for<Kind>(routine))
+      if (!(settings.force && kind == Kind::CallerLayout)) kinds.push_back(kind);
+    return kinds;
+  }
+
+  // The kinds as a set of bits, for the plan key.
+  int kinds_bits() const {
+    int bits = 0;
+    for (Kind kind : kinds_) bits |= 1 << static_cast<int>(kind);
+    return bits;
+  }
+
+  core::Routine routine_;
+  const Call& call_;
+  std::int64_t m_, n_;
+  std::vector<Kind> kinds_;
+  core::Problem problem_;
+};
+
+/// Decides, runs and reports one factorization call of `routine`, planned as a Layout.
+/// Collective over the call's context.
+/// @param m,n sub(A)'s rows and columns (Cholesky: N, N).
 /// @pre the call passed its routine's argument checks on every rank; M, N >= 1.
 /// @return Computed (sub(A) holds the factors, info ScaLAPACK's INFO), Forward (sub(A)
 ///         untouched: call ScaLAPACK) or FailedAfterWrite (sub(A) lost).
-template <typename T, typename Call, typename Layout, typename Kind>
-FactorizationOutcome route_factorization(
-    core::Routine routine, std::int64_t m, std::int64_t n, const Call& call,
-    std::vector<Kind> ContextState::*configured_kinds,
-    Layout (*planner)(const core::Platform&, const core::Problem&, const std::vector<Kind>&),
-    TakeOverOutcome (*run)(const mpi::ContextInfo&, const Layout&, const Call&, Workspace&)) {
+template <typename Layout, typename T, template <typename> class Call>
+FactorizationOutcome route_factorization(core::Routine routine, const Call<T>& call, std::int64_t m,
+                                         std::int64_t n) {
   ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
-  const std::vector<Kind> kinds = detail::planned_kinds(state.*configured_kinds, state.force);
-  core::Problem problem;
-  problem.routine = routine;
-  problem.m = static_cast<std::size_t>(m);
-  problem.n = static_cast<std::size_t>(n);
-  problem.caller = caller_layout(*state.context, call.a.desc, call.a.ia, call.a.ja);
-  RoutedCall routed;
-  routed.routine = {routine, scalar_type_of<T>()};
-  routed.dims = routine == core::Routine::Cholesky ? std::vector<std::int64_t>{n}
-                                                   : std::vector<std::int64_t>{m, n};
-  std::shared_ptr<const Layout> plan;
-  routed.plan_and_price = [&](ContextState& agreed) -> std::optional<Prices> {
-    const MachineFigures& machine = machine_figures(agreed);
-    const core::Platform platform = machine.platform_for<T>();
-    const PlanKey key{routed.routine, {m, n, 0}, detail::kinds_bits(kinds), agreed.speeds_version,
-                      caller_layout_key(problem.caller)};
-    plan = detail::agreed_plan<Layout>(agreed, key, [&] { return planner(platform, problem, kinds); });
-    report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
-                routed.routine.name() + " " + shape_text(routed.dims) + " plan: " +
-                    plan->description + " (machine: " + machine.text() + ")");
-    // Every rank holds the same plan, so every rank forwards alike (decide() says why).
-    if (plan->keeps_caller_layout()) {
-      throw InvalidArgument("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
-    }
-    Prices prices = price_routes(platform, problem, plan->candidate);
-    price_first_touch(prices, agreed.context->comm, detail::workspace_growth<T>(agreed, *plan->a),
-                      machine.fresh_memory_bytes_per_s);
-    return prices;
-  };
-  int info = 0;
-  routed.run = [&] {
-    TakeOverOutcome outcome = run(*state.context, *plan, call, state.workspace);
-    info = outcome.info;
-    return outcome;
-  };
-  const TakeOverOutcome::Status status = route(state, routed);
-  return {status, status == TakeOverOutcome::Status::Computed ? info : 0};
+  const TakeOverOutcome outcome =
+      route(state, FactorizationRoute<T, Call<T>, Layout>(routine, state, call, m, n));
+  return {outcome.status, outcome.computed() ? outcome.info : 0};
 }
 
 }  // namespace hetscal::runtime

@@ -43,6 +43,9 @@ struct GemmLayout {
   core::Candidate candidate;                         ///< the layout as the time model sees it
   std::string description;                           ///< one line for HETSCAL_VERBOSE
 
+  /// GEMM always plans a layout of its own (ScaLAPACK's is priced against it in the decision).
+  bool keeps_caller_layout() const { return false; }
+
   /// The row and column communicators of C's grid over `comm`, built by the first call that
   /// computes on this plan and kept with it (a factorization's trailing updates and every
   /// later call of the shape reuse them; they are freed with the plan). Collective over

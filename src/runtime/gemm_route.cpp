@@ -4,10 +4,8 @@
 
 #include "kernels/scalar.hpp"
 #include "layout/descriptor.hpp"
-#include "layout/local_storage.hpp"
-#include "mpi/agreement.hpp"
-#include "mpi/fault_injection.hpp"
 #include "runtime/context_state.hpp"
+#include "runtime/planned_call.hpp"
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
 #include "runtime/route.hpp"
@@ -49,58 +47,49 @@ core::Problem gemm_problem(const mpi::ContextInfo& context, const GemmCall<T>& c
   return problem;
 }
 
-// The plan of the call's shape, looked up (or made) on every rank; the ranks agree that it
-// worked before anyone relies on it.
+// One PxGEMM call, as route() drives it.
 template <typename T>
-std::shared_ptr<const GemmLayout> agreed_plan(ContextState& state, const GemmCall<T>& call) {
-  const PlanKey key{{core::Routine::Gemm, scalar_type_of<T>()},
-                    {call.m, call.n, call.k}, 0, state.speeds_version, {}};
-  std::shared_ptr<const GemmLayout> plan;
-  mpi::run_agreed(state.context->comm, "plan", [&] {
-    mpi::fault_point(mpi::Stage::Plan);
-    plan = state.plans.find_or_make<GemmLayout>(
-        key, [&] { return plan_gemm_layout(state.speeds, call.m, call.n, call.k); });
-  });
-  return plan;
-}
+class GemmRoute {
+ public:
+  explicit GemmRoute(const GemmCall<T>& call) : call_(call) {}
 
-// What this rank's workspace must grow by to hold its part of op(A), op(B) and C.
-template <typename T>
-double workspace_growth(const ContextState& state, const GemmLayout& plan) {
-  double bytes = 0.0;
-  std::size_t slot = 0;
-  for (const layout::CartesianDistribution* d : {plan.a.get(), plan.b.get(), plan.c.get()}) {
-    const auto part = layout::make_local_layout(*d, state.context->my_rank);
-    bytes += static_cast<double>(
-        state.workspace.growth<T>(slot++, static_cast<std::size_t>(part->local_elements())));
+  RoutedCall facts() const {
+    RoutedCall facts;
+    facts.routine = {core::Routine::Gemm, scalar_type_of<T>()};
+    facts.dims = {call_.m, call_.n, call_.k};
+    facts.unsupported = unsupported(call_);
+    facts.single_panel_update = facts.unsupported.empty() && call_.k <= caller_k_block(call_);
+    return facts;
   }
-  return bytes;
-}
+
+  std::shared_ptr<const GemmLayout> plan(ContextState& state) const {
+    const PlanKey key{facts().routine, {call_.m, call_.n, call_.k}, 0, state.speeds.version, {}};
+    auto plan = agreed_plan<GemmLayout>(
+        state, key, [&] { return plan_gemm_layout(state.speeds.values, call_.m, call_.n, call_.k); });
+    report_once(state.verbosity, Verbosity::Once, state.is_root(),
+                facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description);
+    return plan;
+  }
+
+  Prices price(ContextState& state, const GemmLayout& plan) const {
+    return agreed_prices<T>(state, gemm_problem(*state.context, call_), plan.candidate,
+                            {plan.a.get(), plan.b.get(), plan.c.get()});
+  }
+
+  TakeOverOutcome run(ContextState& state, const GemmLayout& plan) const {
+    return run_planned(*state.context, plan, call_, state.resources.workspace);
+  }
+
+ private:
+  const GemmCall<T>& call_;
+};
 
 }  // namespace
 
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   ContextState& state = context_state(call.c.desc[layout::field11::kCtxt - 1]);
-  RoutedCall routed;
-  routed.routine = {core::Routine::Gemm, scalar_type_of<T>()};
-  routed.dims = {call.m, call.n, call.k};
-  routed.unsupported = unsupported(call);
-  routed.single_panel_update = routed.unsupported.empty() && call.k <= caller_k_block(call);
-  std::shared_ptr<const GemmLayout> plan;
-  routed.plan_and_price = [&](ContextState& agreed) -> std::optional<Prices> {
-    plan = agreed_plan(agreed, call);
-    report_once(agreed.verbosity, Verbosity::Once, agreed.is_root(),
-                routed.routine.name() + " " + shape_text(routed.dims) + " plan: " + plan->description);
-    const MachineFigures& machine = machine_figures(agreed);
-    Prices prices = price_routes(machine.platform_for<T>(), gemm_problem(*agreed.context, call),
-                                 plan->candidate);
-    price_first_touch(prices, agreed.context->comm, workspace_growth<T>(agreed, *plan),
-                      machine.fresh_memory_bytes_per_s);
-    return prices;
-  };
-  routed.run = [&] { return run_planned_gemm(*state.context, *plan, call, state.workspace); };
-  return route(state, routed);
+  return route(state, GemmRoute<T>(call)).status;
 }
 
 #define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \

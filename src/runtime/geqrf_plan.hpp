@@ -2,7 +2,7 @@
 /// @file geqrf_plan.hpp
 /// hetscal's layout for one QR factorization of an M×N matrix on a context's ranks. QR is
 /// planned among the same families of distribution as LU (core::LuLayoutKind: the caller's
-/// layout, 2DBC, heterogeneous grids in seed 000's order, G-2DBC, the heterogeneous pattern)
+/// layout, 2DBC, heterogeneous grids in Boudet1999's order, G-2DBC, the heterogeneous pattern)
 /// and lands in the same LuLayout, but is priced by the QR time model (its flops, its panel
 /// and the reduction W = VᴴA of its update). The shim's route and the native API only see a
 /// LuLayout, whose options say where kernels::qr factorises its panels.

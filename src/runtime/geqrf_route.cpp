@@ -1,14 +1,12 @@
 #include "runtime/geqrf_route.hpp"
 
 #include "kernels/scalar.hpp"
-#include "runtime/geqrf_plan.hpp"
 
 namespace hetscal::runtime {
 
 template <typename T>
 FactorizationOutcome geqrf_route(const GeqrfCall<T>& call) {
-  return route_factorization<T>(core::Routine::QR, call.m, call.n, call, &ContextState::qr_layouts,
-                                choose_qr_layout, run_planned_geqrf<T>);
+  return route_factorization<LuLayout>(core::Routine::QR, call, call.m, call.n);
 }
 
 #define HETSCAL_INSTANTIATE_GEQRF_ROUTE(T) \

@@ -2,7 +2,7 @@
 /// @file getrf_plan.hpp
 /// hetscal's layout for one LU factorization of an M×N matrix on a context's ranks, chosen by
 /// the core LU planner: the caller's own block-cyclic layout, 2DBC and heterogeneous grids
-/// (tile columns in seed 000's LU order) on every shape, G-2DBC and the heterogeneous
+/// (tile columns in Boudet1999's LU order) on every shape, G-2DBC and the heterogeneous
 /// pattern, each at several tile sizes and on the fastest k ranks, priced by the LU time
 /// model with the moves in and out. The shim's route and the native API only see a LuLayout.
 /// A QR's layout (geqrf_plan.hpp) is planned the same way, in the same source file.

@@ -6,8 +6,7 @@ namespace hetscal::runtime {
 
 template <typename T>
 FactorizationOutcome getrf_route(const GetrfCall<T>& call) {
-  return route_factorization<T>(core::Routine::LU, call.m, call.n, call, &ContextState::lu_layouts,
-                                choose_lu_layout, run_planned_getrf<T>);
+  return route_factorization<LuLayout>(core::Routine::LU, call, call.m, call.n);
 }
 
 #define HETSCAL_INSTANTIATE_GETRF_ROUTE(T) \

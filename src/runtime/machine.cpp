@@ -6,10 +6,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
-#include <memory>
 #include <map>
+#include <memory>
 
 #include "mpi/agreement.hpp"
+#include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
 
@@ -30,11 +31,15 @@ double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, int b
   for (int round = 0; round < rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
     if (me == 0) {
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, 0, comm), "MPI_Send");
-      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm), "MPI_Send");
+      check_mpi(
+          MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
+          "MPI_Recv");
     } else if (me == 1) {
-      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, 0, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 0, 0, comm), "MPI_Send");
+      check_mpi(
+          MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 0, mpi::tag::kPingPong, comm), "MPI_Send");
     }
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
@@ -52,8 +57,9 @@ int ranks_on_this_host(MPI_Comm comm) {
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
             "MPI_Comm_split_type");
   int size = 1;
-  MPI_Comm_size(host, &size);
-  MPI_Comm_free(&host);
+  const int code = MPI_Comm_size(host, &size);
+  (void)MPI_Comm_free(&host);  // a failed free only leaks the communicator
+  check_mpi(code, "MPI_Comm_size");
   return size;
 }
 
@@ -136,12 +142,13 @@ std::vector<int> world_ranks(MPI_Comm comm) {
   check_mpi(MPI_Comm_group(comm, &group), "MPI_Comm_group");
   check_mpi(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
   int size = 0;
-  MPI_Group_size(group, &size);
+  check_mpi(MPI_Group_size(group, &size), "MPI_Group_size");
   std::vector<int> mine(static_cast<std::size_t>(size)), theirs(mine.size());
   for (int r = 0; r < size; ++r) mine[static_cast<std::size_t>(r)] = r;
-  MPI_Group_translate_ranks(group, size, mine.data(), world, theirs.data());
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
+  const int code = MPI_Group_translate_ranks(group, size, mine.data(), world, theirs.data());
+  (void)MPI_Group_free(&group);  // a failed free only leaks a group
+  (void)MPI_Group_free(&world);
+  check_mpi(code, "MPI_Group_translate_ranks");
   return theirs;
 }
 

@@ -15,7 +15,7 @@ bool transposed(kernels::Op op) { return op != kernels::Op::NoTrans; }
 }  // namespace
 
 template <typename T>
-TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayout& plan,
+TakeOverOutcome run_planned(const mpi::ContextInfo& context, const GemmLayout& plan,
                                  const GemmCall<T>& call, Workspace& workspace) {
   const std::int64_t m = call.m, n = call.n, k = call.k;
   const bool ta = transposed(call.op_a), tb = transposed(call.op_b);
@@ -27,19 +27,23 @@ TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayo
                  plan.b.get(), Role::In, kernels::move_op<T>(call.op_b)};
   operands[2] = {call.c.data, caller_view(context, call.c, m, n), plan.c.get(),
                  call.beta == T(0) ? Role::Out : Role::InOut, mpi::Op::None};
-  return take_over<T>(context.comm, context.my_rank, std::move(operands), workspace,
-                      [&](PlannedOperands<T>& x) {
-                        const mpi::GridCommunicators& grid = plan.grid_communicators(context.comm);
-                        kernels::gemm<T>(kernels::Op::NoTrans, kernels::Op::NoTrans, call.alpha,
-                                         {x[0].distribution, x[0].storage, x[0].data},
-                                         {x[1].distribution, x[1].storage, x[1].data}, call.beta,
-                                         x[2], context.comm, grid);
-                        return 0;
-                      });
+  TakeOver<T> take_over(context.comm, context.my_rank, std::move(operands), workspace);
+  if (!take_over.move_in() || !take_over.set_up("")) return take_over.outcome();
+  std::string failure;
+  try {
+    const kernels::DistributedMatrix<T> a = take_over.planned(0), b = take_over.planned(1);
+    kernels::DistributedMatrix<T> c = take_over.planned(2);
+    kernels::gemm<T>(kernels::Op::NoTrans, kernels::Op::NoTrans, call.alpha,
+                     {a.distribution, a.storage, a.data}, {b.distribution, b.storage, b.data},
+                     call.beta, c, context.comm, plan.grid_communicators(context.comm));
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  return take_over.move_out(failure, 0);
 }
 
 #define HETSCAL_INSTANTIATE_PLANNED_GEMM(T)                                                \
-  template TakeOverOutcome run_planned_gemm<T>(const mpi::ContextInfo&, const GemmLayout&, \
+  template TakeOverOutcome run_planned<T>(const mpi::ContextInfo&, const GemmLayout&, \
                                                const GemmCall<T>&, Workspace&);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_PLANNED_GEMM)
 #undef HETSCAL_INSTANTIATE_PLANNED_GEMM

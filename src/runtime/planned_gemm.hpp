@@ -33,7 +33,7 @@ struct GemmCall {
 /// @pre the call passed PBLAS's argument checks, has no replicated operand, M, N, K >= 1.
 /// @return Computed, or Forward with sub(C) untouched (any rank failed before writing).
 template <typename T>
-TakeOverOutcome run_planned_gemm(const mpi::ContextInfo& context, const GemmLayout& plan,
+TakeOverOutcome run_planned(const mpi::ContextInfo& context, const GemmLayout& plan,
                                  const GemmCall<T>& call, Workspace& workspace);
 
 }  // namespace hetscal::runtime

@@ -31,7 +31,7 @@ struct GeqrfCall {
 ///         them, outcome.info 0), Forward with sub(A) and TAU untouched (a rank failed before
 ///         writing), or FailedAfterWrite (moving sub(A) back failed; TAU untouched).
 template <typename T>
-TakeOverOutcome run_planned_geqrf(const mpi::ContextInfo& context, const LuLayout& plan,
+TakeOverOutcome run_planned(const mpi::ContextInfo& context, const LuLayout& plan,
                                   const GeqrfCall<T>& call, Workspace& workspace);
 
 }  // namespace hetscal::runtime

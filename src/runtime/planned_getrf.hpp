@@ -33,7 +33,7 @@ struct GetrfCall {
 ///         Forward with sub(A) and IPIV untouched (a rank failed before writing), or
 ///         FailedAfterWrite (moving sub(A) back failed; IPIV untouched).
 template <typename T>
-TakeOverOutcome run_planned_getrf(const mpi::ContextInfo& context, const LuLayout& plan,
+TakeOverOutcome run_planned(const mpi::ContextInfo& context, const LuLayout& plan,
                                   const GetrfCall<T>& call, Workspace& workspace);
 
 }  // namespace hetscal::runtime

@@ -32,7 +32,7 @@ struct PotrfCall {
 ///         positive definite, with the partial factor written back as ScaLAPACK leaves it),
 ///         or Forward with sub(A) untouched (a rank failed before writing).
 template <typename T>
-TakeOverOutcome run_planned_potrf(const mpi::ContextInfo& context, const CholeskyLayout& plan,
+TakeOverOutcome run_planned(const mpi::ContextInfo& context, const CholeskyLayout& plan,
                                   const PotrfCall<T>& call, Workspace& workspace);
 
 }  // namespace hetscal::runtime

@@ -6,9 +6,7 @@ namespace hetscal::runtime {
 
 template <typename T>
 PotrfOutcome potrf_route(const PotrfCall<T>& call) {
-  return route_factorization<T>(core::Routine::Cholesky, call.n, call.n, call,
-                                &ContextState::cholesky_layouts, choose_cholesky_layout,
-                                run_planned_potrf<T>);
+  return route_factorization<CholeskyLayout>(core::Routine::Cholesky, call, call.n, call.n);
 }
 
 #define HETSCAL_INSTANTIATE_POTRF_ROUTE(T) \

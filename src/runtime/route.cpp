@@ -17,15 +17,15 @@ namespace {
 // long ScaLAPACK took (forwarded_call_finished). Calls are made one at a time per process.
 ContextState* awaiting_forward = nullptr;
 
-// Whether the call's start observes the ranks and agrees their speeds: only calls the cheap
-// rules of decide() let through (all global, so every rank of the context joins the
+// Whether the call's start observes the ranks and agrees their speeds: only calls the rules
+// that need no plan (decide_before_pricing) let through (all global, so every rank of the context joins the
 // collective, or none does); ScaLAPACK's own small and rank-NB PDGEMM calls cost nothing.
 bool observes_speeds(const ContextState& state, const RoutedCall& call) {
   if (!adapts(state)) return false;
-  if (!state.allows(call.routine) || !call.unsupported.empty() || call.single_panel_update)
+  if (!state.settings.allows(call.routine) || !call.unsupported.empty() || call.single_panel_update)
     return false;
   if (call.dims.empty()) return false;
-  return *std::min_element(call.dims.begin(), call.dims.end()) >= state.min_n;
+  return *std::min_element(call.dims.begin(), call.dims.end()) >= state.settings.min_n;
 }
 
 // The call's flops on real data (LAWN 41's leading terms are enough: they size a probe).
@@ -46,19 +46,18 @@ double call_flops(const RoutedCall& call) {
 
 DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
   DecisionInput in;
-  in.disabled = state.disabled;
-  in.force = state.force;
-  in.routine_allowed = state.allows(call.routine);
-  in.min_n = state.min_n;
-  in.configuration_problem = state.configuration_problem;
-  in.speeds_problem = state.speeds_problem;
+  in.disabled = state.settings.disabled;
+  in.force = state.settings.force;
+  in.routine_allowed = state.settings.allows(call.routine);
+  in.min_n = state.settings.min_n;
+  in.configuration_problem = state.settings.problem;
+  in.speeds_problem = state.speeds.problem;
   in.routine = call.routine.name();
   in.dims = call.dims;
   in.unsupported = call.unsupported;
   in.single_panel_update = call.single_panel_update;
   in.ranks = state.context->num_ranks();
-  in.speeds = state.speeds;
-  in.price = [&state, &call] { return call.plan_and_price(state); };
+  in.speeds = state.speeds.values;
   return in;
 }
 
@@ -70,7 +69,7 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
 // complete by now.
 void start_measurement(ContextState& state, const std::string& routine, const std::string& shape_class,
                        const Decision& decision, const TakeOverOutcome& outcome) {
-  PendingMeasurement& pending = state.pending;
+  PendingMeasurement& pending = state.measurements.pending;
   pending.active = false;
   awaiting_forward = nullptr;
   const bool computed = outcome.computed();
@@ -94,11 +93,11 @@ void start_measurement(ContextState& state, const std::string& routine, const st
 // stage (its room is the only memory the ledger takes), so that no rank records or decides
 // with a ledger the others lack. A failure leaves the call unmeasured on every rank.
 bool ledger_has_room(ContextState& state, const std::string& shape_class) {
-  if (state.ledger.knows(shape_class)) return true;
+  if (state.measurements.ledger.knows(shape_class)) return true;
   try {
-    mpi::run_agreed(state.context->comm, "route ledger", [&] { state.ledger.add_class(shape_class); });
+    mpi::run_agreed(state.context->comm, "route ledger", [&] { state.measurements.ledger.add_class(shape_class); });
   } catch (const mpi::StageFailed&) {
-    state.ledger.forget_class(shape_class);  // on every rank, so that all still agree it is new
+    state.measurements.ledger.forget_class(shape_class);  // on every rank, so that all still agree it is new
     return false;
   }
   return true;
@@ -119,7 +118,7 @@ void report_measured_choice(const ContextState& state, const std::string& shape_
 // Gives the context's planned copies back; says so once per process under VERBOSE=1 (and at
 // every release under VERBOSE=2). Never throws: only the message can fail.
 void release_planned_copies(ContextState& state, const std::string& shape) {
-  const std::size_t bytes = state.workspace.release();
+  const std::size_t bytes = state.resources.workspace.release();
   if (bytes == 0) return;
   try {
     char size[32];
@@ -142,14 +141,14 @@ constexpr double kMinLearntFirstTouchBytes = 4.0 * (1 << 20);
 // is what the next price needs. Every rank computed (a rank whose write-back failed aborts
 // the grid), so every rank joins; a failure only leaves the rate as it was.
 void learn_first_touch(ContextState& state, const Decision& decision, const TakeOverOutcome& outcome) {
-  if (!state.machine || !(decision.first_touch_bytes >= kMinLearntFirstTouchBytes)) return;
+  if (!state.resources.machine || !(decision.first_touch_bytes >= kMinLearntFirstTouchBytes)) return;
   double slowest_s = 0.0;
   if (MPI_Allreduce(&outcome.allocate_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, state.context->comm) !=
           MPI_SUCCESS ||
       !(slowest_s > 0.0))
     return;
   const double rate = decision.first_touch_bytes / slowest_s;
-  state.machine->fresh_memory_bytes_per_s = rate;
+  state.resources.machine->fresh_memory_bytes_per_s = rate;
   try {
     char line[160];
     std::snprintf(line, sizeof line,
@@ -165,60 +164,73 @@ void learn_first_touch(ContextState& state, const Decision& decision, const Take
 }  // namespace
 
 void forwarded_call_finished(const char* routine, double seconds) noexcept {
-  if (!awaiting_forward || awaiting_forward->pending.routine != routine) return;
-  awaiting_forward->pending.seconds = seconds;
+  if (!awaiting_forward || awaiting_forward->measurements.pending.routine != routine) return;
+  awaiting_forward->measurements.pending.seconds = seconds;
   awaiting_forward = nullptr;
 }
 
-TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call) {
-  const std::string name = call.routine.name();
-  const std::string shape = name + " " + shape_text(call.dims);
+CallRoute::CallRoute(ContextState& state, RoutedCall call) : state_(state), call_(std::move(call)) {
   // The decision (the speeds' agreement; on a context's first call the machine's
   // calibration; then the planning) is timed apart from the call's own stages, so that the
   // verbose line shows both.
-  const auto deciding = std::chrono::steady_clock::now();
-  const bool observed = observes_speeds(state, call);
-  if (observed) adapt_speeds_or_report(state, call_flops(call));
-  DecisionInput input = decision_input(state, call);
+  const bool observed = observes_speeds(state_, call_);
+  if (observed) adapt_speeds_or_report(state_, call_flops(call_));
+  input_ = decision_input(state_, call_);
   // Decisions from observation ride on the adaptation's agreement: only observed calls.
-  bool measured = observed && state.tracker.has_value();
-  if (measured) {
-    input.shape_class = core::shape_class(name, call.dims);
-    measured = ledger_has_room(state, input.shape_class);
-    if (measured) input.ledger = &state.ledger;
+  measured_ = observed && state_.speeds.tracker.has_value();
+  if (measured_) {
+    input_.shape_class = core::shape_class(call_.routine.name(), call_.dims);
+    measured_ = ledger_has_room(state_, input_.shape_class);
+    if (measured_) input_.ledger = &state_.measurements.ledger;
   }
-  Decision decision = decide(input);
-  if (measured) report_measured_choice(state, input.shape_class, decision);
-  const double decide_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - deciding).count();
-  TakeOverOutcome outcome;
-  if (decision.route == Route::Heterogeneous) {
-    outcome = call.run();
-    if (!outcome.computed()) decision.reason = outcome.reason;
-    if (outcome.computed()) learn_first_touch(state, decision, outcome);
-  } else if (decision.forward_s > 0.0) {
+  if (std::optional<Decision> decision = decide_before_pricing(input_)) settle(std::move(*decision));
+}
+
+void CallRoute::forward_unplanned(const std::string& why) {
+  settle(runtime::forward_unplanned("no heterogeneous plan: " + why));
+}
+
+bool CallRoute::decide(const Prices& prices) {
+  settle(decide_by_prices(input_, prices));
+  if (measured_) report_measured_choice(state_, input_.shape_class, decision_);
+  return decision_.route == Route::Heterogeneous;
+}
+
+void CallRoute::settle(Decision decision) {
+  decision_ = std::move(decision);
+  decided_ = true;
+  decide_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - deciding_).count();
+}
+
+TakeOverOutcome CallRoute::finish(const TakeOverOutcome& outcome) {
+  const std::string name = call_.routine.name();
+  const std::string shape = name + " " + shape_text(call_.dims);
+  if (decision_.route == Route::Heterogeneous) {
+    if (!outcome.computed()) decision_.reason = outcome.reason;
+    if (outcome.computed()) learn_first_touch(state_, decision_, outcome);
+  } else if (decision_.forward_s > 0.0) {
     // A call priced and handed to ScaLAPACK: the class is ScaLAPACK's for now, and the planned
     // copies would lie idle. Idle memory is not free: after a homogeneous trial, forwarded
     // PDGETRF calls ran 5-10 % slower while the 64 MB copy was kept than once it was given back
     // (this machine also runs DAMON, which scans idle memory for reclaim). A later computed
     // call allocates again, and its prediction prices that first touch. ScaLAPACK's own
     // small and rank-NB calls, forwarded unpriced, keep the copies.
-    release_planned_copies(state, shape);
+    release_planned_copies(state_, shape);
   }
-  if (measured) start_measurement(state, name, input.shape_class, decision, outcome);
+  if (measured_) start_measurement(state_, name, input_.shape_class, decision_, outcome);
   const bool computed = outcome.computed();
-  report_call(state.verbosity, state.is_root(), name, computed,
-              shape + (computed ? " computed by hetscal: " : " forwarded: ") + decision.reason);
+  report_call(state_.verbosity, state_.is_root(), name, computed,
+              shape + (computed ? " computed by hetscal: " : " forwarded: ") + decision_.reason);
   if (computed) {
     report_once_per_key(
-        state.verbosity, state.is_root(), shape,
+        state_.verbosity, state_.is_root(), shape,
         shape + " measured " + seconds_text(outcome.seconds) + " (predicted " +
-            seconds_text(decision.heterogeneous_s) + "; rank 0: decide " + seconds_text(decide_s) +
+            seconds_text(decision_.heterogeneous_s) + "; rank 0: decide " + seconds_text(decide_s_) +
             ", allocate " + seconds_text(outcome.allocate_s) + ", move in " +
             seconds_text(outcome.move_in_s) + ", compute " + seconds_text(outcome.compute_s) +
             ", move out " + seconds_text(outcome.move_out_s) + ")");
   }
-  return outcome.status;
+  return outcome;
 }
 
 }  // namespace hetscal::runtime

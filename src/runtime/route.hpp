@@ -1,12 +1,12 @@
 #pragma once
 /// @file route.hpp
-/// The path every intercepted routine follows once its arguments are checked: the context's
-/// agreed state, the decision (runtime/decision.hpp), the take-over when hetscal computes,
-/// and the report (runtime/report.hpp). A routine supplies what is its own: its dimensions,
-/// what it leaves to ScaLAPACK, how to plan and price it, and how to run the plan.
+/// The path every intercepted routine follows once its arguments are checked, top-down: the
+/// context's agreed state, the decision (runtime/decision.hpp), the plan, the prices, the
+/// take-over when hetscal computes, and the report (runtime/report.hpp). A routine supplies
+/// what is its own, as small pieces route() calls in turn: its facts, its plan, its prices
+/// and the run of its plan.
 #include <cstdint>
-#include <functional>
-#include <optional>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -24,17 +24,71 @@ struct RoutedCall {
   std::vector<std::int64_t> dims;  ///< the routine's dimensions (GEMM: M, N, K; Cholesky: N)
   std::string unsupported;         ///< non-empty: a feature left to ScaLAPACK (why)
   bool single_panel_update = false;
-  /// Plans the call (collectively, ending with an agreement) and prices both routes.
-  /// Called only when the cheaper rules let the call through. @throws mpi::StageFailed,
-  /// InvalidArgument (no plan fits): the call is forwarded on every rank.
-  std::function<std::optional<Prices>(ContextState&)> plan_and_price;
-  /// Runs the plan made by plan_and_price through the take-over sequence.
-  std::function<TakeOverOutcome()> run;
 };
 
-/// Decides, runs and reports the call. Collective over the call's context.
-/// @return Computed, Forward (nothing written: call ScaLAPACK) or FailedAfterWrite.
-TakeOverOutcome::Status route(ContextState& state, const RoutedCall& call);
+/// One call's way through the route's stages, which route() below takes in order: on
+/// construction the speeds are observed (adaptation) and the rules that need no plan decide;
+/// then, if they let the call through, the decision by the prices (or a forward when there
+/// is no plan); last, finish() measures the call and reports it.
+class CallRoute {
+ public:
+  /// Collective over the context (the speeds' agreement).
+  CallRoute(ContextState& state, RoutedCall call);
+
+  /// Whether the call must be planned and priced: the rules that need no plan let it through.
+  bool needs_prices() const { return !decided_; }
+  /// The call has no heterogeneous plan (`why`: the planner's or the pricing's refusal, or
+  /// ScaLAPACK's own layout chosen): it goes to ScaLAPACK.
+  void forward_unplanned(const std::string& why);
+  /// Decides by the predicted times of both routes. @return whether hetscal computes the call.
+  bool decide(const Prices& prices);
+  /// Measures and reports the call. Collective when the call was computed.
+  /// @param outcome the take-over's, when hetscal computed (or tried to); default: forwarded.
+  /// @return `outcome`: Computed, Forward (nothing written: call ScaLAPACK) or FailedAfterWrite.
+  TakeOverOutcome finish(const TakeOverOutcome& outcome = {});
+
+ private:
+  void settle(Decision decision);
+
+  ContextState& state_;
+  RoutedCall call_;
+  DecisionInput input_;
+  Decision decision_;
+  bool decided_ = false;
+  bool measured_ = false;  ///< the call is measured for decisions from observation
+  const std::chrono::steady_clock::time_point deciding_ = std::chrono::steady_clock::now();
+  double decide_s_ = 0.0;  ///< from construction to the decision
+};
+
+/// Decides, runs and reports one call of `routine`, top-down. Collective over the context.
+/// `Routine` is the routine's own part of the route (gemm_route.cpp, factorization_route.hpp):
+///   RoutedCall facts() const;                         the call's global facts
+///   std::shared_ptr<const Plan> plan(ContextState&) const;    agreed on every rank
+///   Prices price(ContextState&, const Plan&) const;  both routes, agreed on every rank
+///   TakeOverOutcome run(ContextState&, const Plan&) const;   the take-over sequence
+/// and Plan has keeps_caller_layout() and description. plan() and price() fail alike on
+/// every rank (an agreed stage, or the same deterministic refusal): the call is forwarded.
+/// @return the take-over's outcome: Computed (with INFO), Forward (nothing written: call
+///         ScaLAPACK) or FailedAfterWrite.
+template <typename Routine>
+TakeOverOutcome route(ContextState& state, const Routine& routine) {
+  CallRoute call(state, routine.facts());
+  if (!call.needs_prices()) return call.finish();
+  decltype(routine.plan(state)) plan;
+  try {
+    plan = routine.plan(state);
+    if (plan->keeps_caller_layout()) {
+      // Every rank holds the same plan, so every rank forwards alike.
+      call.forward_unplanned("ScaLAPACK's own layout is predicted fastest (" + plan->description + ")");
+      return call.finish();
+    }
+    if (!call.decide(routine.price(state, *plan))) return call.finish();
+  } catch (const std::exception& e) {
+    call.forward_unplanned(e.what());
+    return call.finish();
+  }
+  return call.finish(routine.run(state, *plan));
+}
 
 /// The shim's report that ScaLAPACK finished the call `route` last forwarded: this rank's
 /// `seconds` in it, for decisions from observation (core/route_ledger.hpp). Ignored unless

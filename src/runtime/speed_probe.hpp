@@ -1,7 +1,8 @@
 #pragma once
 /// @file speed_probe.hpp
-/// Speed measurement (HETSCAL_PROBE=1 in the shim, NULL speeds in the native API): each rank measures its own DGEMM rate at first use (HeteroPBLAS's
-/// automatic speed measurement on the representative kernel, seed 004).
+/// Speed measurement (HETSCAL_PROBE=1 in the shim, NULL speeds in the native API): each rank
+/// measures its own DGEMM rate at first use (HeteroPBLAS's automatic speed measurement on the
+/// representative kernel, Reddy2009).
 
 namespace hetscal::runtime {
 

@@ -15,7 +15,6 @@
 /// part and reserved the buffers of the move back. Move out itself allocates nothing and
 /// only fails if MPI does (then the caller hears it through ScaLAPACK's error path).
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,10 +72,17 @@ struct TakeOverOutcome {
 template <typename T>
 using PlannedOperands = std::vector<kernels::DistributedMatrix<T>>;
 
-/// The routine's own computation on the planned operands. Collective over the
-/// communicator. @return this rank's INFO (0, or > 0 in global numbering).
-template <typename T>
-using Computation = std::function<int(PlannedOperands<T>&)>;
+/// Resizes `buffer` to `count` elements. @return "" or why it failed (memory: what one rank
+/// can lack alone), for TakeOver::set_up.
+template <typename Buffer>
+std::string try_resize(Buffer& buffer, std::size_t count) noexcept {
+  try {
+    buffer.resize(count);
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
 
 namespace detail {
 
@@ -101,16 +107,31 @@ struct PlannedPart {
   T* data = nullptr;
 };
 
+}  // namespace detail
+
+/// The sequence of one taken-over call, driven by the routine's own run_planned function,
+/// top-down, on the ranks of `comm` (every rank passes operands of the same structure and the
+/// same planned layouts; every step is collective):
+///
+///   TakeOver<T> take_over(comm, my_rank, operands, workspace);
+///   if (!take_over.move_in() || !take_over.set_up(try_resize(pivots, k))) return take_over.outcome();
+///   ... the kernel on take_over.planned(0), its local failure caught into `failure` ...
+///   return take_over.move_out(failure, info);
+///
+/// A stage that fails on any rank fails on every rank (outcome(): Forward, the caller's data
+/// untouched); move_out writes the caller's arrays only after every rank computed.
 template <typename T>
-class TakeOverSequence {
+class TakeOver {
  public:
-  TakeOverSequence(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands,
-                   Workspace& workspace)
+  /// @param my_rank this process's rank in `comm`.
+  /// @param workspace where the planned copies live (buffer i for operand i), kept by the
+  ///   caller between calls.
+  TakeOver(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands, Workspace& workspace)
       : comm_(comm), my_rank_(my_rank), operands_(std::move(operands)), workspace_(workspace) {}
 
-  TakeOverOutcome run(const Computation<T>& compute) {
-    TakeOverOutcome outcome;
-    Stopwatch clock;
+  /// Allocates this rank's planned parts, the redistribution plans and the move-in's message
+  /// buffers (agreed), then moves the operands in. @return false when a rank failed.
+  bool move_in() {
     try {
       mpi::run_agreed(comm_, "allocate", [&] { allocate(); });
       // The move-in's message buffers are fresh memory too, populated when reserved: timed
@@ -118,32 +139,72 @@ class TakeOverSequence {
       // (runtime/route.cpp). Counted in the move-in, they made a homogeneous PDGEMM trial
       // look 0.03 s slower than the kernel was, and ScaLAPACK kept a class hetscal wins.
       mpi::run_agreed(comm_, "move-in", [&] { reserve(*in_, mpi::Stage::MoveIn); });
-      outcome.allocate_s = clock.lap();
+      outcome_.allocate_s = clock_.lap();
       mpi::redistribute<T>(*in_, in_sources_, in_targets_);
-      outcome.move_in_s = clock.lap();
-      // The kernel's own set-up ends with an agreement too; this one covers what fails
-      // before it starts (no rank may enter the kernel while another stays out).
-      mpi::run_agreed(comm_, "compute", [] { mpi::fault_point(mpi::Stage::Compute); });
-      mpi::slow_compute_point();
-      int info = 0;
-      PlannedOperands<T> planned = planned_operands();
-      mpi::run_agreed(comm_, "compute", [&] { info = compute(planned); });
-      outcome.info = mpi::smallest_positive_info(comm_, info);
-      outcome.compute_s = clock.lap();
+      outcome_.move_in_s = clock_.lap();
+      return true;
+    } catch (const mpi::StageFailed& e) {
+      return failed(e);
+    }
+  }
+
+  /// Agrees that every rank's compute set-up (what the routine allocates before its kernel:
+  /// pivots, τ) succeeded, so that no rank enters the kernel while another stays out.
+  /// @param local_failure "" or why this rank's set-up failed. @return false when a rank failed.
+  bool set_up(const std::string& local_failure) {
+    std::string failure = local_failure;
+    if (failure.empty()) {
+      try {
+        mpi::fault_point(mpi::Stage::Compute);
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    }
+    try {
+      mpi::agree_on_stage(comm_, "compute", failure);
+    } catch (const mpi::StageFailed& e) {
+      return failed(e);
+    }
+    mpi::slow_compute_point();
+    return true;
+  }
+
+  /// Planned operand i, after move_in.
+  kernels::DistributedMatrix<T> planned(std::size_t i) {
+    return {operands_[i].planned, parts_[i].storage.get(), parts_[i].data};
+  }
+
+  /// Ends the call after the routine's kernel: agrees that every rank computed, reduces INFO,
+  /// reserves the move back's buffers (agreed) and only then writes the results into the
+  /// caller's arrays.
+  /// @param compute_failure "" or why this rank's kernel failed.
+  /// @param local_info this rank's INFO (0, or > 0 in global numbering).
+  TakeOverOutcome move_out(const std::string& compute_failure, int local_info) {
+    try {
+      mpi::agree_on_stage(comm_, "compute", compute_failure);
+      outcome_.info = mpi::smallest_positive_info(comm_, local_info);
+      outcome_.compute_s = clock_.lap();
       mpi::run_agreed(comm_, "move-out", [&] { reserve(*out_, mpi::Stage::MoveOut); });
     } catch (const mpi::StageFailed& e) {
-      outcome.reason = e.what();
-      return outcome;
+      failed(e);
+      return outcome();
     }
     try {
       mpi::redistribute<T>(*out_, out_sources_, out_targets_);
-      outcome.move_out_s = clock.lap();
+      outcome_.move_out_s = clock_.lap();
+      outcome_.status = TakeOverOutcome::Status::Computed;
     } catch (const std::exception& e) {
-      outcome.status = TakeOverOutcome::Status::FailedAfterWrite;
-      outcome.reason = std::string("writing the result back failed: ") + e.what();
-      return outcome;
+      outcome_.status = TakeOverOutcome::Status::FailedAfterWrite;
+      outcome_.reason = std::string("writing the result back failed: ") + e.what();
     }
-    outcome.status = TakeOverOutcome::Status::Computed;
+    return outcome();
+  }
+
+  /// How the call ended so far (Forward with the reason after a failed stage), with its
+  /// wall time on this rank.
+  TakeOverOutcome outcome() const {
+    TakeOverOutcome outcome = outcome_;
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return outcome;
   }
 
@@ -151,13 +212,19 @@ class TakeOverSequence {
   static bool moved_in(Role role) { return role != Role::Out; }
   static bool moved_out(Role role) { return role != Role::In; }
 
+  bool failed(const mpi::StageFailed& e) {
+    outcome_.status = TakeOverOutcome::Status::Forward;
+    outcome_.reason = e.what();
+    return false;
+  }
+
   void allocate() {
     mpi::fault_point(mpi::Stage::Allocate);
     std::vector<mpi::MatrixMove> in_moves, out_moves;
     parts_.resize(operands_.size());
     for (std::size_t i = 0; i < operands_.size(); ++i) {
       const TakeOverOperand<T>& x = operands_[i];
-      PlannedPart<T>& part = parts_[i];
+      detail::PlannedPart<T>& part = parts_[i];
       part.storage = layout::make_local_layout(*x.planned, my_rank_);
       part.data = workspace_.buffer<T>(i, static_cast<std::size_t>(part.storage->local_elements()));
       if (moved_in(x.role)) {
@@ -184,39 +251,17 @@ class TakeOverSequence {
     mpi::reserve_buffers<T>(plan);
   }
 
-  PlannedOperands<T> planned_operands() {
-    PlannedOperands<T> planned;
-    for (std::size_t i = 0; i < operands_.size(); ++i) {
-      planned.push_back({operands_[i].planned, parts_[i].storage.get(), parts_[i].data});
-    }
-    return planned;
-  }
-
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  detail::Stopwatch clock_;
+  TakeOverOutcome outcome_;
   MPI_Comm comm_;
   int my_rank_;
   std::vector<TakeOverOperand<T>> operands_;
   Workspace& workspace_;
-  std::vector<PlannedPart<T>> parts_;
+  std::vector<detail::PlannedPart<T>> parts_;
   std::unique_ptr<mpi::RedistributionPlan> in_, out_;
   std::vector<const T*> in_sources_, out_sources_;
   std::vector<T*> in_targets_, out_targets_;
 };
-
-}  // namespace detail
-
-/// Runs the sequence on the ranks of `comm` (collective; every rank passes operands of the
-/// same structure and the same planned layouts).
-/// @param my_rank this process's rank in `comm`.
-/// @param workspace where the planned copies live (buffer i for operand i), kept by the caller
-///   between calls.
-template <typename T>
-TakeOverOutcome take_over(MPI_Comm comm, int my_rank, std::vector<TakeOverOperand<T>> operands,
-                          Workspace& workspace, const Computation<T>& compute) {
-  const auto start = std::chrono::steady_clock::now();
-  detail::TakeOverSequence<T> sequence(comm, my_rank, std::move(operands), workspace);
-  TakeOverOutcome outcome = sequence.run(compute);
-  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return outcome;
-}
 
 }  // namespace hetscal::runtime

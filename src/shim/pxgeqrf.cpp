@@ -5,6 +5,7 @@
 #include "layout/block_cyclic.hpp"
 #include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"
+#include "mpi/mpi_error.hpp"
 
 namespace hetscal::shim::geqrf_detail {
 namespace {
@@ -50,7 +51,8 @@ WorkspaceQuery agreed_workspace_query(const int* desca, int lwork) {
   const mpi::ContextInfo& context = mpi::context_info(desca[layout::field9::kCtxt - 1]);
   // {queries, -queries} maximised: both 1 and 0 seen means some do and some do not.
   int seen[2] = {lwork == -1 ? 1 : 0, lwork == -1 ? 0 : 1};
-  MPI_Allreduce(MPI_IN_PLACE, seen, 2, MPI_INT, MPI_MAX, context.comm);
+  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, seen, 2, MPI_INT, MPI_MAX, context.comm),
+                 "MPI_Allreduce of the workspace queries");
   if (seen[0] == 1 && seen[1] == 1) return WorkspaceQuery::Disagreed;
   return seen[0] == 1 ? WorkspaceQuery::Everywhere : WorkspaceQuery::Nowhere;
 }

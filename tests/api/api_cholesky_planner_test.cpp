@@ -139,14 +139,14 @@ TEST(ApiCholeskyPlanner, ACreatedContextHasTheRuntimeChoice) {
       // Patterns need two processes: one process's pattern is the 1×1 table, at the tile of
       // the runtime's 1×1 grid.
       const runtime::CholeskyLayout grid1x1 = runtime::choose_cholesky_layout(
-          context->machine.platform(), request.problem(), {CholeskyLayoutKind::BlockCyclic});
+          context->machine().platform(), request.problem(), {CholeskyLayoutKind::BlockCyclic});
       EXPECT_FALSE(context->layout.cartesian());
       EXPECT_EQ(context->layout.tile(), grid1x1.tile);
       EXPECT_EQ(context->layout.candidate.owner, (std::vector<std::size_t>{0}));
       continue;
     }
     const runtime::CholeskyLayout chosen = runtime::choose_cholesky_layout(
-        context->machine.platform(), request.problem(), kinds_of(request.kind));
+        context->machine().platform(), request.problem(), kinds_of(request.kind));
     SCOPED_TRACE(chosen.description);
     expect_the_runtime_choice(context->layout, chosen, 300);
   }

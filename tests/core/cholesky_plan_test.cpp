@@ -24,7 +24,7 @@ Platform platform_of(const std::vector<double>& speeds, double bandwidth, Networ
 
 const CallerLayout kOnFirst{1, 1, 64, {0}};
 
-// Table I(b) of seed 002: the planner's GCR&M costs T for P = 23, 31, 35, 39 and the 2DBC
+// Table I(b) of Beaumont2023: the planner's GCR&M costs T for P = 23, 31, 35, 39 and the 2DBC
 // patterns it prices on P and on fewer nodes. The paper's search used r <= 6√P and 100
 // seeds; its seeds are not published. With 25 seeds per size the planner finds 6.043 and
 // 7.067 for P = 23 and 31 (the paper: 6.045, 7.065), 7.543 for P = 35 (the paper's 7.4 is a

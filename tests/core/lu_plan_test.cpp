@@ -101,7 +101,7 @@ double suffix_time(const std::vector<std::size_t>& order, std::size_t from, cons
   return slowest;
 }
 
-// Seed 000's LU order balances what is left at every step: Alg. 2.3.1's selections read
+// Boudet1999's LU order balances what is left at every step: Alg. 2.3.1's selections read
 // backwards (lu_slice_order, Table 2's t = 3, 5, 8) give every trailing part the best split
 // there is; with the counts fixed by the shares (suffix_balanced_order, what the planner's
 // grids use) a trailing part is at most one tile of the slowest class from it. The order in

@@ -130,7 +130,7 @@ TEST(RauberRungerModel, PaperDifferenceFormulaMatchesLemma9) {
   }
 }
 
-// Discrepancy (seed 001, Lemma 10): the lemma states that the row-cyclic distribution is
+// Discrepancy (RauberRunger1995, Lemma 10): the lemma states that the row-cyclic distribution is
 // better when T3(row) - T3(column) > 0, i.e. when n < n*. A positive difference means the
 // row-cyclic time is LARGER, so the formulas say the opposite: for n < n* the column-cyclic
 // distribution is faster, and the row-cyclic one wins for n > n* (it spreads the factor

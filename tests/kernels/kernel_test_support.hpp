@@ -109,8 +109,8 @@ enum class Family {
   PartialGrid,       ///< heterogeneous maps on a grid of P-1 ranks (one rank owns nothing)
   Pattern,           ///< hand-made 3×4 owner table (not Cartesian)
   OtherPattern,      ///< hand-made 2×3 owner table
-  G2dbc,             ///< seed 002's G-2DBC pattern for P
-  Gcrm,              ///< seed 002's GCR&M pattern for P (diagonal cells resolved per replica)
+  G2dbc,             ///< Beaumont2023's G-2DBC pattern for P
+  Gcrm,              ///< Beaumont2023's GCR&M pattern for P (diagonal cells resolved per replica)
   HeteroPattern,     ///< hetscal's heterogeneous pattern, speeds 1, 2, ..., P on 5×5 cells
 };
 

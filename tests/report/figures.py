@@ -54,7 +54,7 @@ class Curve:
 
 @dataclass
 class TimesVersusSize:
-    """Simulated times against N, one panel per value of `group` (the grid): seed 000's
+    """Simulated times against N, one panel per value of `group` (the grid): Boudet1999's
     Figures 10-15. `speedup`, `ideal` and `fraction` name the CSV's columns for the
     achieved speedup over 2DBC, the speedup the work rates predict and their ratio."""
 
@@ -104,7 +104,7 @@ class TimesVersusSize:
 
 @dataclass
 class AnyProcessorCount:
-    """Seed 002's experiment on a homogeneous cluster: the paper's pattern on all P nodes
+    """Beaumont2023's experiment on a homogeneous cluster: the paper's pattern on all P nodes
     against the best 2DBC on P and on fewer nodes; simulated times and costs T against P."""
 
     stem: str
@@ -167,7 +167,7 @@ class AnyProcessorCount:
 
 @dataclass
 class PatternCosts:
-    """Seed 002's Table I: the costs T of 2DBC, G-2DBC (LU) and GCR&M (Cholesky, symmetric
+    """Beaumont2023's Table I: the costs T of 2DBC, G-2DBC (LU) and GCR&M (Cholesky, symmetric
     cost) as hetscal's core builds them, next to the paper's values."""
 
     stem: str

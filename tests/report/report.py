@@ -52,7 +52,7 @@ NINE_WORKSTATIONS = [
     TimesVersusSize(
         "nine_workstations_gemm",
         "GEMM",
-        "seed 000, Figures 10-11",
+        "Boudet1999, Figures 10-11",
         [
             Curve("cyclic (2DBC)", "cyclic_s"),
             Curve("heterogeneous", "hetero_s"),
@@ -61,8 +61,8 @@ NINE_WORKSTATIONS = [
         group="grid",
         ideal="theoretical_speedup",
     ),
-    pivoting_factorization("lu", "LU", "seed 000, Figures 12-13"),
-    pivoting_factorization("qr", "QR", "seed 000, Figures 14-15"),
+    pivoting_factorization("lu", "LU", "Boudet1999, Figures 12-13"),
+    pivoting_factorization("qr", "QR", "Boudet1999, Figures 14-15"),
     TimesVersusSize(
         "nine_workstations_cholesky",
         "Cholesky",
@@ -86,7 +86,7 @@ ANY_P = [
 ]
 FIGURES = [
     (
-        "Seed 000: the 9 workstations, simulated (Figures 10-15, and Cholesky)",
+        "Boudet1999: the 9 workstations, simulated (Figures 10-15, and Cholesky)",
         f"{SEED_000}, Table 3's nine workstations on one shared Ethernet (SimGrid): the same "
         "kernel on ScaLAPACK's 2D block-cyclic distribution (cyclic) and on the planner's "
         "heterogeneous grid, next to the theoretical time 2DBC / S, S the speedup the "
@@ -94,16 +94,16 @@ FIGURES = [
         NINE_WORKSTATIONS,
     ),
     (
-        "Seed 002: Table I's costs",
+        "Beaumont2023: Table I's costs",
         f"{SEED_002}: the communication costs of the patterns hetscal's core builds "
         "(`bench_table_one`), next to the paper's. For P = 23 the paper prints T = 9.261 for "
         "G-2DBC, below 2√23 = 9.59, the bound every balanced pattern meets; the paper's own "
         "construction gives 9.652. A p×q 2DBC grid costs T = p + q (Table I prints P for the P×1 "
         "grids) and z̄ = p + q − 1.",
-        [PatternCosts("table_one", "Table I", "seed 002")],
+        [PatternCosts("table_one", "Table I", "Beaumont2023")],
     ),
     (
-        "Seed 002: any number of nodes, simulated",
+        "Beaumont2023: any number of nodes, simulated",
         "Homogeneous switched clusters (SimGrid): G-2DBC (LU) and GCR&M (Cholesky) on all P nodes "
         "against the best 2D block-cyclic grid on P nodes and on fewer nodes.",
         ANY_P,

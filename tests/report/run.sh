@@ -3,8 +3,8 @@
 # at one scale with a one-line progress indicator, writes a CSV file for every figure into
 # OUT_DIR, then draws the figures with matplotlib and writes OUT_DIR/report.md
 # (tests/report/report.py). Everything the benchmarks print goes to OUT_DIR/report.log.
-#   - seed 000's Figures 10-15 and Cholesky, simulated (SimGrid) on the 9 workstations;
-#   - seed 002's Table I costs and its any-P experiments on simulated switched clusters;
+#   - Boudet1999's Figures 10-15 and Cholesky, simulated (SimGrid) on the 9 workstations;
+#   - Beaumont2023's Table I costs and its any-P experiments on simulated switched clusters;
 #   - the real runs on 2 ranks: every routine, homogeneous and with rank 1 slowed 3x;
 #   - the adaptive scenario on 2 ranks: loops where rank 1 turns 3x slower after a quarter;
 #     and simulated on the 9 workstations (GEMM: static, adaptive, oracle and 2DBC);

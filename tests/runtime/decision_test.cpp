@@ -8,23 +8,27 @@
 namespace hetscal::runtime {
 namespace {
 
-// An n×n×k PDGEMM on 4 ranks of speeds 1, 2, 3, 4 whose plan is predicted `gain` times
-// faster than ScaLAPACK; counts how often the prices were asked for.
-DecisionInput square_call(std::int64_t n, std::int64_t k, double gain = 2.0, int* priced = nullptr) {
+// An n×n×k PDGEMM on 4 ranks of speeds 1, 2, 3, 4.
+DecisionInput square_call(std::int64_t n, std::int64_t k) {
   DecisionInput in;
   in.min_n = 0;
   in.dims = {n, n, k};
   in.ranks = 4;
   in.speeds = {1, 2, 3, 4};
-  in.price = [=]() -> std::optional<Prices> {
-    if (priced) ++*priced;
-    return Prices{1.0, 1.0 / gain};
-  };
   return in;
 }
 
+// The decision as the route takes it: the rules that need no plan, then (only if they let
+// the call through) the prices of a plan predicted `gain` times faster than ScaLAPACK;
+// counts how often the prices were asked for.
+Decision decide(const DecisionInput& in, double gain = 2.0, int* priced = nullptr) {
+  if (std::optional<Decision> early = decide_before_pricing(in)) return *early;
+  if (priced) ++*priced;
+  return decide_by_prices(in, Prices{1.0, 1.0 / gain});
+}
+
 TEST(RuntimeDecision, FasterPlanIsTakenOver) {
-  const Decision d = decide(square_call(4000, 4000, 2.5));
+  const Decision d = decide(square_call(4000, 4000), 2.5);
   EXPECT_EQ(d.route, Route::Heterogeneous) << d.reason;
   EXPECT_DOUBLE_EQ(d.forward_s, 1.0);
   EXPECT_DOUBLE_EQ(d.heterogeneous_s, 0.4);
@@ -32,16 +36,16 @@ TEST(RuntimeDecision, FasterPlanIsTakenOver) {
 }
 
 TEST(RuntimeDecision, SlowerPlanIsForwarded) {
-  const Decision d = decide(square_call(40, 40, 0.5));
+  const Decision d = decide(square_call(40, 40), 0.5);
   EXPECT_EQ(d.route, Route::Forward);
   EXPECT_NE(d.reason.find("not faster"), std::string::npos) << d.reason;
 }
 
 TEST(RuntimeDecision, SinglePanelUpdatesAreForwardedWithoutPricing) {
   int priced = 0;
-  DecisionInput in = square_call(4000, 64, 3.0, &priced);
+  DecisionInput in = square_call(4000, 64);
   in.single_panel_update = true;
-  const Decision d = decide(in);
+  const Decision d = decide(in, 3.0, &priced);
   EXPECT_EQ(d.route, Route::Forward);
   EXPECT_NE(d.reason.find("rank-NB update"), std::string::npos) << d.reason;
   EXPECT_EQ(priced, 0) << "no plan is made for a call the cheap rules forward";
@@ -93,43 +97,50 @@ TEST(RuntimeDecision, UniformSpeedsForwardUnlessForced) {
   in.force = true;
   EXPECT_EQ(decide(in).route, Route::Heterogeneous);
   // Forcing overrides the predicted times and the rank-NB rule, never the size rule.
-  DecisionInput small = square_call(40, 4, 0.1);
+  DecisionInput small = square_call(40, 4);
   small.single_panel_update = true;
   small.force = true;
-  EXPECT_EQ(decide(small).route, Route::Heterogeneous);
+  EXPECT_EQ(decide(small, 0.1).route, Route::Heterogeneous);
   small.min_n = 41;
-  EXPECT_EQ(decide(small).route, Route::Forward);
+  EXPECT_EQ(decide(small, 0.1).route, Route::Forward);
 }
 
 TEST(RuntimeDecision, NoPlanMeansForward) {
+  const Decision d = forward_unplanned("no heterogeneous plan: 2x1 tiles");
+  EXPECT_EQ(d.route, Route::Forward);
+  EXPECT_EQ(d.reason, "no heterogeneous plan: 2x1 tiles");
+  EXPECT_EQ(d.forward_s, 0.0) << "an unplanned call is not priced, so not measured";
+}
+
+TEST(RuntimeDecision, CallsTheCheapRulesLetThroughAreLeftToThePrices) {
+  EXPECT_FALSE(decide_before_pricing(square_call(4000, 4000)).has_value());
   DecisionInput in = square_call(4000, 4000);
-  in.price = [] { return std::optional<Prices>(); };
-  EXPECT_NE(decide(in).reason.find("no heterogeneous plan fits 4000x4000x4000"), std::string::npos);
-  in.price = []() -> std::optional<Prices> { throw InvalidArgument("2x1 tiles"); };
-  EXPECT_NE(decide(in).reason.find("2x1 tiles"), std::string::npos);
+  in.speeds = {2, 2, 2, 2};
+  EXPECT_TRUE(decide_before_pricing(in).has_value());
 }
 
 
 TEST(RuntimeDecision, LedgerPricesUniformSpeedsAndCorrectsThePrediction) {
   core::RouteLedger ledger;
   int priced = 0;
-  DecisionInput in = square_call(4000, 4000, 1.0 / 1.2, &priced);  // hetscal predicted 1.2 s
+  DecisionInput in = square_call(4000, 4000);
+  const double gain = 1.0 / 1.2;  // hetscal predicted 1.2 s
   in.speeds = {2, 2, 2, 2};
   in.ledger = &ledger;
   in.shape_class = core::shape_class("PDGEMM", in.dims);
-  Decision d = decide(in);
+  Decision d = decide(in, gain, &priced);
   EXPECT_EQ(priced, 1);  // priced, so that ScaLAPACK's time can be measured against it
   EXPECT_EQ(d.route, Route::Forward);
   EXPECT_NE(d.reason.find("equal speeds, hetscal not measured"), std::string::npos) << d.reason;
   ledger.record(in.shape_class, core::MeasuredRoute::Forward, 1.0, 1.0);
   ledger.record(in.shape_class, core::MeasuredRoute::Forward, 1.0, 1.0);
-  d = decide(in);
+  d = decide(in, gain);
   EXPECT_EQ(d.route, Route::Heterogeneous);  // a trial: within 1.25x of ScaLAPACK
   EXPECT_NE(d.reason.find("trying hetscal"), std::string::npos) << d.reason;
   // Measured 1.3x faster than ScaLAPACK: homogeneous calls taken over, reason names it.
   ledger.record(in.shape_class, core::MeasuredRoute::Heterogeneous, 1.2 / 1.3, 1.2);
   ledger.record(in.shape_class, core::MeasuredRoute::Heterogeneous, 1.2 / 1.3, 1.2);
-  d = decide(in);
+  d = decide(in, gain);
   EXPECT_EQ(d.route, Route::Heterogeneous);
   EXPECT_NE(d.reason.find("hetscal measured x0.77"), std::string::npos) << d.reason;
   ASSERT_TRUE(d.advice.has_value());

@@ -6,7 +6,8 @@
 # usage: run_same_output.sh MPIEXEC LIBRARY RANKS EXPECT_REGEX PROGRAM [VAR=VALUE ...] [-- ARGS ...]
 #   VAR=VALUE  environment for every rank of the preloaded run (HETSCAL_SPEEDS=..., ...)
 #   ARGS       the program's arguments, in both runs
-set -u
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 mpiexec=$1 library=$2 ranks=$3 expect=$4 program=$5
 shift 5
 assignments=()
@@ -16,29 +17,27 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 arguments=("$@")
-# run OUTPUT [mpirun options...]. Stdout and stderr are captured apart and then joined:
-# mpirun forwards each stream in pieces of up to 4 KiB, so merged as they come a line of one
-# can be cut by the other.
+# run OUTPUT [mpirun options...]: the program under mpirun, its output in $work/OUTPUT; fails
+# the check unless it exits with status 0.
 run() {
-  local output=$1 status
+  local output=$1
   shift
-  "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" -x OPENBLAS_NUM_THREADS=1 "$@" \
-    "$program" "${arguments[@]}" > "$work/$output" 2> "$work/$output.stderr"
-  status=$?
-  cat "$work/$output.stderr" >> "$work/$output"
-  return $status
+  run_joined "$work/$output" "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" \
+    -x OPENBLAS_NUM_THREADS=1 "$@" "$program" ${arguments[@]+"${arguments[@]}"}
+  if [ "$status" -ne 0 ]; then
+    cat "$work/$output"
+    fail "the run ($output) exited with status $status"
+  fi
 }
-run plain.txt || { cat "$work/plain.txt"; echo "run_same_output: the plain run failed"; exit 1; }
+run plain.txt
 env_args=(-x LD_PRELOAD="$library")
-for assignment in "${assignments[@]}"; do env_args+=(-x "$assignment"); done
-run preloaded.txt "${env_args[@]}" || {
-  cat "$work/preloaded.txt"; echo "run_same_output: the preloaded run failed"; exit 1; }
+for assignment in ${assignments[@]+"${assignments[@]}"}; do env_args+=(-x "$assignment"); done
+run preloaded.txt "${env_args[@]}"
 
 echo "--- without hetscal"; cat "$work/plain.txt"
 echo "--- with hetscal preloaded"; cat "$work/preloaded.txt"
-grep -q -E "$expect" "$work/plain.txt" || { echo "run_same_output: missing: $expect"; exit 1; }
-if ! diff <(sort "$work/plain.txt") <(sort "$work/preloaded.txt"); then
-  echo "run_same_output: the outputs differ"
-  exit 1
-fi
-echo "run_same_output: passed"
+contains "$expect" "$work/plain.txt" || fail "missing: $expect"
+sort "$work/plain.txt" > "$work/plain.sorted"
+sort "$work/preloaded.txt" > "$work/preloaded.sorted"
+diff "$work/plain.sorted" "$work/preloaded.sorted" || fail "the outputs differ"
+echo "run_same_output: passed ($(wc -l < "$work/plain.txt") lines alike)"

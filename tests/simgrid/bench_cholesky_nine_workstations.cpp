@@ -3,7 +3,7 @@
 // planner chooses (core::choose_cholesky_plan; the caller holds A block-cyclic on a 3×3 grid,
 // nb = 64) versus the same kernel on 2D block-cyclic over the same ranks (the 2DBC grid and
 // tile the model predicts fastest there). S_W = W(plan) / W(2DBC) is the speedup the
-// steady-state work rate W of seed 000 predicts; the fraction achieved/S_W is the issue's
+// steady-state work rate W of Boudet1999 predicts; the fraction achieved/S_W is the issue's
 // figure of merit (target >= 0.85 at N = 8000).
 // The platform model matches tests/simgrid/platforms/nine_workstations.xml, with the kernel
 // at peak for every tile size (injected flops have no cache effects). Data start in place:

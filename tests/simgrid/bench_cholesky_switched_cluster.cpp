@@ -1,5 +1,5 @@
-// Simulated Cholesky on a homogeneous switched cluster, the experiment of seed 002 (Beaumont
-// et al. 2023, Table I(b), Figures 7b, 11, 12): for P = 23, 31, 35, 39 nodes, kernels::cholesky
+// Simulated Cholesky on a homogeneous switched cluster, the experiment of Beaumont et al.
+// (Beaumont2023, Table I(b), Figures 7b, 11, 12): for P = 23, 31, 35, 39 nodes, kernels::cholesky
 // on the GCR&M pattern over all P nodes versus 2D block-cyclic on P nodes and on fewer nodes.
 // The pattern and the 2DBC grids are those core::choose_cholesky_plan prices (GCR&M search:
 // sizes r <= 6·√P, SEEDS runs each; 2DBC: every p×q = k, the one with the lowest modelled
@@ -35,7 +35,7 @@ namespace {
 using namespace hetscal;
 
 /// GCR&M (searched with `options`) versus 2DBC, Cholesky's simulated runs, and Table I(b) of
-/// seed 002: the cost T of the GCR&M pattern the paper used for P nodes.
+/// Beaumont2023: the cost T of the GCR&M pattern the paper used for P nodes.
 bench::ClusterExperiment cholesky_experiment(const core::CholeskyPlanOptions& options) {
   bench::ClusterExperiment e;
   e.pattern = "GCR&M", e.csv_pattern = "gcrm";

@@ -1,7 +1,7 @@
 // Simulated LU benchmark (DESIGN.md, instrument 2) on the 9 workstations of Boudet, Petitet,
 // Rastello & Robert (1999), Table 3, on their 3×3 and 2×4 grids (Figures 12 and 13):
 // kernels::lu on the heterogeneous grid core::choose_lu_plan prices for that shape (tile
-// columns in seed 000's LU order) versus the same kernel on 2D block-cyclic of the same shape,
+// columns in Boudet1999's LU order) versus the same kernel on 2D block-cyclic of the same shape,
 // the heterogeneous grid with panels (pivot searches) on the diagonal owner and on the
 // fastest rank; S_W, achieved/S_W and the model's times as nine_workstations_factorization.hpp
 // describes. Each simulated run must inject exactly LAWN 41's GETRF count (plus what the

@@ -1,5 +1,5 @@
-// Simulated LU on a homogeneous switched cluster, the experiment of seed 002 (Beaumont et al.
-// 2023, Table I(a), Figures 5, 6, 7a): for P = 23, 31, 35, 39 nodes, kernels::lu on the
+// Simulated LU on a homogeneous switched cluster, the experiment of Beaumont et al.
+// (Beaumont2023, Table I(a), Figures 5, 6, 7a): for P = 23, 31, 35, 39 nodes, kernels::lu on the
 // G-2DBC pattern over all P nodes versus 2D block-cyclic on all P nodes (23×1, 31×1, 7×5,
 // 13×3 …) and on fewer nodes (4×5, 7×3, 6×5, 6×6 …). The pattern and the grids are those
 // core::choose_lu_plan prices (G-2DBC on P; 2DBC on every p×q = k, the one with the lowest
@@ -34,7 +34,7 @@
 namespace {
 using namespace hetscal;
 
-/// G-2DBC versus 2DBC in tiles of nb, LU's simulated runs, and Table I(a) of seed 002: the
+/// G-2DBC versus 2DBC in tiles of nb, LU's simulated runs, and Table I(a) of Beaumont2023: the
 /// cost T of the G-2DBC pattern for P nodes.
 bench::ClusterExperiment lu_experiment(std::size_t nb) {
   bench::ClusterExperiment e;

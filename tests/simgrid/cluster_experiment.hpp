@@ -1,6 +1,6 @@
 #pragma once
 /// @file cluster_experiment.hpp
-/// Seed 002's experiment on a homogeneous switched cluster, for any factorisation: for each
+/// Beaumont2023's experiment on a homogeneous switched cluster, for any factorisation: for each
 /// P, a factorisation on the paper's pattern over all P nodes (G-2DBC for LU, GCR&M for
 /// Cholesky) versus 2D block-cyclic on P nodes and on fewer nodes, as the factorisation's
 /// planner priced them; a table and a CSV (tests/report plots it). The benchmarks say what differs

@@ -1,15 +1,15 @@
 #pragma once
 /// @file nine_workstations_factorization.hpp
 /// Shared by the simulated LU and QR benchmarks on the 9 workstations of Boudet, Petitet,
-/// Rastello & Robert (1999), Table 3, on their 3×3 and 2×4 grids (seed 000's Figures 12-15):
+/// Rastello & Robert (1999), Table 3, on their 3×3 and 2×4 grids (Boudet1999's Figures 12-15):
 /// the factorisation kernel on the heterogeneous grid its planner prices for that shape (the
-/// grid planner's shares, tile columns in seed 000's LU/QR order) versus the same kernel on
+/// grid planner's shares, tile columns in Boudet1999's LU/QR order) versus the same kernel on
 /// 2D block-cyclic over a grid of the same shape (ScaLAPACK's distribution), each the
 /// candidate (tile size, panel rank) the model predicts fastest. The heterogeneous grid runs
 /// twice: panels factorised by the diagonal tile's owner, and by the fastest rank of the
 /// panel's tile column (the paper's suggestion, PanelRank::Fastest); 2DBC factorises its
 /// panels on the diagonal owner, as ScaLAPACK does.
-/// S_W = W(hetero) / W(2DBC) is the speedup the steady-state work rate W of seed 000 predicts
+/// S_W = W(hetero) / W(2DBC) is the speedup the steady-state work rate W of Boudet1999 predicts
 /// (the paper's 3.34 on 3×3 and 3.63 on 2×4 for its rational shares); the theoretical time is
 /// 2DBC's divided by S_W, and the fraction achieved/S_W ("of_S_W") is the issues' figure of
 /// merit (target >= 0.8 at N = 8000; the paper measured about 0.6). Speeds and network: as the

@@ -1,6 +1,6 @@
 #pragma once
 /// @file simulated_cluster.hpp
-/// Shared by the simulated benchmarks on a homogeneous switched cluster (seed 002's
+/// Shared by the simulated benchmarks on a homogeneous switched cluster (Beaumont2023's
 /// experiments, Cholesky and LU): the clusters of tests/simgrid/platforms/ as the planner
 /// models them, the communicator of the first P simulated nodes, and a priced candidate sent
 /// from the rank that planned it to the others.
@@ -33,7 +33,7 @@ struct ClusterModel {
 };
 
 /// switched_cluster_64 (10 Gflop/s, 10 Gb/s: a tile update of 125 costs 4 tile transfers)
-/// and omnipath_cluster_44 (seed 002's ratio, one update per transfer); their XML files say
+/// and omnipath_cluster_44 (Beaumont2023's ratio, one update per transfer); their XML files say
 /// why.
 /// @throws std::invalid_argument for another name.
 inline const ClusterModel& cluster_named(const std::string& name) {

@@ -52,7 +52,7 @@ inline std::vector<double> start_on_hosts_of(const core::Platform& platform, con
   return speeds;
 }
 
-/// W of seed 000 for any candidate: the matrix elements done per second in steady state when
+/// W of Boudet1999 for any candidate: the matrix elements done per second in steady state when
 /// every processor works on its share, 1 / max_k(share_k / speed_k). share_k is the fraction
 /// of the R×C pattern cells processor k owns, or Σ r_i·c_j / (Σr·Σc) over its cells of a
 /// Cartesian grid. LU's and QR's trailing matrices cover whole patterns; on a symmetric

@@ -5,8 +5,8 @@
 #     plan versus the same kernel on 2DBC over the same ranks, N = 1000..8000, with the
 #     speedup W predicts and achieved/predicted;
 #  2. homogeneous switched clusters, P = 23, 31, 35, 39: GCR&M versus the best 2DBC on P and
-#     on fewer nodes, next to seed 002's Table I(b); on switched_cluster_64 (10 Gflop/s nodes,
-#     10 Gb/s links) and on omnipath_cluster_44 (seed 002's ratio of tile transfer to update).
+#     on fewer nodes, next to Beaumont2023's Table I(b); on switched_cluster_64 (10 Gflop/s nodes,
+#     10 Gb/s links) and on omnipath_cluster_44 (Beaumont2023's ratio of tile transfer to update).
 # Usage: run_simgrid.sh [BUILD_DIR [N_LIST [CLUSTER_N [CLUSTER_NB [SEEDS]]]]]
 #   defaults: build/simgrid, 1000..8000, 10000, 125, 25
 set -euo pipefail

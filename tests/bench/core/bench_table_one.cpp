@@ -1,9 +1,9 @@
 /// @file bench_table_one.cpp
-/// Writes seed 002's Table I (Beaumont et al. 2023) as hetscal's core builds it, as CSV on
-/// standard output, one row per node count P: the best 2DBC grid and its LU cost T = r + c and
-/// symmetric cost, the G-2DBC pattern and its T (Table I(a)), the cheapest GCR&M pattern
-/// found and its z̄ (Table I(b)), each next to the paper's printed value where the table has
-/// one (P = 23, 31, 35, 39; empty otherwise). tests/report draws the figure from it.
+/// Writes Beaumont2023's Table I as hetscal's core builds it, as CSV on standard output, one
+/// row per node count P: the best 2DBC grid and its LU cost T = r + c and symmetric cost, the
+/// G-2DBC pattern and its T (Table I(a)), the cheapest GCR&M pattern found and its z̄ (Table
+/// I(b)), each next to the paper's printed value where the table has one (P = 23, 31, 35, 39;
+/// empty otherwise). tests/report draws the figure from it.
 /// Usage: bench_table_one [P_LIST (default 23,31,35,39) [GCRM_SEEDS_PER_SIZE (default 25)]]
 #include <cstdio>
 #include <algorithm>

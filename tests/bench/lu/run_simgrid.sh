@@ -5,9 +5,9 @@
 #     Ethernet) on 3x3 and 2x4 grids: the heterogeneous grid (panels on the diagonal owner
 #     and on the fastest rank) versus 2DBC, N = 1000..8000, with the speedup W predicts and
 #     achieved/predicted;
-#  2. homogeneous switched clusters, P = 23, 31, 35, 39 (seed 002, Table I(a), Figure 7a):
+#  2. homogeneous switched clusters, P = 23, 31, 35, 39 (Beaumont2023, Table I(a), Figure 7a):
 #     G-2DBC versus the best 2DBC on P and on fewer nodes; on switched_cluster_64 (10 Gflop/s
-#     nodes, 10 Gb/s links) and on omnipath_cluster_44 (seed 002's ratio of tile transfer to
+#     nodes, 10 Gb/s links) and on omnipath_cluster_44 (Beaumont2023's ratio of tile transfer to
 #     update).
 # Usage: run_simgrid.sh [BUILD_DIR [N_LIST [CLUSTER_N [CLUSTER_NB [CLUSTERS]]]]]
 #   defaults: build/simgrid, 1000..8000, 10000, 125, "switched_cluster_64 omnipath_cluster_44"
