@@ -22,6 +22,8 @@ fi
 library=$build_dir/src/libhetscal.so
 [ -f "$library" ] || { echo "build_library: $library was not made"; exit 1; }
 # The library must be MPICH's: linked to libmpich, not to Open MPI's libmpi.
-ldd "$library" | grep -q "libmpich" || { echo "build_library: $library is not linked to MPICH"; exit 1; }
-if ldd "$library" | grep -q "libmpi\.so"; then echo "build_library: $library links Open MPI"; exit 1; fi
+# (ldd's whole output first: grep -q stopping early would fail the pipe under pipefail.)
+libraries=$(ldd "$library")
+grep -q "libmpich" <<<"$libraries" || { echo "build_library: $library is not linked to MPICH"; exit 1; }
+if grep -q "libmpi\.so" <<<"$libraries"; then echo "build_library: $library links Open MPI"; exit 1; fi
 echo "build_library: built $library against MPICH"
