@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "api/context_registry.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "hetscal/hetscal.h"
 #include "layout/local_storage.hpp"
 #include "mpi/agree_on_speeds.hpp"

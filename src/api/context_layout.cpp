@@ -8,9 +8,9 @@
 #include <limits>
 #include <numeric>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/pattern_2dbc.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "layout/pattern_distribution.hpp"
 #include "runtime/gemm_plan.hpp"
 #include "runtime/geqrf_plan.hpp"

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "core/cholesky_plan.hpp"
-#include "core/lu_plan.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 #include "kernels/lu.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/distribution.hpp"

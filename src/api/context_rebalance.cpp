@@ -4,6 +4,8 @@
 // lines Beaumont2000's migrations reassign (api/rebalanced_layout.hpp); pattern layouts are
 // planned afresh. Either way mpi::redistribute sends only the elements whose owner changed
 // and copies the others within their process.
+#include "api/context_rebalance.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -15,15 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "api/context_rebalance.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/rebalanced_layout.hpp"
-#include "core/error.hpp"
+#include "core/adaptation/speed_tracking.hpp"
+#include "core/common/error.hpp"
 #include "hetscal/hetscal.h"
 #include "mpi/agree_on_speeds.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/redistribute.hpp"
-#include "core/speed_tracking.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/pricing.hpp"
 

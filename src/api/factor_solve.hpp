@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "api/lapack_outcome.hpp"
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "api/context_rebalance.hpp"
-#include "core/speed_tracking.hpp"
+#include "core/adaptation/speed_tracking.hpp"
 #include "hetscal/hetscal.h"
 #include "mpi/mpi_error.hpp"
 #include "runtime/adaptation.hpp"

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/scalar.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/fault_injection.hpp"

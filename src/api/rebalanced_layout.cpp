@@ -5,9 +5,9 @@
 #include <numeric>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/exact_grid.hpp"
-#include "core/integer_plan.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/exact_grid.hpp"
+#include "core/grids/integer_plan.hpp"
 
 namespace hetscal::api {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 

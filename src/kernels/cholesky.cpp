@@ -15,11 +15,11 @@
 #include <optional>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/cholesky_panel.hpp"
-#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
 #include "kernels/summa_support.hpp"

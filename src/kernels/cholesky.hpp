@@ -36,7 +36,7 @@ namespace hetscal::kernels {
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in cholesky.cpp.
 #define HETSCAL_CHOLESKY_INSTANCES(PREFIX, T) \
   PREFIX template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm);

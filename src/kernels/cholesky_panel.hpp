@@ -4,7 +4,7 @@
 /// it (POTRF) and sends the factor to the owners of the panel tiles below it; its INFO is
 /// broadcast to every rank, so that all ranks stop at the same step; each panel owner solves
 /// its tiles (TRSM: one call for all of them in a Cartesian local array) and sends them to
-/// the ranks whose trailing tiles need them (cholesky_plan.hpp), one message per destination.
+/// the ranks whose trailing tiles need them (cholesky_tiles.hpp), one message per destination.
 ///
 /// Every transfer is non-blocking and posted as early as the driver can: receives when the
 /// step begins, the factor and the panel as soon as they are computed. Messages of one kind
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/summa_support.hpp"

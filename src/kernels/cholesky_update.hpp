@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernels/cholesky_panel.hpp"
-#include "kernels/cholesky_plan.hpp"
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "layout/local_storage.hpp"

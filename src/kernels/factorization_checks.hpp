@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/view_checks.hpp"

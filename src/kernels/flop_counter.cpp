@@ -10,8 +10,8 @@
 #include <numeric>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/speeds.hpp"
+#include "core/common/error.hpp"
+#include "core/common/speeds.hpp"
 #include "mpi/mpi_error.hpp"
 
 #ifdef HETSCAL_SIMGRID

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"

@@ -47,7 +47,7 @@ void gemm(Op op_a, Op op_b, T alpha, DistributedMatrix<const T> a, DistributedMa
           T beta, DistributedMatrix<T> c, MPI_Comm comm, const mpi::GridCommunicators& grid_comms,
           Stationary stationary = Stationary::Automatic);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in gemm.cpp.
 #define HETSCAL_GEMM_INSTANCES(PREFIX, T)                                                         \
   PREFIX template void gemm<T>(Op, Op, T, DistributedMatrix<const T>, DistributedMatrix<const T>, \

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 // LAPACK's Fortran symbols (no LAPACKE here), with the hidden length of the CHARACTER
 // argument that gfortran passes after the declared ones. std::complex<R> has the layout of

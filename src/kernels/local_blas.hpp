@@ -150,7 +150,7 @@ double getrf_flops(std::int64_t m, std::int64_t n) {
   return flops_of<T>(getrf_operations(m, n));
 }
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in local_blas.cpp.
 #define HETSCAL_LOCAL_BLAS_INSTANCES(PREFIX, T)                                                    \
   PREFIX template void gemm<T>(Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,      \

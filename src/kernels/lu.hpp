@@ -58,7 +58,7 @@ template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options = {});
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in lu.cpp.
 #define HETSCAL_LU_INSTANCES(PREFIX, T)                                             \
   PREFIX template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, \

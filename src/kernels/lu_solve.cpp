@@ -5,7 +5,7 @@
 #include <complex>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/row_permutation.hpp"
 #include "kernels/triangular_solve.hpp"
 

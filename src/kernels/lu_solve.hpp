@@ -30,7 +30,7 @@ template <typename T>
 void lu_solve(Op op, DistributedMatrix<const T> a, const std::vector<std::int64_t>& pivots,
               DistributedMatrix<T> b, MPI_Comm comm);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in lu_solve.cpp.
 #define HETSCAL_LU_SOLVE_INSTANCES(PREFIX, T)                                              \
   PREFIX template void lu_solve<T>(Op, DistributedMatrix<const T>,                         \

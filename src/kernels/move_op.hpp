@@ -2,7 +2,7 @@
 /// @file move_op.hpp
 /// The redistribution that applies a BLAS op while moving an operand: how the kernels and
 /// the runtime fuse op(A) into the move instead of transposing in place.
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/blas_enums.hpp"
 #include "kernels/scalar.hpp"
 #include "mpi/redistribution_plan.hpp"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/gemm_operands.hpp"

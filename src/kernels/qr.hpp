@@ -37,7 +37,7 @@ using QrOptions = LuOptions;
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options = {});
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in qr.cpp.
 #define HETSCAL_QR_INSTANCES(PREFIX, T) \
   PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);

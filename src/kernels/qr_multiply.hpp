@@ -39,7 +39,7 @@ template <typename T>
 void qr_multiply(Op op, DistributedMatrix<const T> a, std::int64_t reflectors, const T* tau,
                  DistributedMatrix<T> c, MPI_Comm comm);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in qr_multiply.cpp.
 #define HETSCAL_QR_MULTIPLY_INSTANCES(PREFIX, T)                                              \
   PREFIX template void qr_multiply<T>(Op, DistributedMatrix<const T>, std::int64_t, const T*, \

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"

@@ -39,7 +39,7 @@ std::vector<std::int64_t> interchange_permutation(std::int64_t rows,
 template <typename T>
 void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& source, MPI_Comm comm);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in row_permutation.cpp.
 #define HETSCAL_PERMUTE_ROWS_INSTANCES(PREFIX, T)                                              \
   PREFIX template void permute_rows<T>(DistributedMatrix<T>, const std::vector<std::int64_t>&, \

@@ -5,7 +5,7 @@
 #include <complex>
 #include <type_traits>
 
-#include "core/scalar_types.hpp"
+#include "core/common/scalar_types.hpp"
 
 namespace hetscal::kernels {
 

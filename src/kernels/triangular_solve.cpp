@@ -8,7 +8,7 @@
 #include <complex>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/triangular_solve_fan_in.hpp"
 #include "kernels/triangular_solve_gather.hpp"
 #include "kernels/view_checks.hpp"

@@ -48,7 +48,7 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, DistributedMatrix<const T> a,
                       DistributedMatrix<T> b, MPI_Comm comm,
                       SolveAlgorithm algorithm = SolveAlgorithm::Automatic);
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in triangular_solve.cpp.
 #define HETSCAL_TRIANGULAR_SOLVE_INSTANCES(PREFIX, T)                                  \
   PREFIX template void triangular_solve<T>(Uplo, Op, Diag, DistributedMatrix<const T>, \

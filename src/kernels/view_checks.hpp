@@ -4,7 +4,7 @@
 /// message, so that a malformed view is refused on every rank alike.
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/distributed_matrix.hpp"
 
 namespace hetscal::kernels {

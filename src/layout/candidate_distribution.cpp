@@ -3,7 +3,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/pattern_distribution.hpp"
 

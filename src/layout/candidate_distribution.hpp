@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/distribution.hpp"
 
 namespace hetscal::layout {

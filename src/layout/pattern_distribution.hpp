@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/pattern.hpp"
-#include "core/pattern_resolve.hpp"
+#include "core/patterns/pattern.hpp"
+#include "core/patterns/pattern_resolve.hpp"
 #include "layout/distribution.hpp"
 
 namespace hetscal::layout {

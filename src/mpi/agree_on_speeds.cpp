@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::mpi {

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
 
 namespace hetscal::mpi {
 

@@ -14,7 +14,7 @@
 #include <functional>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/blacs.hpp"
 #include "mpi/mpi_error.hpp"
 

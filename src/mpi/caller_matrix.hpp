@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/descriptor.hpp"
 #include "layout/local_storage.hpp"

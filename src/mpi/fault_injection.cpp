@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <set>
+#include <thread>
 #include <utility>
 
-#include "core/value_list.hpp"
+#include "core/common/value_list.hpp"
 
 namespace hetscal::mpi {
 namespace {

@@ -8,7 +8,7 @@
 /// that nothing hangs. Unset in production: fault_point() is one branch on a cached flag.
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::mpi {

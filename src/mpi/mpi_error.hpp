@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 

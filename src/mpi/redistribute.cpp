@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/copy_block.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"

@@ -10,7 +10,7 @@
 #include <complex>
 #include <vector>
 
-#include "core/scalar_types.hpp"
+#include "core/common/scalar_types.hpp"
 #include "mpi/redistribution_plan.hpp"
 
 namespace hetscal::mpi {
@@ -53,7 +53,7 @@ void redistribute(const RedistributionPlan& plan, const T* source, T* target,
   redistribute<T>(plan, std::vector<const T*>{source}, std::vector<T*>{target}, exchange);
 }
 
-/// The instantiations, one per scalar type (core/scalar_types.hpp): declared here, defined
+/// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in redistribute.cpp.
 #define HETSCAL_REDISTRIBUTE_INSTANCES(PREFIX, T)                                               \
   PREFIX template void reserve_buffers<T>(const RedistributionPlan&, Exchange);                 \

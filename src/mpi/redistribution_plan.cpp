@@ -4,7 +4,7 @@
 #include <numeric>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/segments.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::mpi {
 

@@ -6,11 +6,11 @@
 /// seconds those calls took, waiting excluded, kernels/flop_counter.hpp), or, when it did
 /// none (the calls were forwarded, or too little ran to time), a short probe
 /// (runtime/speed_probe.hpp) sized to cost at most 1 % of the rank's share of the call
-/// (short_probe_order); a call too small for any probe observes nothing on that rank. One MPI_Allgather of one double per rank agrees the
-/// observations; every rank then feeds the same values to the same smoothing rule
-/// (core/speed_tracking.hpp), so every rank holds the same estimates and takes the same
-/// decisions. The context's first call starts from the probe or the given speeds (the
-/// machine figures).
+/// (short_probe_order); a call too small for any probe observes nothing on that rank. One
+/// MPI_Allgather of one double per rank agrees the observations; every rank then feeds the same
+/// values to the same smoothing rule (core/adaptation/speed_tracking.hpp), so every rank holds the
+/// same estimates and takes the same decisions. The context's first call starts from the probe or
+/// the given speeds (the machine figures).
 ///
 /// The plan follows the estimates only when it pays: a plan made for the speeds in use is
 /// replaced when its slowest rank would take at least (1 + 10 %) of the balanced time under

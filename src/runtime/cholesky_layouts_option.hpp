@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cholesky_plan.hpp"
+#include "core/planners/cholesky_plan.hpp"
 
 namespace hetscal::runtime {
 

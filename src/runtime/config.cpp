@@ -7,9 +7,9 @@
 #include <limits>
 #include <sstream>
 
-#include "core/bounded_file.hpp"
-#include "core/error.hpp"
-#include "core/value_list.hpp"
+#include "core/common/bounded_file.hpp"
+#include "core/common/error.hpp"
+#include "core/common/value_list.hpp"
 
 namespace hetscal::runtime {
 namespace {

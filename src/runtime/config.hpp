@@ -45,7 +45,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/bounded_file.hpp"
+#include "core/common/bounded_file.hpp"
 #include "runtime/cholesky_layouts_option.hpp"
 #include "runtime/lu_layouts_option.hpp"
 

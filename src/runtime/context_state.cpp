@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/mpi_error.hpp"
-#include "runtime/speed_probe.hpp"
 #include "runtime/report.hpp"
+#include "runtime/speed_probe.hpp"
 
 namespace hetscal::runtime {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/route_ledger.hpp"
-#include "core/speed_tracking.hpp"
+#include "core/adaptation/route_ledger.hpp"
+#include "core/adaptation/speed_tracking.hpp"
 #include "kernels/flop_counter.hpp"
 #include "mpi/blacs_context.hpp"
 #include "runtime/adaptation.hpp"
@@ -27,8 +27,8 @@
 namespace hetscal::runtime {
 
 /// The last observed call of the context, until the next observed call's agreement records
-/// its time (decisions from observation, core/route_ledger.hpp). Identical on every rank but
-/// for `seconds`, this rank's own time of the route taken (0: not timed).
+/// its time (decisions from observation, core/adaptation/route_ledger.hpp). Identical on every rank
+/// but for `seconds`, this rank's own time of the route taken (0: not timed).
 struct PendingMeasurement {
   bool active = false;
   std::string routine;      ///< ScaLAPACK's name, which the forwarded call's end must match
@@ -85,7 +85,8 @@ struct ContextSpeeds {
   bool agreed() const { return problem.empty(); }
 };
 
-/// What the context's calls measured (decisions from observation, core/route_ledger.hpp).
+/// What the context's calls measured (decisions from observation,
+/// core/adaptation/route_ledger.hpp).
 struct RouteMeasurements {
   core::RouteLedger ledger;    ///< measured over predicted time per route and class
   PendingMeasurement pending;  ///< the last observed call, not yet recorded

@@ -5,18 +5,18 @@
 /// configuration and speeds are agreed and the plan stage agreed), so every rank reaches
 /// the same decision without talking.
 ///
-/// The times compared come from the core time model (core/time_model.hpp) on the context's
-/// measured machine figures (runtime/machine.hpp): the routine on the caller's block-cyclic
-/// layout (what ScaLAPACK does) against the routine on the planned layout plus moving the
-/// operands in and the results out (runtime/pricing.hpp). With a route ledger (decisions from
-/// observation, core/route_ledger.hpp) the measured ratios correct both predictions, and
+/// The times compared come from the core time model (core/time_models/time_model.hpp) on the
+/// context's measured machine figures (runtime/machine.hpp): the routine on the caller's
+/// block-cyclic layout (what ScaLAPACK does) against the routine on the planned layout plus moving
+/// the operands in and the results out (runtime/pricing.hpp). With a route ledger (decisions from
+/// observation, core/adaptation/route_ledger.hpp) the measured ratios correct both predictions, and
 /// equal speeds are priced too: hetscal's kernels may be measured faster than ScaLAPACK's.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/route_ledger.hpp"
+#include "core/adaptation/route_ledger.hpp"
 
 namespace hetscal::runtime {
 

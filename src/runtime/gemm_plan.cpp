@@ -5,9 +5,9 @@
 #include <optional>
 #include <sstream>
 
-#include "core/error.hpp"
-#include "core/grid_planner.hpp"
-#include "core/panel_plan.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/grids/panel_plan.hpp"
 
 namespace hetscal::runtime {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "mpi/grid_communicators.hpp"
 

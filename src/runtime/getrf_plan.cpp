@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/candidate_distribution.hpp"
 #include "runtime/geqrf_plan.hpp"
 #include "runtime/plan_description.hpp"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
-#include "core/value_list.hpp"
+#include "core/common/error.hpp"
+#include "core/common/value_list.hpp"
 #include "runtime/config.hpp"
 
 namespace hetscal::runtime {

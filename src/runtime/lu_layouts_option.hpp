@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lu_plan.hpp"
+#include "core/planners/lu_plan.hpp"
 
 namespace hetscal::runtime {
 

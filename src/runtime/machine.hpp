@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/platform.hpp"
+#include "core/time_models/platform.hpp"
 #include "kernels/flop_counter.hpp"
 
 namespace hetscal::runtime {

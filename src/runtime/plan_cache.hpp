@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "runtime/routine.hpp"
 
 namespace hetscal::runtime {

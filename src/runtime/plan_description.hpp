@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/factorization_plan.hpp"
+#include "core/planners/factorization_plan.hpp"
 
 namespace hetscal::runtime {
 

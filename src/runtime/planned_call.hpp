@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"

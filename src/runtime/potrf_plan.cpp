@@ -1,6 +1,6 @@
 #include "runtime/potrf_plan.hpp"
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/candidate_distribution.hpp"
 #include "runtime/plan_description.hpp"
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cholesky_plan.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/distribution.hpp"
 
 namespace hetscal::runtime {

@@ -1,14 +1,14 @@
 #pragma once
 /// @file pricing.hpp
-/// The two routes of a call priced by the one cost model (core/time_model.hpp) on the
+/// The two routes of a call priced by the one cost model (core/time_models/time_model.hpp) on the
 /// context's measured machine: ScaLAPACK on the caller's block-cyclic layout, and hetscal's
 /// plan with the operands moved in and the results moved out.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 #include "mpi/blacs_context.hpp"
 #include "runtime/decision.hpp"
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/local_blas.hpp"
 #include "mpi/agreement.hpp"
 #include "runtime/adaptation.hpp"
@@ -63,10 +63,10 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
 
 // Starts measuring the call just decided: its class, route and predicted time, and for a
 // computed call this rank's time of the take-over. A computed call is measured without its
-// allocation stage and predicted without its first touch (core/route_ledger.hpp: what one
-// call alone pays is priced apart). A call whose route was not priced is not measured.
-// Local only (the next observed call's agreement records it), and never throws: the call is
-// complete by now.
+// allocation stage and predicted without its first touch (core/adaptation/route_ledger.hpp: what
+// one call alone pays is priced apart). A call whose route was not priced is not measured. Local
+// only (the next observed call's agreement records it), and never throws: the call is complete by
+// now.
 void start_measurement(ContextState& state, const std::string& routine, const std::string& shape_class,
                        const Decision& decision, const TakeOverOutcome& outcome) {
   PendingMeasurement& pending = state.measurements.pending;

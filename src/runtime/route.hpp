@@ -91,8 +91,8 @@ TakeOverOutcome route(ContextState& state, const Routine& routine) {
 }
 
 /// The shim's report that ScaLAPACK finished the call `route` last forwarded: this rank's
-/// `seconds` in it, for decisions from observation (core/route_ledger.hpp). Ignored unless
-/// the last observed call was forwarded and is `routine` (ScaLAPACK's own inner calls, e.g.
+/// `seconds` in it, for decisions from observation (core/adaptation/route_ledger.hpp). Ignored
+/// unless the last observed call was forwarded and is `routine` (ScaLAPACK's own inner calls, e.g.
 /// PDGEMM inside a forwarded PDGETRF, end first and are not it).
 void forwarded_call_finished(const char* routine, double seconds) noexcept;
 

@@ -1,6 +1,6 @@
 #include "runtime/routine.hpp"
 
-#include "core/value_list.hpp"
+#include "core/common/value_list.hpp"
 
 namespace hetscal::runtime {
 namespace {

@@ -5,7 +5,7 @@
 #include <complex>
 #include <string>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::runtime {
 

@@ -3,7 +3,7 @@
 #include <exception>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/speed_tracking.hpp"
+#include "core/adaptation/speed_tracking.hpp"
 #include "kernels/flop_counter.hpp"
 
 namespace hetscal::runtime {

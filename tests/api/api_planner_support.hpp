@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/distribution.hpp"
 #include "runtime/machine.hpp"
 

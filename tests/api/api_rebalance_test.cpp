@@ -11,7 +11,7 @@
 
 #include "api/rebalanced_layout.hpp"
 #include "api_lu_support.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::api_test {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/allocation_1d.hpp"
+#include "core/grids/allocation_1d.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <numeric>
 #include <random>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,10 +1,10 @@
-#include "core/arrangements.hpp"
+#include "core/grids/arrangements.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,11 +1,11 @@
-#include "core/bipartite_matching.hpp"
+#include "core/patterns/bipartite_matching.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <set>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

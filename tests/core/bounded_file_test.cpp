@@ -1,6 +1,8 @@
 // core's bounded file reader on the files a hostile user may name: devices, a FIFO, a
 // directory, a file one byte over the limit. None may block or be read without limit.
 // (tests/runtime/config_file_test.cpp checks the speeds file's messages built on it.)
+#include "core/common/bounded_file.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,8 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "core/bounded_file.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,13 +1,13 @@
-#include "core/cholesky_ordering.hpp"
+#include "core/planners/cholesky_ordering.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/time_model_steps.hpp"
 
 namespace hetscal::core {
 namespace {

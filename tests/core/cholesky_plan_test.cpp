@@ -1,4 +1,4 @@
-#include "core/cholesky_plan.hpp"
+#include "core/planners/cholesky_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/pattern_cost.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -89,7 +89,7 @@ TEST(CholeskyPlan, ChoiceIsTheFastestPricedCandidate) {
   const Platform platform =
       platform_of({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::Switched);
   const Problem problem{Routine::Cholesky, 3000, kOnFirst};
-  const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, kOnFirst);
+  const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, kOnFirst, exhaustive<CholeskyPlanOptions>());
   double fastest = 1e300;
   std::size_t at = 0;
   for (std::size_t i = 0; i < choice.priced.size(); ++i) {

@@ -1,4 +1,4 @@
-#include "core/cholesky_steps.hpp"
+#include "core/time_models/cholesky_steps.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,12 +7,12 @@
 #include <set>
 #include <utility>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "core/time_model.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/column_partition.hpp"
+#include "core/rebalancing/column_partition.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <numeric>
 #include <random>
 
-#include "core/block_layout.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/rebalancing/block_layout.hpp"
 
 namespace hetscal::core {
 namespace {

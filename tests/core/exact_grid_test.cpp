@@ -1,4 +1,4 @@
-#include "core/exact_grid.hpp"
+#include "core/grids/exact_grid.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <numeric>
 #include <random>
 
-#include "core/arrangements.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/arrangements.hpp"
 
 namespace hetscal::core {
 namespace {

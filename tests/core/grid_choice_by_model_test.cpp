@@ -1,12 +1,12 @@
-#include "core/grid_choice_by_model.hpp"
+#include "core/planners/grid_choice_by_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
 
 namespace hetscal::core {
 namespace {

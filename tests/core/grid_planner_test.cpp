@@ -1,4 +1,4 @@
-#include "core/grid_planner.hpp"
+#include "core/grids/grid_planner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/exact_grid.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/exact_grid.hpp"
 
 namespace hetscal::core {
 namespace {

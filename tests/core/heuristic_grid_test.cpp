@@ -1,11 +1,11 @@
-#include "core/heuristic_grid.hpp"
+#include "core/grids/heuristic_grid.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

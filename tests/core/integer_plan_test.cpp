@@ -1,4 +1,4 @@
-#include "core/integer_plan.hpp"
+#include "core/grids/integer_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/heuristic_grid.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/heuristic_grid.hpp"
 
 namespace hetscal::core {
 namespace {

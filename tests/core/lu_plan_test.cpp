@@ -1,6 +1,6 @@
-// The LU planner (core/lu_plan.hpp): the obvious winner in clear cases, the choice the fastest
-// of what it priced, the LU tile orders of M×N grids, memory limits, and bad input refused.
-#include "core/lu_plan.hpp"
+// The LU planner (core/planners/lu_plan.hpp): the obvious winner in clear cases, the choice the
+// fastest of what it priced, the LU tile orders of M×N grids, memory limits, and bad input refused.
+#include "core/planners/lu_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
-#include "core/allocation_1d.hpp"
-#include "core/cholesky_ordering.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/allocation_1d.hpp"
+#include "core/planners/cholesky_ordering.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -45,7 +45,7 @@ TEST(LuPlan, ChoiceIsTheFastestPricedCandidate) {
   const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
   Problem problem{Routine::LU, 2000, caller_grid(1, 5)};
   problem.m = 3000;
-  const LuChoice choice = choose_lu_plan(platform, 3000, 2000, problem.caller);
+  const LuChoice choice = choose_lu_plan(platform, 3000, 2000, problem.caller, exhaustive<LuPlanOptions>());
   double fastest = 1e300;
   std::size_t at = 0;
   for (std::size_t i = 0; i < choice.priced.size(); ++i) {
@@ -131,7 +131,7 @@ TEST(LuOrder, EveryTrailingPartIsBalanced) {
 // are priced but do not fit, and are not chosen.
 TEST(LuPlan, NothingThatExceedsMemoryIsChosen) {
   Platform platform = planner_platform({1.0e9, 1.0e9, 1.0e9, 1.0e7}, 1.0e9, NetworkKind::Switched, 80.0e6);
-  const LuChoice choice = choose_lu_plan(platform, 4000, 4000, caller_grid(2, 2));
+  const LuChoice choice = choose_lu_plan(platform, 4000, 4000, caller_grid(2, 2), exhaustive<LuPlanOptions>());
   EXPECT_TRUE(choice.priced[choice.chosen].prediction.fits_memory());
   EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0, 1, 2}));
   EXPECT_TRUE(std::any_of(choice.priced.begin(), choice.priced.end(), [&](const LuCandidate& c) {

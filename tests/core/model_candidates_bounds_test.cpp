@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "core/model_candidates.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/model_report.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/planners/model_report.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/model_rauber_runger.hpp"
+#include "core/time_models/model_rauber_runger.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core::rauber_runger {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/panel_plan.hpp"
+#include "core/grids/panel_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/heuristic_grid.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/heuristic_grid.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,9 +1,9 @@
-#include "core/pattern_2dbc.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
 
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
-#include "core/pattern_cost.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,11 +1,11 @@
-#include "core/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "core/error.hpp"
-#include "core/pattern_cost.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
 
 namespace hetscal::core {
 namespace {

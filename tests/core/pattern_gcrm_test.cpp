@@ -1,13 +1,13 @@
-#include "core/pattern_gcrm.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_resolve.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_resolve.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/pattern_hetero_symmetric.hpp"
+#include "core/patterns/pattern_hetero_symmetric.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "core/pattern_hetero.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
+#include "core/patterns/pattern_hetero.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/pattern_hetero.hpp"
+#include "core/patterns/pattern_hetero.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <numeric>
 #include <random>
 
-#include "core/error.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_g2dbc.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
 
 namespace hetscal::core {
 namespace {

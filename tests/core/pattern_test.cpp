@@ -1,15 +1,15 @@
-#include "core/pattern.hpp"
+#include "core/patterns/pattern.hpp"
 
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <set>
 
-#include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/pattern_resolve.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_resolve.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/factorization_plan.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/factorization_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 
@@ -17,9 +17,19 @@ template <typename Kind>
 const PricedCandidate<Kind>& fastest_of(const PlanChoice<Kind>& choice, Kind kind) {
   const PricedCandidate<Kind>* best = nullptr;
   for (const auto& c : choice.priced)
-    if (c.kind == kind && (best == nullptr || c.prediction.total_s() < best->prediction.total_s())) best = &c;
+    if (c.priced && c.kind == kind && (best == nullptr || c.prediction.total_s() < best->prediction.total_s()))
+      best = &c;
   if (best == nullptr) throw Error("no candidate of kind " + std::to_string(static_cast<int>(kind)) + " was priced");
   return *best;
+}
+
+/// Planner options (LuPlanOptions, CholeskyPlanOptions) with the full search: every candidate
+/// priced, none pruned, for the tests that check every candidate.
+template <typename Options>
+Options exhaustive() {
+  Options options;
+  options.search.exhaustive = true;
+  return options;
 }
 
 /// Processors of `speeds` flop/s, 5 µs latency, kernels at half speed on 16-tiles.

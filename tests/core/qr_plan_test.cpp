@@ -1,15 +1,15 @@
-// The planner for QR (core/lu_plan.hpp, choose_qr_plan): the LU's candidates priced by the QR
-// time model; the obvious winner in clear cases, the choice the fastest of what it priced as
-// a QR, memory limits, and bad input refused naming choose_qr_plan.
+// The planner for QR (core/planners/lu_plan.hpp, choose_qr_plan): the LU's candidates priced by the
+// QR time model; the obvious winner in clear cases, the choice the fastest of what it priced as a
+// QR, memory limits, and bad input refused naming choose_qr_plan.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/lu_plan.hpp"
-#include "core/qr_steps.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/qr_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -44,7 +44,7 @@ TEST(QrPlan, EveryCandidateIsPricedAsAQr) {
       planner_platform({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
   const std::size_t m = 2600, n = 1500;
   const CallerLayout caller = caller_grid(1, 5);
-  const LuChoice choice = choose_qr_plan(platform, m, n, caller);
+  const LuChoice choice = choose_qr_plan(platform, m, n, caller, exhaustive<LuPlanOptions>());
   Problem qr;
   qr.routine = Routine::QR;
   qr.m = m;

@@ -1,6 +1,6 @@
-// hetscal's QR priced step by step (core/qr_steps.hpp) against the tile loop itself, its
-// flop count on one processor, and ScaLAPACK's PDGEQRF on the caller's layout.
-#include "core/qr_steps.hpp"
+// hetscal's QR priced step by step (core/time_models/qr_steps.hpp) against the tile loop itself,
+// its flop count on one processor, and ScaLAPACK's PDGEQRF on the caller's layout.
+#include "core/time_models/qr_steps.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <cmath>
 #include <set>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/time_model_steps.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,12 +1,12 @@
 // The whole redistribution plan (§4): column migrations, row migrations, local slidings, on
 // block layouts built by COL-PERI-SUM.
-#include "core/rebalance.hpp"
+#include "core/rebalancing/rebalance.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

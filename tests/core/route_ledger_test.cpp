@@ -1,12 +1,13 @@
-// Decisions from observation (core/route_ledger.hpp): shape classes by hand, corrections as
-// medians of measured/predicted ratios worked out by hand, and the choice they make in the
+// Decisions from observation (core/adaptation/route_ledger.hpp): shape classes by hand, corrections
+// as medians of measured/predicted ratios worked out by hand, and the choice they make in the
 // scenarios of issue 12 (hetscal measured slower stops taking over; measured faster on equal
 // speeds takes homogeneous calls; trials only after ScaLAPACK was measured, ended by one call
 // measured slower; what one call alone pays added uncorrected).
+#include "core/adaptation/route_ledger.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
-#include "core/route_ledger.hpp"
+#include "core/common/error.hpp"
 
 namespace {
 

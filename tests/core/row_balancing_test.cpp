@@ -1,12 +1,12 @@
 // Row phase of the redistribution (Beaumont, Legrand, Rastello & Robert 2000, §4.4–4.6):
 // the paper's Figure 8 and Figure 9 (§4.6), and greedy vs exact plans on random imbalances.
-#include "core/row_balancing.hpp"
+#include "core/rebalancing/row_balancing.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

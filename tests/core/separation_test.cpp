@@ -1,4 +1,4 @@
-#include "core/separation.hpp"
+#include "core/grids/separation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

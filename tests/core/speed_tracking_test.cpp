@@ -1,13 +1,14 @@
-// The smoothing rule of core/speed_tracking.hpp: noise smoothed in, one spike ignored, a
+// The smoothing rule of core/adaptation/speed_tracking.hpp: noise smoothed in, one spike ignored, a
 // lasting change followed from its second observation, and the re-planning gain against a
 // balance computed by hand.
+#include "core/adaptation/speed_tracking.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/speed_tracking.hpp"
+#include "core/common/error.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,8 +1,6 @@
 // Rectangular matrices, mb×nb blocks and submatrix offsets in tile_ownership: every count is
 // checked against a walk over every element, with the owner of an element computed from
 // ScaLAPACK's own block-cyclic rule or the pattern's definition, not from the class tables.
-#include "core/tile_ownership.hpp"
-
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -10,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/time_models/tile_ownership.hpp"
 
 namespace hetscal::core {
 namespace {

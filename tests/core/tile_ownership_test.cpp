@@ -1,11 +1,11 @@
-#include "core/tile_ownership.hpp"
+#include "core/time_models/tile_ownership.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::core {
 namespace {

@@ -1,8 +1,6 @@
 // The time model on rectangular problems and submatrices: compute times against flop counts
 // done by hand, redistribution volumes against a walk over every element of A, B and C with
 // ScaLAPACK's owner rule, memory against the arrays' sizes.
-#include "core/time_model.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,8 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/time_models/time_model.hpp"
+#include "core/time_models/time_model_steps.hpp"
 #include "time_model_test_support.hpp"
 
 namespace hetscal::core {

@@ -1,4 +1,4 @@
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/error.hpp"
-#include "core/time_model_steps.hpp"
+#include "core/common/error.hpp"
+#include "core/time_models/time_model_steps.hpp"
 #include "time_model_test_support.hpp"
 
 namespace hetscal::core {

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
 

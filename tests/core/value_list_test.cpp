@@ -1,4 +1,4 @@
-#include "core/value_list.hpp"
+#include "core/common/value_list.hpp"
 
 #include <gtest/gtest.h>
 

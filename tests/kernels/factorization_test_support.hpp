@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/pattern_2dbc.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/lu.hpp"
 

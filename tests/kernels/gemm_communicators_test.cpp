@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "communicator_count.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/gemm.hpp"
 #include "mpi/grid_communicators.hpp"

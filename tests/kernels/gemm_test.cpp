@@ -2,6 +2,8 @@
 // their formula and computes its own elements of C with a plain loop in complex double
 // (no ScaLAPACK, no hetscal code), conjugating where op is ConjTrans. Normwise check
 // ‖C − C_ref‖_F <= 4·K·eps·(|alpha|‖A‖_F‖B‖_F + |beta|‖C₀‖_F), in all four scalar types.
+#include "kernels/gemm.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernel_test_support.hpp"
-#include "kernels/gemm.hpp"
 
 namespace hetscal::kernels::test {
 namespace {

@@ -11,11 +11,11 @@
 #include <numeric>
 #include <vector>
 
+#include "core/common/speeds.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
+#include "core/patterns/pattern_hetero.hpp"
 #include "kernels/distributed_matrix.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "core/pattern_hetero.hpp"
-#include "core/speeds.hpp"
 #include "kernels/scalar.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"

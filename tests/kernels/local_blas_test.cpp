@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 

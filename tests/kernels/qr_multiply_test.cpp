@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "factorization_test_support.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/qr.hpp"

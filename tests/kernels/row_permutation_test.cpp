@@ -12,7 +12,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernel_test_support.hpp"
 
 namespace hetscal::kernels::test {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernel_test_support.hpp"
 
 namespace hetscal::kernels::test {

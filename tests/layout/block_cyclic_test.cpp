@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "scalapack_reference.hpp"
 
 namespace hetscal::layout {

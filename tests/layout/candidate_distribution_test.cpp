@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/cholesky_plan.hpp"
-#include "core/error.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/cholesky_plan.hpp"
 #include "layout/cartesian_distribution.hpp"
 
 namespace hetscal::layout {

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/descriptor.hpp"
 #include "scalapack_reference.hpp"
 

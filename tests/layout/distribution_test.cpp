@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/block_cyclic_distribution.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/pattern_distribution.hpp"

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/pattern_distribution.hpp"
 #include "scalapack_reference.hpp"
 

@@ -9,7 +9,7 @@
 #include <functional>
 #include <limits>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi_test_support.hpp"
 
 namespace hetscal::mpi::test {

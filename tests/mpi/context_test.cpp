@@ -2,7 +2,7 @@
 // entry dying with the context.
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi/blacs_context.hpp"
 #include "mpi_test_support.hpp"
 

@@ -1,6 +1,8 @@
 // Configuration parsing: good and bad values, host=speed pairs, counts, routines,
 // fingerprints. Hostile speeds files (devices, FIFOs, directories, huge files) are in
 // config_file_test.cpp.
+#include "runtime/config.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,8 +11,7 @@
 #include <vector>
 
 #include "config_test_support.hpp"
-#include "core/error.hpp"
-#include "runtime/config.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::runtime {
 namespace {

@@ -1,9 +1,10 @@
 // The decision rule: which rule forwards, in which order, that the prices are only asked for
 // when the cheap rules let the call through, and how the predicted times decide.
+#include "runtime/decision.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
-#include "runtime/decision.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::runtime {
 namespace {

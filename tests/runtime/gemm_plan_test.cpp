@@ -1,12 +1,13 @@
 // The planned GEMM layout (runtime/gemm_plan.hpp, shared by the shim and the API): extents,
 // aligned operands, balance, refusal, the candidate the time model prices, and the cache.
+#include "runtime/gemm_plan.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
-#include "core/error.hpp"
-#include "runtime/gemm_plan.hpp"
+#include "core/common/error.hpp"
 #include "runtime/plan_cache.hpp"
 
 namespace hetscal::runtime {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/qr.hpp"
 #include "lu_layout_test_support.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <set>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "lu_layout_test_support.hpp"
 
 namespace hetscal::runtime {

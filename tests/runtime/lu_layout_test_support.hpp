@@ -7,8 +7,8 @@
 #include <map>
 #include <vector>
 
-#include "core/lu_plan.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/distribution.hpp"
 #include "runtime/lu_layouts_option.hpp"
 #include "runtime/machine.hpp"

@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "layout/pattern_distribution.hpp"
 #include "runtime/cholesky_layouts_option.hpp"
 #include "runtime/machine.hpp"

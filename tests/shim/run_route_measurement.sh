@@ -1,5 +1,5 @@
 #!/bin/bash
-# Decisions from observation, end to end (core/route_ledger.hpp): an unchanged ScaLAPACK
+# Decisions from observation, end to end (core/adaptation/route_ledger.hpp): an unchanged ScaLAPACK
 # program (pdgemm_loop: 8 PDGEMM 320 calls, each result checked) on 2 ranks with libhetscal.so
 # and the emulator preloaded, no speeds given. Rank 1 is emulated 5x slower than rank 0 from
 # the start (factors 2 and 6 at HETSCAL_SLOWDOWN_RATE=1e8: sleeping dominates), so the model

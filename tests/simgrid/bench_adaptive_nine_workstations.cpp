@@ -41,7 +41,7 @@
 #include <string>
 #include <vector>
 
-#include "core/speed_tracking.hpp"
+#include "core/adaptation/speed_tracking.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/gemm.hpp"
 #include "layout/local_storage.hpp"

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "../bench/real_bench_support.hpp"
-#include "core/cholesky_plan.hpp"
+#include "core/planners/cholesky_plan.hpp"
 #include "kernels/flop_counter.hpp"
 #include "layout/candidate_distribution.hpp"
 #include "simulated_factorization.hpp"

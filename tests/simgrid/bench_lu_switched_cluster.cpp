@@ -27,7 +27,7 @@
 
 #include "../bench/real_bench_support.hpp"
 #include "cluster_experiment.hpp"
-#include "core/lu_plan.hpp"
+#include "core/planners/lu_plan.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
 

@@ -1,8 +1,8 @@
 // Simulated QR benchmark (DESIGN.md, instrument 2) on the 9 workstations of Boudet, Petitet,
 // Rastello & Robert (1999), Table 3, on their 3×3 and 2×4 grids (Boudet1999's Figures 14 and
 // 15): kernels::qr on the heterogeneous grid core::choose_qr_plan prices for that shape (tile
-// columns in Boudet1999's QR order, priced by core/qr_steps.hpp) versus the same kernel on 2D
-// block-cyclic of the same shape, the heterogeneous grid with panels (xGEQRF + xLARFT) on the
+// columns in Boudet1999's QR order, priced by core/time_models/qr_steps.hpp) versus the same kernel
+// on 2D block-cyclic of the same shape, the heterogeneous grid with panels (xGEQRF + xLARFT) on the
 // diagonal owner and on the fastest rank; S_W, achieved/S_W ("of_S_W", issue 11's target:
 // >= 0.8 at N = 8000) and the model's times as nine_workstations_factorization.hpp describes.
 // Each simulated run must inject exactly the blocked Householder QR's flop count

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/time_model.hpp"
+#include "core/time_models/time_model.hpp"
 #include "kernels/flop_counter.hpp"
 #include "layout/candidate_distribution.hpp"
 #include "simulated_cluster.hpp"

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "../bench/real_bench_support.hpp"
-#include "core/lu_plan.hpp"
+#include "core/planners/lu_plan.hpp"
 #include "layout/candidate_distribution.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"

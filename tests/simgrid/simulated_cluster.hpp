@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace hetscal::bench {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/cholesky_plan.hpp"
-#include "core/lu_plan.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/planners/lu_plan.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/lu.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "tools/slowdown/slowdown.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::tools::plan {
 namespace {

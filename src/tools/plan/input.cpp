@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "core/bounded_file.hpp"
-#include "core/error.hpp"
-#include "core/value_list.hpp"
+#include "core/common/bounded_file.hpp"
+#include "core/common/error.hpp"
+#include "core/common/value_list.hpp"
 #include "tools/plan/limits.hpp"
 
 namespace hetscal::tools::plan {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
 #include "tools/plan/picture.hpp"
 
 namespace hetscal::tools::plan {
@@ -36,7 +36,7 @@ struct ProcessorFile {
 /// "cycle-times:" to say what the numbers are; otherwise `declared_kind` must say it.
 /// @param path file to read.
 /// @param declared_kind the kind given on the command line (--file-kind), if any.
-/// Only a regular file of at most kMaxFileBytes is read (core/bounded_file.hpp).
+/// Only a regular file of at most kMaxFileBytes is read (core/common/bounded_file.hpp).
 /// @throws InvalidArgument if the file is not a regular file, is too big or cannot be read, a
 ///         token is not a number, the kind is unknown, or the file's header contradicts
 ///         `declared_kind`.

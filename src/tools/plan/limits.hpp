@@ -12,9 +12,12 @@ namespace hetscal::tools::plan {
 /// Processors in --speeds, --cycle-times, --file or a --rebalance list. Trying every grid
 /// shape grows as P^2.2: 2.3 s at 1,024, 9 s at 2,048.
 inline constexpr std::size_t kMaxProcessors = 1024;
-/// Processors with --model: its candidates (every process count, every factorisation, four
-/// tile sizes) grow as P·d(P); 2.8 s at 128.
-inline constexpr std::size_t kMaxModelProcessors = 128;
+/// Processors with --model: the runtime's planner (speed classes, a few process counts,
+/// pruned candidates; core/planners/candidate_search.hpp); tests/bench/scale/planning_time.sh measures it.
+inline constexpr std::size_t kMaxModelProcessors = 16384;
+/// Processors with --model --exhaustive: its candidates (every process count, every
+/// factorisation, every tile size) grow as P·d(P); 2.8 s at 128.
+inline constexpr std::size_t kMaxExhaustiveProcessors = 128;
 /// Processors with --pattern gcrm: its randomised search takes 5.6 s at 128.
 inline constexpr std::size_t kMaxGcrmProcessors = 128;
 /// Fastest over slowest processor. Plans are computed on speeds relative to the fastest, so

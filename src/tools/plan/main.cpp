@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "tools/plan/options.hpp"
 #include "tools/plan/output_file.hpp"
 #include "tools/plan/picture.hpp"

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 // Options that only make sense with another one.
 constexpr const char* kModelSettings[] = {"--order",   "--flops",       "--memory",
                                           "--network", "--latency",     "--bandwidth",
-                                          "--caller-grid", "--caller-block"};
+                                          "--caller-grid", "--caller-block", "--exhaustive"};
 constexpr const char* kProcessorSources[] = {"--speeds", "--cycle-times", "--file"};
 
 bool given(const CLI::App& app, const char* option) { return app.count(option) > 0; }
@@ -51,12 +51,16 @@ void require_for(const CLI::App& app, const char* option, const char* needed) {
 }
 
 // The limits of limits.hpp that a list of processor values must meet, checked before any plan:
-// at most kMaxProcessors values, each a normal double (a subnormal one has no usable inverse)
-// and the fastest at most kMaxSpeedRatio times the slowest.
-void check_processor_values(const std::vector<double>& values, const std::string& what) {
-  if (values.size() > kMaxProcessors)
+// at most `most` values (kMaxProcessors, or kMaxModelProcessors with --model), each a normal
+// double (a subnormal one has no usable inverse) and the fastest at most kMaxSpeedRatio times
+// the slowest.
+void check_processor_values(const std::vector<double>& values, const std::string& what,
+                            std::size_t most = kMaxProcessors) {
+  if (values.size() > most)
     throw InvalidArgument(what + ": " + std::to_string(values.size()) + " processors, more than the " +
-                          std::to_string(kMaxProcessors) + " hetscal-plan plans for");
+                          std::to_string(most) + " hetscal-plan plans for" +
+                          (most == kMaxProcessors ? " (" + std::to_string(kMaxModelProcessors) + " with --model)"
+                                                  : std::string()));
   for (std::size_t k = 0; k < values.size(); ++k)
     if (values[k] > 0.0 && values[k] < std::numeric_limits<double>::min())
       throw InvalidArgument(what + ": value " + std::to_string(k + 1) + " of " + std::to_string(values.size()) +
@@ -101,7 +105,7 @@ void read_processors(const CLI::App& app, const CommandLine& line, Options& opti
   const std::string what = given(app, "--file") ? "--file '" + line.file + "'"
                                                  : "--" + to_string(options.input_kind);
   const core::Speeds typed = make_speeds(options.input_kind, values, what);
-  check_processor_values(values, what);
+  check_processor_values(values, what, given(app, "--model") ? kMaxModelProcessors : kMaxProcessors);
   options.given_values = values;
   // Plans use values relative to the fastest processor, so that huge speeds (1e308) do not
   // overflow their sums; cycle-times are scaled as typed (7.8 stays 7.8 when the fastest
@@ -131,6 +135,7 @@ ModelSettings model_settings(const CLI::App& app, const CommandLine& line) {
   if (given(app, "--bandwidth")) settings.bandwidth_bytes_per_s = line.bandwidth;
   if (given(app, "--caller-grid")) settings.caller_grid = parse_shape(line.caller_grid, "--caller-grid");
   if (given(app, "--caller-block")) settings.caller_block = positive(line.caller_block, "--caller-block", kMaxOrder);
+  settings.exhaustive = line.exhaustive;
   return settings;
 }
 
@@ -144,9 +149,12 @@ core::Speeds rebalance_speeds(const std::string& text, const std::string& what) 
 // Sizes whose work grows too fast to finish (limits.hpp), refused before any plan is made.
 void check_work_limits(const Options& options) {
   const std::size_t processors = options.speeds.size();
-  if (options.model && processors > kMaxModelProcessors)
+  if (options.model && options.model->exhaustive && processors > kMaxExhaustiveProcessors)
+    throw InvalidArgument("--model --exhaustive: " + std::to_string(processors) + " processors, more than the " +
+                          std::to_string(kMaxExhaustiveProcessors) + " its full search prices candidates for");
+  if (processors > kMaxProcessors && (options.mode != Mode::Grid || options.grid || options.panel || options.picture_path))
     throw InvalidArgument("--model: " + std::to_string(processors) + " processors, more than the " +
-                          std::to_string(kMaxModelProcessors) + " it prices candidates for");
+                          std::to_string(kMaxProcessors) + " --pattern, --grid, --panel and --picture plan for");
   if (options.mode == Mode::Pattern && options.pattern == PatternKind::Gcrm && processors > kMaxGcrmProcessors)
     throw InvalidArgument("--pattern gcrm: " + std::to_string(processors) + " processors, more than the " +
                           std::to_string(kMaxGcrmProcessors) + " its search is run for");
@@ -173,7 +181,8 @@ void check_rebalance(const CLI::App& app, const CommandLine& line, Options& opti
 std::string limits_text() {
   return "Limits (larger problems are refused with a message naming the option): at most " +
          std::to_string(kMaxProcessors) + " processors (" + std::to_string(kMaxModelProcessors) +
-         " with --model, " + std::to_string(kMaxGcrmProcessors) +
+         " with --model, " + std::to_string(kMaxExhaustiveProcessors) + " with --model --exhaustive, " +
+         std::to_string(kMaxGcrmProcessors) +
          " with --pattern gcrm); the fastest at most " + format("%g", kMaxSpeedRatio) +
          " times the slowest; --order at most " + std::to_string(kMaxOrder) +
          ", and --model's pricing at most " + format("%g", kMaxModelOperations) +
@@ -265,6 +274,10 @@ void declare_options(CLI::App& app, CommandLine& line) {
       ->type_name("PxQ")->group(model);
   app.add_option("--caller-block", line.caller_block, "the caller's block size (default 64)")
       ->type_name("NB")->group(model);
+  app.add_flag("--exhaustive", line.exhaustive,
+               "price every candidate on every process count (the full search, to check the "
+               "default scalable one against)")
+      ->group(model);
 
   const std::string output = "Output";
   app.add_flag("--json", line.json, "print the report as JSON instead of text")->group(output);

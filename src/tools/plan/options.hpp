@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
 #include "tools/plan/input.hpp"
 #include "tools/plan/plan_model.hpp"
 #include "tools/plan/plan_pattern.hpp"
@@ -75,6 +75,7 @@ struct CommandLine {
   std::string speeds, cycle_times, file, file_kind, grid, panel, picture, pattern;
   bool exact = false;
   bool json = false;
+  bool exhaustive = false;
   long long matrix_tiles = 0;  // signed, so that "-3" is refused as -3 rather than wrapped
   std::string routine, network, caller_grid;
   long long order = 0, caller_block = 0;

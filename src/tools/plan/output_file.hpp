@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::tools::plan {
 

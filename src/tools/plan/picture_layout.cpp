@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::tools::plan {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <new>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "tools/plan/picture_draw.hpp"
 
 namespace hetscal::tools::plan {

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <memory>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "tools/plan/picture_draw.hpp"
 
 namespace hetscal::tools::plan {

@@ -1,6 +1,7 @@
 #include "tools/plan/plan.hpp"
 
 #include "tools/plan/plan_grid.hpp"
+#include "tools/plan/limits.hpp"
 #include "tools/plan/plan_rebalance.hpp"
 #include "tools/plan/text_format.hpp"
 
@@ -61,7 +62,8 @@ Report build_report(const Options& options) {
     report.pattern = pattern_report(options.pattern, options.speeds, options.grid,
                                   options.matrix_tiles.value_or(0));
     report.picture_tiles = report.pattern->tiles;
-  } else {
+  } else if (!options.model || options.speeds.size() <= kMaxProcessors) {
+    // Beyond kMaxProcessors the grid plan's shape search would take minutes: --model alone.
     plan_grid(options, report);
     report.picture_tiles = options.matrix_tiles.value_or(default_grid_picture_tiles(*report.grid));
   }

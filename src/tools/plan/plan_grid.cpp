@@ -1,15 +1,15 @@
 #include "tools/plan/plan_grid.hpp"
-#include "tools/plan/plan_model.hpp"
 
 #include <algorithm>
 
-#include "core/arrangements.hpp"
-#include "core/error.hpp"
-#include "core/grid_choice_by_model.hpp"
-#include "core/grid_planner.hpp"
-#include "core/grid_quality.hpp"
-#include "core/panel_plan.hpp"
+#include "core/common/error.hpp"
+#include "core/grids/arrangements.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/grids/grid_quality.hpp"
+#include "core/grids/panel_plan.hpp"
+#include "core/planners/grid_choice_by_model.hpp"
 #include "tools/plan/limits.hpp"
+#include "tools/plan/plan_model.hpp"
 #include "tools/plan/text_format.hpp"
 
 namespace hetscal::tools::plan {

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/error.hpp"
-#include "core/model_candidates.hpp"
-#include "core/model_report.hpp"
+#include "core/common/error.hpp"
+#include "core/planners/candidate_search.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/planners/model_report.hpp"
 #include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 
@@ -33,14 +36,6 @@ Shape squarest_grid(std::size_t processors) {
   return best;
 }
 
-std::size_t index_of(const std::vector<core::Prediction>& predictions, const core::Prediction& chosen) {
-  for (std::size_t k = 0; k < predictions.size(); ++k)
-    if (predictions[k].candidate.label == chosen.candidate.label &&
-        predictions[k].candidate.tile == chosen.candidate.tile)
-      return k;
-  return 0;
-}
-
 // "the diagonal tile's owner" or "the fastest rank of the panel".
 const char* panel_rank_text(core::PanelRank rank) {
   return rank == core::PanelRank::Fastest ? "the fastest rank of the panel" : "the diagonal tile's owner";
@@ -59,6 +54,13 @@ Json prediction_json(const core::Prediction& p) {
               {"moved_bytes", p.moved_bytes},
               {"memory_fraction", p.memory_fraction},
               {"fits_memory", p.fits_memory()}};
+}
+
+// The chosen candidate: its index among the predictions, its label, tile and time.
+Json chosen_json(const ModelReport& report) {
+  const core::Prediction& p = report.predictions.at(report.chosen);
+  return Json{{"index", report.chosen}, {"label", p.candidate.label}, {"tile", p.candidate.tile},
+              {"total_s", p.total_s()}};
 }
 
 // What pricing `candidates` for `problem` costs: operations summed, bytes at the peak.
@@ -102,12 +104,110 @@ void require_priceable(const core::Problem& problem, const std::vector<core::Can
   throw InvalidArgument(msg.str());
 }
 
-// The predictions a factorisation planner priced, its choice and the chosen T.
-template <typename Kind>
-void take_priced(ModelReport& report, const core::PlanChoice<Kind>& choice) {
-  for (const core::PricedCandidate<Kind>& c : choice.priced) report.predictions.push_back(c.prediction);
-  report.chosen = choice.chosen;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
+// The priced predictions of a search (pruned ones left out) and the chosen one's index among them.
+void take_priced(ModelReport& report, std::vector<core::Prediction> predictions, const std::vector<bool>& priced,
+                 std::size_t chosen) {
+  report.candidates = predictions.size();
+  for (std::size_t i = 0; i < predictions.size(); ++i) {
+    if (i == chosen) report.chosen = report.predictions.size();
+    if (priced[i]) report.predictions.push_back(std::move(predictions[i]));
+  }
+  report.pruned = report.candidates - report.predictions.size();
+}
+
+// Slices timed by per_rank_seconds: those whose candidates cost the most by
+// core::prediction_cost (an estimate from sizes alone; the time is measured).
+constexpr std::size_t kTimedSlices = 8;
+
+// The largest share of one rank when the runtime splits the pricing of `built` over the
+// platform's ranks: building the list (`build_s`, every rank does it) and ordering it, then
+// the slowest of the kTimedSlices slices estimated costliest, each priced and timed here.
+double per_rank_seconds(const core::Platform& platform, const core::Problem& problem,
+                        std::vector<core::Prediction> built, bool exhaustive, double build_s) {
+  const Clock::time_point start = Clock::now();
+  const core::PricingOrder order = core::pricing_order(platform, problem, built, exhaustive);
+  const double shared_s = build_s + seconds_since(start);
+  const std::size_t ranks = platform.size();
+  const std::size_t slices = std::min(ranks, built.size());
+  std::vector<double> estimate(slices, 0.0);
+  for (std::size_t position = 0; position < built.size(); ++position)
+    estimate[position % ranks] +=
+        core::prediction_cost(problem, built[order.order[position]].candidate, ranks).operations;
+  std::vector<std::size_t> costliest(slices);
+  for (std::size_t slice = 0; slice < slices; ++slice) costliest[slice] = slice;
+  const std::size_t timed = std::min(slices, kTimedSlices);
+  std::partial_sort(costliest.begin(), costliest.begin() + static_cast<long>(timed), costliest.end(),
+                    [&](std::size_t a, std::size_t b) { return estimate[a] > estimate[b]; });
+  double slowest = 0.0;
+  for (std::size_t t = 0; t < timed; ++t) {
+    const Clock::time_point slice_start = Clock::now();
+    core::price_slice(platform, problem, built, order, costliest[t], ranks);
+    slowest = std::max(slowest, seconds_since(slice_start));
+  }
+  return shared_s + slowest;
+}
+
+// Runs a factorisation planner (`choose`, the core planner the runtime calls) timed, and its
+// split over the ranks (`candidates`: its candidate list); keeps what it priced and its choice.
+// @return the kind chosen.
+template <typename Kind, typename Options, typename Choose, typename Candidates>
+Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates candidates) {
+  options.search.exhaustive = report.settings.exhaustive;
+  Clock::time_point start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
+  const core::PlanChoice<Kind> choice = choose(options);
+  report.planning_s = seconds_since(start);
+  report.planning_cpu_s = cpu_seconds_since(cpu_start);
+  std::vector<core::Prediction> predictions;
+  std::vector<bool> priced;
+  for (const core::PricedCandidate<Kind>& c : choice.priced) {
+    predictions.push_back(c.prediction);
+    priced.push_back(c.priced);
+  }
+  take_priced(report, std::move(predictions), priced, choice.chosen);
   report.pattern_cost = choice.pattern_cost;
+
+  start = Clock::now();
+  core::PlanCandidates<Kind> built = candidates(options);
+  const double build_s = seconds_since(start);
+  std::vector<core::Prediction> unpriced;
+  for (core::PricedCandidate<Kind>& c : built.built) unpriced.push_back(std::move(c.prediction));
+  report.planning_per_rank_s =
+      per_rank_seconds(report.platform, built.problem, std::move(unpriced), options.search.exhaustive, build_s);
+  return choice.kind;
+}
+
+// GEMM: the generic candidates (model_candidates.hpp) on the searched process counts, pruned
+// and chosen by the same search as the factorisations'.
+void run_gemm_planner(ModelReport& report) {
+  core::CandidateOptions options;
+  const core::SearchOptions search{report.settings.exhaustive, {}};
+  Clock::time_point start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
+  options.process_counts = core::searched_process_counts(report.platform, 0, search.exhaustive);
+  const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem, options);
+  const double build_s = seconds_since(start);
+  std::vector<core::Prediction> predictions(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i) predictions[i].candidate = candidates[i];
+  const std::vector<core::Prediction> unpriced = predictions;
+  const core::SearchResult result = core::search_candidates(report.platform, report.problem, predictions, search);
+  report.planning_s = seconds_since(start);
+  report.planning_cpu_s = cpu_seconds_since(cpu_start);
+  take_priced(report, std::move(predictions), result.priced, result.chosen);
+  report.planning_per_rank_s =
+      per_rank_seconds(report.platform, report.problem, unpriced, search.exhaustive, build_s);
+  const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, options);
+  if (largest_pattern < report.platform.size()) report.patterns_left_out_from = largest_pattern + 1;
 }
 
 }  // namespace
@@ -162,29 +262,33 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
   report.settings = settings;
   report.platform = platform_of(speeds, settings);
   report.problem = problem_of(speeds, settings);
-  const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem);
-  // The generic candidates stand in for Cholesky's (the same tile sizes, grids and counts).
-  require_priceable(report.problem, candidates, speeds.size());
+  // The full search prices every candidate: refused beforehand when that would take too long
+  // (the generic candidates stand in for every routine's: the same tiles, grids and counts).
+  if (settings.exhaustive)
+    require_priceable(report.problem, core::generate_candidates(report.platform, report.problem), speeds.size());
   const auto order = static_cast<std::int64_t>(settings.order);
+  const core::Platform& platform = report.platform;
+  const core::CallerLayout& caller = report.problem.caller;
   if (settings.routine == core::Routine::Cholesky) {
-    const core::CholeskyChoice choice = core::choose_cholesky_plan(report.platform, order, report.problem.caller);
-    take_priced(report, choice);
-    report.cholesky_kind = choice.kind;
+    report.cholesky_kind = run_planner<core::CholeskyLayoutKind>(
+        report, core::CholeskyPlanOptions{},
+        [&](const core::CholeskyPlanOptions& o) { return core::choose_cholesky_plan(platform, order, caller, o); },
+        [&](const core::CholeskyPlanOptions& o) { return core::cholesky_plan_candidates(platform, order, caller, o); });
     return report;
   }
   // QR is planned among LU's families, priced by the QR time model.
   if (settings.routine == core::Routine::LU || settings.routine == core::Routine::QR) {
-    const core::LuChoice choice =
-        settings.routine == core::Routine::LU ? core::choose_lu_plan(report.platform, order, order, report.problem.caller)
-                                              : core::choose_qr_plan(report.platform, order, order, report.problem.caller);
-    take_priced(report, choice);
-    report.lu_kind = choice.kind;
+    const core::Routine routine = settings.routine;
+    report.lu_kind = run_planner<core::LuLayoutKind>(
+        report, core::LuPlanOptions{},
+        [&](const core::LuPlanOptions& o) {
+          return routine == core::Routine::LU ? core::choose_lu_plan(platform, order, order, caller, o)
+                                              : core::choose_qr_plan(platform, order, order, caller, o);
+        },
+        [&](const core::LuPlanOptions& o) { return core::lu_plan_candidates(routine, platform, order, order, caller, o); });
     return report;
   }
-  report.predictions = core::predict_candidates(report.platform, report.problem, candidates);
-  const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, core::CandidateOptions{});
-  if (largest_pattern < speeds.size()) report.patterns_left_out_from = largest_pattern + 1;
-  report.chosen = index_of(report.predictions, core::choose(report.predictions));
+  run_gemm_planner(report);
   return report;
 }
 
@@ -243,8 +347,14 @@ Json model_json(const ModelReport& report) {
               {"caller_grid", {{"rows", report.problem.caller.grid_rows},
                                {"cols", report.problem.caller.grid_cols}}},
               {"caller_block", s.caller_block},
+              {"search", s.exhaustive ? "exhaustive" : "scalable"},
+              {"candidates", report.candidates},
+              {"pruned", report.pruned},
+              {"planning_s", report.planning_s},
+              {"planning_cpu_s", report.planning_cpu_s},
+              {"planning_per_rank_s", report.planning_per_rank_s},
               {"predictions", predictions},
-              {"chosen", report.chosen},
+              {"chosen", chosen_json(report)},
               {"cholesky_kind", report.cholesky_kind ? Json(core::cholesky_layout_name(*report.cholesky_kind))
                                                      : Json(nullptr)},
               {"lu_kind", report.lu_kind ? Json(core::lu_layout_name(*report.lu_kind)) : Json(nullptr)},

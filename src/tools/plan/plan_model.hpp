@@ -7,17 +7,16 @@
 /// grids, G-2DBC, GCR&M, heterogeneous symmetric patterns), for LU core::choose_lu_plan's
 /// (2DBC, heterogeneous grids in LU order, G-2DBC, heterogeneous patterns, each panel rank),
 /// for QR core::choose_qr_plan's (the same, priced by the QR time model).
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "core/cholesky_plan.hpp"
-#include "core/lu_plan.hpp"
-#include "core/platform.hpp"
-#include "core/speeds.hpp"
-#include "core/time_model.hpp"
+#include "core/common/speeds.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 #include "tools/plan/input.hpp"
 
 namespace hetscal::tools::plan {
@@ -33,6 +32,9 @@ struct ModelSettings {
   double bandwidth_bytes_per_s = 100.0e6 / 8.0;
   std::optional<Shape> caller_grid;          ///< otherwise the squarest p×q = P, p <= q
   std::size_t caller_block = 64;
+  /// --exhaustive: every process count and every candidate priced (no pruning), the full
+  /// search the scalable one is checked against (core/planners/candidate_search.hpp).
+  bool exhaustive = false;
 };
 
 /// The routine named `name` (gemm, lu, qr, cholesky; any case).
@@ -44,8 +46,19 @@ struct ModelReport {
   ModelSettings settings;
   core::Platform platform;
   core::Problem problem;
-  std::vector<core::Prediction> predictions;  ///< in candidate order
+  std::vector<core::Prediction> predictions;  ///< the priced candidates, in candidate order
   std::size_t chosen = 0;                     ///< index of the fastest that fits in memory
+  std::size_t candidates = 0;                 ///< candidates built (priced or pruned)
+  std::size_t pruned = 0;                     ///< candidates not priced: their lower bound lost
+  /// Wall seconds of this process's planner call (building and pricing the candidates).
+  double planning_s = 0.0;
+  /// CPU seconds of the same call (std::clock): what planning_s would be on an idle core.
+  double planning_cpu_s = 0.0;
+  /// Wall seconds of the largest share one rank takes when the runtime splits the pricing
+  /// over the platform's P ranks: building the candidates plus the slowest slice
+  /// (core::price_slice timed here on the slices whose candidates core::prediction_cost
+  /// estimates costliest).
+  double planning_per_rank_s = 0.0;
   /// The smallest process count k whose heterogeneous pattern was left out, if any (every
   /// larger k is left out too): core::largest_hetero_pattern_count.
   std::optional<std::size_t> patterns_left_out_from;
@@ -58,7 +71,8 @@ struct ModelReport {
   double pattern_cost = 0.0;
 };
 
-/// Builds the platform and the problem and prices every candidate.
+/// Builds the platform and the problem and runs the runtime's planner on them (the core
+/// planner the shim calls, with its scalable search unless settings.exhaustive), timed.
 /// @throws InvalidArgument if a setting is out of range (message names it), or if pricing
 ///         the candidates would exceed kMaxModelOperations or kMaxModelBytes (the message
 ///         gives the largest --order that fits); Error if no candidate fits in memory.

@@ -4,13 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "core/pattern_hetero.hpp"
-#include "core/pattern_resolve.hpp"
-
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
+#include "core/patterns/pattern_hetero.hpp"
+#include "core/patterns/pattern_resolve.hpp"
 #include "tools/plan/limits.hpp"
 #include "tools/plan/text_format.hpp"
 

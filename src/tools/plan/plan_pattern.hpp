@@ -3,14 +3,13 @@
 /// `hetscal-plan --pattern KIND`: a distribution pattern (Beaumont et al. 2023) over the
 /// given processors, its communication cost T and its load balance over the pictured tile
 /// matrix, printed as text or JSON and drawn.
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "core/pattern.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
+#include "core/patterns/pattern.hpp"
+#include "core/patterns/pattern_cost.hpp"
 #include "tools/plan/input.hpp"
 #include "tools/plan/picture.hpp"
 

@@ -3,12 +3,11 @@
 /// `hetscal-plan --rebalance OLD NEW`: the redistribution of a column-based partition when
 /// the speeds change (Beaumont, Legrand, Rastello & Robert 2000, §4), printed as text or JSON
 /// and drawn before/after.
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "core/rebalance.hpp"
-#include "core/speeds.hpp"
+#include "core/common/speeds.hpp"
+#include "core/rebalancing/rebalance.hpp"
 #include "tools/plan/options.hpp"
 #include "tools/plan/picture.hpp"
 

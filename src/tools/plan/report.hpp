@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/grid_quality.hpp"
-#include "core/grid_shares.hpp"
-#include "core/panel_plan.hpp"
+#include "core/grids/grid_quality.hpp"
+#include "core/grids/grid_shares.hpp"
+#include "core/grids/panel_plan.hpp"
 #include "tools/plan/input.hpp"
 #include "tools/plan/options.hpp"
 #include "tools/plan/plan_model.hpp"

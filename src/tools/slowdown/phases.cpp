@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "tools/slowdown/slowdown.hpp"
 
 namespace hetscal::slowdown {

@@ -11,7 +11,7 @@
 #include <ctime>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 
 namespace hetscal::slowdown {
 namespace {

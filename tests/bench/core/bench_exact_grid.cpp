@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exact_grid.hpp"
+#include "core/grids/exact_grid.hpp"
 
 namespace {
 

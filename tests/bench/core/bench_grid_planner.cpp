@@ -3,12 +3,12 @@
 // Not a pass/fail test: it prints figures.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <vector>
 
-#include "core/grid_planner.hpp"
+#include "core/grids/grid_planner.hpp"
 
 namespace {
 

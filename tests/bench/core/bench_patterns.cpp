@@ -17,12 +17,12 @@
 #include <random>
 #include <vector>
 
-#include "core/grid_planner.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/pattern_gcrm.hpp"
-#include "core/pattern_hetero.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
+#include "core/patterns/pattern_hetero.hpp"
 
 namespace core = hetscal::core;
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/rebalance.hpp"
+#include "core/rebalancing/rebalance.hpp"
 
 using namespace hetscal::core;
 

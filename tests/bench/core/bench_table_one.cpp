@@ -5,8 +5,8 @@
 /// I(b)), each next to the paper's printed value where the table has one (P = 23, 31, 35, 39;
 /// empty otherwise). tests/report draws the figure from it.
 /// Usage: bench_table_one [P_LIST (default 23,31,35,39) [GCRM_SEEDS_PER_SIZE (default 25)]]
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/pattern_2dbc.hpp"
-#include "core/pattern_cost.hpp"
-#include "core/pattern_g2dbc.hpp"
-#include "core/pattern_gcrm.hpp"
+#include "core/common/error.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_gcrm.hpp"
 
 namespace core = hetscal::core;
 

@@ -10,11 +10,11 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "core/model_candidates.hpp"
-#include "core/model_rauber_runger.hpp"
-#include "core/model_report.hpp"
-#include "core/platform.hpp"
-#include "core/time_model.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "core/planners/model_report.hpp"
+#include "core/time_models/model_rauber_runger.hpp"
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
 
 namespace {
 

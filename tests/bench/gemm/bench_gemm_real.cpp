@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/gemm.hpp"
 #include "kernels/local_blas.hpp"
@@ -32,7 +32,6 @@
 #include "layout/local_storage.hpp"
 #include "planned_grid.hpp"
 #include "real_bench_support.hpp"
-
 #include "scalapack_abi.hpp"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/grid_planner.hpp"
-#include "core/panel_plan.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/grids/panel_plan.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
 

@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi_test_support.hpp"
 
 namespace hetscal::runtime {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/common/error.hpp"
 #include "mpi_test_support.hpp"
 #include "scalapack_abi.hpp"
 

@@ -1,0 +1,142 @@
+#include "core/grids/allocation_1d.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/common/speeds.hpp"
+
+namespace hetscal::core {
+namespace {
+
+void require_chunks(std::int64_t chunks, const char* what) {
+  if (chunks < 0) {
+    std::ostringstream msg;
+    msg << what << " = " << chunks << "; it must be >= 0";
+    throw InvalidArgument(msg.str());
+  }
+}
+
+double finish_time(double cycle_time, std::int64_t count) {
+  return cycle_time * static_cast<double>(count);
+}
+
+/// The processor that should receive the next chunk: argmin t_k·(c_k + 1) over the
+/// processors below their cap (no cap when `caps` is empty); lowest index among equals.
+/// Returns kNoSelection if every processor is at its cap.
+std::size_t next_owner(const std::vector<double>& cycle_times,
+                       const std::vector<std::int64_t>& counts,
+                       const std::vector<std::int64_t>& caps) {
+  std::size_t best = kNoSelection;
+  double best_cost = 0.0;
+  for (std::size_t k = 0; k < cycle_times.size(); ++k) {
+    if (!caps.empty() && counts[k] >= caps[k]) continue;
+    const double cost = finish_time(cycle_times[k], counts[k] + 1);
+    if (best == kNoSelection || cost < best_cost) {
+      best = k;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+double average_cost(const std::vector<double>& cycle_times,
+                    const std::vector<std::int64_t>& counts) {
+  double slowest = 0.0;
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    slowest = std::max(slowest, finish_time(cycle_times[k], counts[k]));
+    total += counts[k];
+  }
+  if (total == 0) return std::nan("");
+  return slowest / static_cast<double>(total);
+}
+
+/// Owners of chunks 1…length in the order the greedy hands them out.
+std::vector<std::size_t> greedy_sequence(const std::vector<double>& cycle_times,
+                                         std::int64_t length,
+                                         const std::vector<std::int64_t>& caps) {
+  std::vector<std::int64_t> counts(cycle_times.size(), 0);
+  std::vector<std::size_t> owners;
+  owners.reserve(static_cast<std::size_t>(length));
+  for (std::int64_t m = 0; m < length; ++m) {
+    const std::size_t k = next_owner(cycle_times, counts, caps);
+    ++counts[k];
+    owners.push_back(k);
+  }
+  return owners;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> optimal_allocation(const std::vector<double>& cycle_times,
+                                             std::int64_t chunks) {
+  require_positive_finite(cycle_times, "cycle-times");
+  require_chunks(chunks, "chunks");
+  double total_speed = 0.0;
+  for (double t : cycle_times) total_speed += 1.0 / t;
+
+  // Initialisation: proportional shares rounded down. Rounding in floating point could in
+  // principle push the sum above M; then the greedy alone (from zero) is used instead.
+  std::vector<std::int64_t> counts(cycle_times.size());
+  std::int64_t assigned = 0;
+  for (std::size_t k = 0; k < cycle_times.size(); ++k) {
+    const double share = static_cast<double>(chunks) * (1.0 / cycle_times[k]) / total_speed;
+    counts[k] = static_cast<std::int64_t>(std::floor(share));
+    assigned += counts[k];
+  }
+  if (assigned > chunks) {
+    std::fill(counts.begin(), counts.end(), 0);
+    assigned = 0;
+  }
+  for (; assigned < chunks; ++assigned) ++counts[next_owner(cycle_times, counts, {})];
+  return counts;
+}
+
+std::vector<IncrementalStep> incremental_allocation(const std::vector<double>& cycle_times,
+                                                    std::int64_t chunks) {
+  require_positive_finite(cycle_times, "cycle-times");
+  require_chunks(chunks, "chunks");
+  std::vector<IncrementalStep> rows;
+  rows.reserve(static_cast<std::size_t>(chunks) + 1);
+  IncrementalStep row;
+  row.counts.assign(cycle_times.size(), 0);
+  for (std::int64_t m = 0;; ++m) {
+    row.chunks = m;
+    row.average_cost = average_cost(cycle_times, row.counts);
+    row.selected = m < chunks ? next_owner(cycle_times, row.counts, {}) : kNoSelection;
+    rows.push_back(row);
+    if (m == chunks) break;
+    ++row.counts[row.selected];
+  }
+  return rows;
+}
+
+std::vector<std::size_t> lu_slice_order(const std::vector<double>& cycle_times,
+                                        std::int64_t slice) {
+  require_positive_finite(cycle_times, "cycle-times");
+  require_chunks(slice, "slice");
+  std::vector<std::size_t> owners = greedy_sequence(cycle_times, slice, {});
+  std::reverse(owners.begin(), owners.end());
+  return owners;
+}
+
+std::vector<std::size_t> lu_order_with_counts(const std::vector<double>& cycle_times,
+                                              const std::vector<std::int64_t>& counts) {
+  require_positive_finite(cycle_times, "cycle-times");
+  if (counts.size() != cycle_times.size()) {
+    std::ostringstream msg;
+    msg << "counts: " << counts.size() << " values given for " << cycle_times.size()
+        << " cycle-times";
+    throw InvalidArgument(msg.str());
+  }
+  for (std::int64_t c : counts) require_chunks(c, "count");
+  const std::int64_t length = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
+  std::vector<std::size_t> owners = greedy_sequence(cycle_times, length, counts);
+  std::reverse(owners.begin(), owners.end());
+  return owners;
+}
+
+}  // namespace hetscal::core

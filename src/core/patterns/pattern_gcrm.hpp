@@ -1,0 +1,50 @@
+#pragma once
+/// @file pattern_gcrm.hpp
+/// Greedy ColRow & Matching (GCR&M, Beaumont et al. 2023, §V-A, Algorithm 1): square r×r
+/// patterns for symmetric factorisations (Cholesky) on any number of nodes P.
+///
+/// Phase 1 gives each node a set A[p] of colrows (round robin first, then repeatedly the
+/// least-loaded node takes the colrow covering most uncovered cells; ties: least-used colrow,
+/// then seeded random). Phase 2 assigns off-diagonal cells to nodes covering them with a
+/// maximum matching against ⌊r(r−1)/P⌋ copies per node, then a second one against one copy
+/// per node, then greedily to the least-loaded node holding one of the cell's colrows.
+/// Diagonal cells stay unassigned: resolve() gives each replica to its colrow's least-loaded node.
+#include <cstdint>
+
+#include "core/patterns/pattern.hpp"
+
+namespace hetscal::core {
+
+/// Equation 3: ⌈r(r−1)/P⌉ <= r²/P, the condition for a balanced r×r pattern to exist.
+/// @throws InvalidArgument if P < 1 or r < 1.
+bool gcrm_size_is_balanceable(int num_nodes, int size);
+
+/// One run of Algorithm 1 for pattern size r; deterministic for a given seed.
+/// "Least loaded" means fewest colrows in phase 1 and fewest cells in phase 2's fallback.
+/// @throws InvalidArgument if P < 1 or r < 2.
+Pattern gcrm_pattern(int num_nodes, int size, std::uint64_t seed);
+
+/// How best_gcrm searches (the paper: r <= 6√P satisfying Equation 3, 100 seeds each).
+struct GcrmSearchOptions {
+  double max_size_factor = 6.0;  ///< sizes r <= max_size_factor·√P
+  int seeds_per_size = 100;      ///< runs per size, each with its own derived seed
+  std::uint64_t seed = 0;        ///< base seed; the whole search is deterministic in it
+};
+
+/// The cheapest pattern found, its cost z̄, its size and the seed of the run that built it.
+struct GcrmResult {
+  Pattern pattern;
+  double cost = 0.0;
+  int size = 0;
+  std::uint64_t run_seed = 0;
+};
+
+/// Runs Algorithm 1 over every size r with r(r−1) >= P (so every node owns a cell) and
+/// Equation 3, r <= max_size_factor·√P, and `seeds_per_size` seeds per size; keeps the
+/// lowest z̄ among balanceable patterns (is_balanceable: Equation 3 holds for the cells
+/// actually given, and the diagonal cells can top every node up), the first found on ties
+/// (smallest r, then earliest seed).
+/// @throws InvalidArgument if P < 1, seeds_per_size < 1 or no size qualifies.
+GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options = {});
+
+}  // namespace hetscal::core

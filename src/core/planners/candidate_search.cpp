@@ -1,0 +1,218 @@
+#include "core/planners/candidate_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/planners/factorization_plan.hpp"
+#include "core/planners/model_candidates.hpp"
+
+namespace hetscal::core {
+namespace {
+
+double tiles_of(std::size_t extent, std::size_t tile) {
+  return static_cast<double>((extent + tile - 1) / tile);
+}
+
+/// The update work of the routine's steps in units of nb³ flops, as the step models count it
+/// (lu_steps.hpp, qr_steps.hpp, cholesky_steps.hpp, time_model_steps.hpp for GEMM): whole
+/// trailing tiles, summed over the steps.
+double update_units(const Problem& problem, std::size_t nb) {
+  const double rows = tiles_of(problem.rows(), nb), cols = tiles_of(problem.n, nb);
+  if (problem.routine == Routine::Gemm) return 2.0 * tiles_of(problem.inner(), nb) * rows * cols;
+  const double steps = tiles_of(std::min(problem.rows(), problem.n), nb);
+  double units = 0.0;
+  for (double k = 0.0; k < steps; k += 1.0) {
+    const double below = std::max(0.0, rows - k - 1.0), right = std::max(0.0, cols - k - 1.0);
+    switch (problem.routine) {
+      case Routine::LU: units += 2.0 * below * right; break;                   // GEMM 2nb³
+      case Routine::QR: units += 4.0 * (below + 1.0) * right; break;           // Vᴴ·A and the update
+      case Routine::Cholesky: units += below + below * (below - 1.0); break;  // SYRK nb³, GEMM 2nb³ (lower)
+      case Routine::Gemm: break;
+    }
+  }
+  return units;
+}
+
+/// Keeps the `most` boundaries with the largest speed drop to the next class (and the last).
+std::vector<std::size_t> largest_drops(const std::vector<SpeedClass>& classes, std::size_t most) {
+  std::vector<std::size_t> order(classes.size() - 1);  // boundary after class c
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return classes[a].speed_flops / classes[a + 1].speed_flops > classes[b].speed_flops / classes[b + 1].speed_flops;
+  });
+  order.resize(std::min(order.size(), most));
+  std::sort(order.begin(), order.end());
+  std::vector<std::size_t> boundaries;
+  std::size_t c = 0, count = 0;
+  for (std::size_t cut : order) {
+    for (; c <= cut; ++c) count += classes[c].count;
+    boundaries.push_back(count);
+  }
+  return boundaries;
+}
+
+std::size_t divisor_count(std::size_t k) {
+  std::size_t count = 0;
+  for (std::size_t d = 1; d * d <= k; ++d)
+    if (k % d == 0) count += d * d == k ? 1 : 2;
+  return count;
+}
+
+/// The count in [low, high] (low >= 1) with the most grid shapes p×q = k (ties: the largest).
+std::size_t most_shapes_count(std::size_t low, std::size_t high) {
+  std::size_t best = high, shapes = 0;
+  for (std::size_t k = high; k >= std::max<std::size_t>(low, 1); --k) {
+    const std::size_t d = divisor_count(k);
+    if (d > shapes) {
+      best = k;
+      shapes = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<SpeedClass> speed_classes(const Platform& platform) {
+  std::vector<SpeedClass> classes;
+  for (std::size_t x : fastest_first(platform)) {
+    const double speed = platform.processors[x].speed_flops;
+    if (classes.empty() || classes.back().speed_flops != speed) classes.push_back({speed, 0});
+    ++classes.back().count;
+  }
+  return classes;
+}
+
+std::size_t near_square_count(std::size_t count) {
+  std::size_t best = std::min<std::size_t>(count, 1);
+  for (std::size_t p = 1; p * p <= count; ++p) best = std::max(best, p * std::min(count / p, 2 * p));
+  return best;
+}
+
+std::vector<std::size_t> searched_process_counts(const Platform& platform, std::size_t max_processors,
+                                                 bool exhaustive) {
+  require_valid(platform);
+  const std::size_t most = planned_processor_count(platform, max_processors);
+  std::set<std::size_t> counts;
+  if (exhaustive) {
+    for (std::size_t k = 1; k <= most; ++k) counts.insert(k);
+    return {counts.begin(), counts.end()};
+  }
+  const auto classes = speed_classes(platform);
+  std::vector<std::size_t> anchors = largest_drops(classes, kMaxClassBoundaries - 1);
+  anchors.push_back(most);
+  for (std::size_t k = 1; k < most;
+       k = k < kEveryCountUpTo ? k + 1 : static_cast<std::size_t>(kCountLadderRatio * static_cast<double>(k)))
+    anchors.push_back(k);
+  for (std::size_t anchor : anchors) {
+    const std::size_t k = std::min(anchor, most);
+    counts.insert(k);
+    counts.insert(near_square_count(k));
+    counts.insert(most_shapes_count(static_cast<std::size_t>(static_cast<double>(k) / kCountLadderRatio), k));
+  }
+  return {counts.begin(), counts.end()};
+}
+
+double compute_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  if (candidate.kind == CandidateKind::CallerLayout || candidate.tile == 0) return 0.0;
+  double speed = 0.0;
+  for (std::size_t x : candidate.processors())
+    if (x < platform.size()) speed += platform.processors[x].speed_flops;
+  if (speed <= 0.0) return 0.0;
+  const double nb = static_cast<double>(candidate.tile);
+  // The kernel's best rate for this tile: grouped or tile by tile, whichever is faster.
+  const double efficiency =
+      platform.kernel.efficiency(nb) * std::max(1.0, platform.kernel.per_tile_calls);
+  return update_units(problem, candidate.tile) * nb * nb * nb / (speed * efficiency);
+}
+
+PricingOrder pricing_order(const Platform& platform, const Problem& problem,
+                           const std::vector<Prediction>& predictions, bool exhaustive) {
+  PricingOrder result;
+  const std::size_t count = predictions.size();
+  result.bound.assign(count, 0.0);
+  if (!exhaustive)
+    for (std::size_t i = 0; i < count; ++i)
+      result.bound[i] = compute_lower_bound(platform, problem, predictions[i].candidate);
+  result.order.resize(count);
+  std::iota(result.order.begin(), result.order.end(), std::size_t{0});
+  std::stable_sort(result.order.begin(), result.order.end(),
+                   [&](std::size_t a, std::size_t b) { return result.bound[a] < result.bound[b]; });
+  return result;
+}
+
+namespace {
+
+/// price_slice, keeping the exception of a failed pricing for search_candidates.
+SlicePricing price_slice_keeping(const Platform& platform, const Problem& problem,
+                                 std::vector<Prediction>& predictions, const PricingOrder& order,
+                                 std::size_t index, std::size_t count, std::exception_ptr& failure) {
+  SlicePricing slice;
+  slice.priced.assign(predictions.size(), false);
+  CandidatePick& mine = slice.pick;
+  for (std::size_t position = index; position < predictions.size(); position += count) {
+    const std::size_t i = order.order[position];
+    // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
+    if (order.bound[i] > mine.total_s) {
+      ++slice.pruned;
+      continue;
+    }
+    try {
+      predictions[i] = predict(platform, problem, predictions[i].candidate);
+    } catch (const std::exception&) {
+      mine = {-std::numeric_limits<double>::infinity(), i};
+      failure = std::current_exception();
+      break;  // every pricer learns of it from the agreement
+    }
+    slice.priced[i] = true;
+    const Prediction& p = predictions[i];
+    if (p.fits_memory() && (p.total_s() < mine.total_s || (p.total_s() == mine.total_s && i < mine.index)))
+      mine = {p.total_s(), i};
+  }
+  return slice;
+}
+
+}  // namespace
+
+SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
+                         const PricingOrder& order, std::size_t index, std::size_t count) {
+  std::exception_ptr failure;
+  return price_slice_keeping(platform, problem, predictions, order, index, count, failure);
+}
+
+SearchResult search_candidates(const Platform& platform, const Problem& problem,
+                               std::vector<Prediction>& predictions, const SearchOptions& options) {
+  const PricingSlice& slice = options.slice;
+  if (slice.count == 0 || slice.index >= slice.count)
+    throw InvalidArgument("search_candidates: slice " + std::to_string(slice.index) + " of " +
+                          std::to_string(slice.count));
+  if (slice.count > 1 && !slice.agree)
+    throw InvalidArgument("search_candidates: " + std::to_string(slice.count) + " slices but no agreement");
+  const std::size_t count = predictions.size();
+  std::exception_ptr failure;
+  const PricingOrder order = pricing_order(platform, problem, predictions, options.exhaustive);
+  SlicePricing mine = price_slice_keeping(platform, problem, predictions, order, slice.index, slice.count, failure);
+  const CandidatePick agreed = slice.count > 1 ? slice.agree(mine.pick) : mine.pick;
+  if (agreed.total_s == -std::numeric_limits<double>::infinity()) {
+    if (failure && agreed.index == mine.pick.index) std::rethrow_exception(failure);
+    throw Error("search_candidates: another pricer could not price candidate " + std::to_string(agreed.index));
+  }
+  if (!(agreed.total_s < std::numeric_limits<double>::infinity()) || agreed.index >= count) {
+    std::ostringstream msg;
+    msg << "choose: none of the " << count << " candidates fits in memory";
+    throw Error(msg.str());
+  }
+  SearchResult result;
+  result.chosen = agreed.index;
+  result.total_s = agreed.total_s;
+  result.priced = std::move(mine.priced);
+  result.pruned = mine.pruned;
+  return result;
+}
+
+}  // namespace hetscal::core

@@ -1,0 +1,134 @@
+#pragma once
+/// @file candidate_search.hpp
+/// How the planners (lu_plan.hpp, cholesky_plan.hpp) search their candidates so that planning
+/// stays cheap from 2 to thousands of processors, and still chooses what the full search
+/// chooses:
+///   - speed classes: processors of equal speed are interchangeable, so the process counts
+///     that can matter are the class boundaries (all processors of speed >= s, for each
+///     speed s), not every k; the search adds a geometric ladder of counts below P (small
+///     problems want fewer processors) and, below each count, the largest with a near-square
+///     grid and the one with the most grid shapes (a prime count has only 1×k);
+///   - pruning: candidates are priced in order of a lower bound of their time (their update
+///     flops alone at perfect balance over their processors' speeds), and one whose bound
+///     exceeds the best time priced so far is not priced: it could not have won;
+///   - slices: the candidates are dealt round-robin (in lower-bound order) over `count`
+///     pricers; each prices its slice, and an `agree` function given by the caller (one MPI
+///     MINLOC reduction in the runtime) returns the overall winner, so that every pricer
+///     ends with the same choice whatever its slice.
+/// The full search (every k, every candidate priced) stays available as SearchOptions::exhaustive.
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/time_models/platform.hpp"
+#include "core/time_models/time_model.hpp"
+
+namespace hetscal::core {
+
+/// Processors of one speed.
+struct SpeedClass {
+  double speed_flops = 0.0;
+  std::size_t count = 0;
+};
+
+/// The platform's speed classes, fastest first (exact equality of speed_flops).
+std::vector<SpeedClass> speed_classes(const Platform& platform);
+
+/// The process counts a planner tries (the fastest k processors each), increasing, all within
+/// 1 … planned_processor_count(platform, max_processors):
+///   exhaustive: every k;
+///   otherwise: every class boundary, every count up to kEveryCountUpTo and the rungs of a
+///   geometric ladder (ratio kCountLadderRatio) above it, below the largest count, each with near_square_count of it and the
+///   count with the most grid shapes between it / kCountLadderRatio and it. With more than kMaxClassBoundaries classes, the boundaries
+///   with the largest speed drops are kept.
+std::vector<std::size_t> searched_process_counts(const Platform& platform, std::size_t max_processors,
+                                                 bool exhaustive);
+
+/// Every process count up to this one is tried (they are cheap to price, and a small
+/// problem's best count lies anywhere among them); above it, a geometric ladder.
+inline constexpr std::size_t kEveryCountUpTo = 32;
+
+/// Ratio of the geometric ladder of process counts above kEveryCountUpTo: the predicted time
+/// is flat near the best count, so the nearest rung (or its near-square neighbour) loses little.
+inline constexpr double kCountLadderRatio = 1.2;
+
+/// Class boundaries kept at most (platforms whose every processor has its own speed).
+inline constexpr std::size_t kMaxClassBoundaries = 32;
+
+/// The largest k <= count that has a grid p×q = k with p <= q <= 2p (count itself when it has
+/// one; ties: count itself). 1 for count 1.
+std::size_t near_square_count(std::size_t count);
+
+/// A lower bound of predict(platform, problem, candidate).total_s() for a candidate that
+/// computes on hetscal's layout (not CandidateKind::CallerLayout, which returns 0): the
+/// routine's update flops as the step models count them (whole tiles) at perfect balance over
+/// the candidate's processors, at the kernel's best rate for its tile size.
+double compute_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate);
+
+/// One pricer's best candidate: its total time and its index in the planner's list.
+struct CandidatePick {
+  double total_s = std::numeric_limits<double>::infinity();  ///< +inf: none fits; -inf: pricing failed
+  std::size_t index = 0;
+};
+
+/// Where this pricer stands among those that share the search.
+struct PricingSlice {
+  std::size_t index = 0;  ///< this pricer's slice, < count
+  std::size_t count = 1;  ///< pricers
+  /// Returns the overall pick from this slice's (the smallest total_s, then the smallest
+  /// index; -inf when a pricer failed): collective over the pricers. Empty when count == 1.
+  std::function<CandidatePick(const CandidatePick&)> agree;
+};
+
+struct SearchOptions {
+  bool exhaustive = false;  ///< every process count, every candidate priced (today's full search)
+  PricingSlice slice;
+};
+
+/// What one pricer did with its slice.
+struct SlicePricing {
+  CandidatePick pick;           ///< the slice's fastest that fits (-inf: a pricing failed)
+  std::vector<bool> priced;     ///< per candidate: priced by this slice
+  std::size_t pruned = 0;       ///< the slice's candidates skipped by their lower bound
+};
+
+/// The order candidates are priced in: increasing compute_lower_bound (ties: list order);
+/// with exhaustive, list order and bounds of 0 (nothing is pruned).
+struct PricingOrder {
+  std::vector<std::size_t> order;
+  std::vector<double> bound;  ///< per candidate, in list order
+};
+PricingOrder pricing_order(const Platform& platform, const Problem& problem,
+                           const std::vector<Prediction>& predictions, bool exhaustive);
+
+/// Prices slice `index` of `count` (the candidates at positions index, index + count, … of
+/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice.
+/// A pricing that throws ends the slice with a pick of -inf at that candidate; the exception
+/// is rethrown by search_candidates.
+/// @param predictions on return, the priced ones hold their prediction.
+/// @pre index < count.
+SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
+                         const PricingOrder& order, std::size_t index, std::size_t count);
+
+/// What search_candidates chose.
+struct SearchResult {
+  std::size_t chosen = 0;       ///< index of the winner in the candidate list
+  double total_s = 0.0;         ///< its predicted time
+  std::vector<bool> priced;     ///< per candidate: priced by this pricer
+  std::size_t pruned = 0;       ///< this pricer's candidates skipped by their lower bound
+};
+
+/// Prices this slice of `predictions` (each holding its candidate, in the planner's order),
+/// lowest bound first, skipping those whose bound exceeds the best priced so far (none when
+/// options.exhaustive), then agrees on the winner: the fastest that fits in memory, the
+/// earlier on ties, as choose() would among all of them.
+/// @param predictions on return, the priced ones hold their prediction.
+/// @throws InvalidArgument as predict (rethrown on every pricer: another pricer's failure as
+///   Error naming the candidate); Error if no candidate fits in memory; InvalidArgument on a
+///   slice index >= count, or count > 1 without agree.
+SearchResult search_candidates(const Platform& platform, const Problem& problem,
+                               std::vector<Prediction>& predictions, const SearchOptions& options);
+
+}  // namespace hetscal::core

@@ -1,0 +1,174 @@
+#include "core/planners/lu_plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/common/error.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/patterns/pattern_2dbc.hpp"
+#include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_g2dbc.hpp"
+#include "core/planners/cholesky_ordering.hpp"
+#include "core/planners/model_candidates.hpp"
+
+namespace hetscal::core {
+namespace {
+
+/// Short labels for format_predictions' 18 columns: "hetero 3x3", "hetpattern 7".
+std::string label_of(LuLayoutKind kind, std::size_t p, std::size_t q) {
+  switch (kind) {
+    case LuLayoutKind::HeterogeneousGrid: return plan_label("hetero", p, q);
+    case LuLayoutKind::HeteroPattern: return plan_label("hetpattern", p, q);
+    default: return plan_label(lu_layout_name(kind), p, q);
+  }
+}
+
+/// The candidates of choose_lu_plan, before pricing.
+class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
+ public:
+  LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
+                     const std::string& planner)
+      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner)),
+        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
+
+  void add_caller(const Problem& problem) { add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem)); }
+
+  /// 2DBC on every shape p×q = k; the planner's heterogeneous grid with its tiles in LU
+  /// order where the speeds differ (with equal speeds it is 2DBC again: built only when 2DBC
+  /// itself is not wanted).
+  void add_grids(const std::vector<std::size_t>& fastest) {
+    const bool hetero = speeds_differ(platform_, fastest) || !wants(LuLayoutKind::BlockCyclic);
+    for (const GridShape shape : grid_shapes(fastest.size())) {
+      const std::size_t p = shape.rows, q = shape.cols;
+      if (wants(LuLayoutKind::BlockCyclic)) {
+        const double T = lu_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        for (std::size_t nb : tiles())
+          add(LuLayoutKind::BlockCyclic, block_cyclic_grid(label_of(LuLayoutKind::BlockCyclic, p, q), nb, shape, fastest), T);
+      }
+      if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
+        const GridChoice plan = plan_grid_shape(cycle_times_, p, q);
+        for (std::size_t nb : tiles())
+          add(LuLayoutKind::HeterogeneousGrid,
+              with_suffix_balanced_order(cartesian_candidate(label_of(LuLayoutKind::HeterogeneousGrid, p, q), nb, p, q,
+                                                             plan.arrangement.processor, plan.shares.r, plan.shares.c),
+                                         shape_),
+              0.0);
+      }
+    }
+  }
+
+  /// G-2DBC and, where the speeds differ (or G-2DBC is not wanted), the heterogeneous
+  /// pattern on the fastest k.
+  void add_patterns(const std::vector<std::size_t>& fastest) {
+    const int k = static_cast<int>(fastest.size());
+    if (k < 2) return;
+    if (wants(LuLayoutKind::G2dbc) && g2dbc_parameters(k).c != 0) add_pattern(LuLayoutKind::G2dbc, g2dbc_pattern(k), fastest);
+    if (!wants(LuLayoutKind::HeteroPattern) || (!speeds_differ(platform_, fastest) && wants(LuLayoutKind::G2dbc))) return;
+    const Speeds speeds = speeds_of(platform_, fastest);
+    if (hetero_pattern_cells_needed(speeds, options_.hetero_pattern.min_cells_per_node) > options_.max_pattern_cells) return;
+    add_pattern(LuLayoutKind::HeteroPattern, hetero_pattern(speeds, options_.hetero_pattern), fastest);
+  }
+
+  /// Every candidate once more with its panels factorised by the fastest owner of a panel
+  /// tile (label "…/fast"), where some column of its owner table has owners of different
+  /// speeds (elsewhere that is the diagonal tile's owner again).
+  void add_fastest_panel_variants() {
+    const std::size_t count = built().size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const LuCandidate c = built()[i];  // a copy: add() grows the list
+      if (c.kind == LuLayoutKind::CallerLayout || !columns_mix_speeds(c.prediction.candidate)) continue;
+      Candidate fastest_panel = c.prediction.candidate;
+      fastest_panel.panel_rank = PanelRank::Fastest;
+      fastest_panel.label += "/fast";
+      add(c.kind, std::move(fastest_panel), c.pattern_cost);
+    }
+  }
+
+
+ private:
+  bool columns_mix_speeds(const Candidate& c) const {
+    for (std::size_t b = 0; b < c.cols; ++b)
+      for (std::size_t a = 1; a < c.rows; ++a)
+        if (platform_.processors[c.owner[a * c.cols + b]].speed_flops != platform_.processors[c.owner[b]].speed_flops)
+          return true;
+    return false;
+  }
+
+  void add_pattern(LuLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
+    const double T = lu_cost(pattern);
+    for (std::size_t nb : tiles()) add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);
+  }
+
+  const Platform& platform_;
+  MatrixShape shape_;
+  const LuPlanOptions& options_;
+  std::vector<double> cycle_times_;
+};
+
+}  // namespace
+
+const char* lu_layout_name(LuLayoutKind kind) {
+  switch (kind) {
+    case LuLayoutKind::CallerLayout: return "caller layout";
+    case LuLayoutKind::BlockCyclic: return "2DBC";
+    case LuLayoutKind::HeterogeneousGrid: return "hetero grid";
+    case LuLayoutKind::G2dbc: return "G-2DBC";
+    case LuLayoutKind::HeteroPattern: return "hetero pattern";
+  }
+  return "?";
+}
+
+namespace {
+
+}  // namespace
+
+PlanCandidates<LuLayoutKind> lu_plan_candidates(Routine routine, const Platform& platform, std::int64_t m,
+                                                std::int64_t n, const CallerLayout& caller,
+                                                const LuPlanOptions& options) {
+  const std::string planner = routine == Routine::QR ? "choose_qr_plan" : "choose_lu_plan";
+  require_valid(platform);
+  if (m < 1 || n < 1)
+    throw InvalidArgument(planner + ": an M x N = " + std::to_string(m) + " x " + std::to_string(n) +
+                          " matrix; both must be >= 1");
+  if (options.kinds.empty()) throw InvalidArgument(planner + ": no kind of distribution to price");
+  PlanCandidates<LuLayoutKind> candidates;
+  Problem& problem = candidates.problem;
+  problem.routine = routine;
+  problem.m = static_cast<std::size_t>(m);
+  problem.n = static_cast<std::size_t>(n);
+  problem.caller = caller;
+
+  LuCandidateBuilder builder(platform, {problem.m, problem.n}, options, planner);
+  if (builder.wants(LuLayoutKind::CallerLayout)) builder.add_caller(problem);
+  add_per_process_count(platform, options.max_processors, options.search.exhaustive, builder);
+  builder.add_fastest_panel_variants();
+  if (builder.built().empty())
+    throw InvalidArgument(planner + ": none of the " + std::to_string(options.kinds.size()) +
+                          " kinds of distribution asked for applies to " + std::to_string(platform.size()) +
+                          " processors (G-2DBC and heterogeneous patterns need 2 or more)");
+  candidates.built = std::move(builder.built());
+  return candidates;
+}
+
+namespace {
+
+/// The LU planner's candidates priced for `routine` (LU or QR): only the step model differs.
+LuChoice choose_factorization_plan(Routine routine, const Platform& platform, std::int64_t m, std::int64_t n,
+                                   const CallerLayout& caller, const LuPlanOptions& options) {
+  return build_price_and_choose<LuLayoutKind>(
+      platform, [&] { return lu_plan_candidates(routine, platform, m, n, caller, options); }, options.search);
+}
+
+}  // namespace
+
+LuChoice choose_lu_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
+                        const LuPlanOptions& options) {
+  return choose_factorization_plan(Routine::LU, platform, m, n, caller, options);
+}
+
+LuChoice choose_qr_plan(const Platform& platform, std::int64_t m, std::int64_t n, const CallerLayout& caller,
+                        const LuPlanOptions& options) {
+  return choose_factorization_plan(Routine::QR, platform, m, n, caller, options);
+}
+
+}  // namespace hetscal::core

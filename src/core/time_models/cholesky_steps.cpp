@@ -1,0 +1,312 @@
+#include "core/time_models/cholesky_steps.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/time_models/time_model_steps.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;  // double precision, as the rest of the model
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+void require_square_layout(const TileOwnership& layout, std::size_t processors) {
+  std::ostringstream msg;
+  if (layout.row_class.size() != layout.col_class.size())
+    msg << "Cholesky steps: " << layout.row_class.size() << " tile rows but "
+        << layout.col_class.size() << " tile columns; the matrix must be square";
+  else if (!has_diagonal_tiles(layout))
+    msg << "Cholesky steps: tiles " << layout.row_block() << " x " << layout.tile
+        << " with offsets " << layout.row_offset << ", " << layout.col_offset
+        << " do not put diagonal blocks on tiles (i, i)";
+  for (std::size_t owner : layout.owner)
+    if (msg.tellp() == 0 && owner >= processors)
+      msg << "Cholesky steps: the layout names processor " << owner << " of " << processors;
+  if (msg.tellp() != 0) throw InvalidArgument(msg.str());
+}
+
+}  // namespace
+
+bool has_diagonal_tiles(const TileOwnership& layout) {
+  return layout.row_block() == layout.tile && layout.row_offset == layout.col_offset;
+}
+
+CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors)
+    : layout_(layout), processors_(processors), tiles_(layout.col_class.size()) {
+  require_square_layout(layout, processors);
+  const std::size_t pairs = layout.rows * layout.cols;
+  diagonal_count_.assign(pairs, 0.0);
+  below_count_.assign(pairs, 0.0);
+  full_colrow_.resize(pairs);
+  full_colrow_known_.assign(pairs, 0);
+  owner_stamp_.assign(processors, 0);
+  row_stamp_.assign(layout.rows, 0);
+  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i.
+  for (std::size_t j = 1; j < tiles_; ++j) {
+    const std::size_t b = layout.col_class[j];
+    diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
+    for (std::size_t i = j + 1; i < tiles_; ++i)
+      below_count_[layout.row_class[i] * layout.cols + b] += 1.0;
+  }
+  row_classes_after_.assign(tiles_ + 1, 0);
+  std::vector<char> seen(layout.rows, 0);
+  for (std::size_t i = tiles_; i-- > 0;) {
+    row_classes_after_[i] = row_classes_after_[i + 1] + (seen[layout.row_class[i]] ? 0 : 1);
+    seen[layout.row_class[i]] = 1;
+  }
+  row_classes_used_ = row_classes_after_[0];
+  std::vector<char> col_seen(layout.cols, 0);
+  for (std::size_t b : layout.col_class) col_classes_used_ += col_seen[b] ? 0 : 1, col_seen[b] = 1;
+}
+
+void CholeskySteps::drop_column(std::size_t j) {
+  const std::size_t b = layout_.col_class[j];
+  diagonal_count_[layout_.row_class[j] * layout_.cols + b] -= 1.0;
+  for (std::size_t i = j + 1; i < tiles_; ++i)
+    below_count_[layout_.row_class[i] * layout_.cols + b] -= 1.0;
+}
+
+const std::vector<std::size_t>& CholeskySteps::colrow_owners(std::size_t i,
+                                                             const std::vector<char>& cols_seen,
+                                                             std::size_t cols_seen_count) {
+  const std::size_t a = layout_.row_class[i], b = layout_.col_class[i];
+  const bool full =
+      cols_seen_count == col_classes_used_ && row_classes_after_[i] == row_classes_used_;
+  const std::size_t key = a * layout_.cols + b;
+  if (full && full_colrow_known_[key]) return full_colrow_[key];
+  ++stamp_;
+  scratch_owners_.clear();
+  const auto add = [&](std::size_t x) {
+    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
+  };
+  // Row i of the trailing triangle: the column classes of tile columns k+1 … i.
+  for (std::size_t c = 0; c < layout_.cols; ++c)
+    if (cols_seen[c]) add(layout_.at(a, c));
+  // Column i: the row classes of tile rows i … K−1, scanned until all of them are found.
+  std::size_t found = 0;
+  for (std::size_t r = i; r < tiles_ && found < row_classes_after_[i]; ++r) {
+    const std::size_t row = layout_.row_class[r];
+    if (row_stamp_[row] == stamp_) continue;
+    row_stamp_[row] = stamp_;
+    ++found;
+    add(layout_.at(row, b));
+  }
+  if (!full) return scratch_owners_;
+  full_colrow_[key] = scratch_owners_;
+  full_colrow_known_[key] = 1;
+  return full_colrow_[key];
+}
+
+void CholeskySteps::add_broadcast(CholeskyStepLoad& load, std::size_t sender,
+                                  const std::vector<std::size_t>& owners) {
+  TileBroadcast b{sender, load.receivers.size(), 0};
+  for (std::size_t x : owners)
+    if (x != sender) load.receivers.push_back(x), ++b.count;
+  load.broadcasts.push_back(b);
+}
+
+CholeskyStepLoad CholeskySteps::step(std::size_t k) {
+  if (k != next_step_ || k >= tiles_) {
+    std::ostringstream msg;
+    msg << "Cholesky steps: step " << k << " asked, expected step " << next_step_ << " of "
+        << tiles_;
+    throw InvalidArgument(msg.str());
+  }
+  ++next_step_;
+  if (k > 0) drop_column(k);
+  const std::size_t panel_class = layout_.col_class[k];
+  const auto owner_of = [&](std::size_t i, std::size_t j) {
+    return layout_.at(layout_.row_class[i], layout_.col_class[j]);
+  };
+
+  CholeskyStepLoad load;
+  load.diagonal_owner = owner_of(k, k);
+  load.trsm_tiles.assign(processors_, 0.0);
+  load.syrk_tiles.assign(processors_, 0.0);
+  load.gemm_tiles.assign(processors_, 0.0);
+  for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      load.syrk_tiles[layout_.at(a, b)] += diagonal_count_[a * layout_.cols + b];
+      load.gemm_tiles[layout_.at(a, b)] += below_count_[a * layout_.cols + b];
+    }
+
+  ++stamp_;
+  scratch_owners_.clear();
+  for (std::size_t i = k + 1; i < tiles_; ++i) {
+    const std::size_t x = owner_of(i, k);
+    load.trsm_tiles[x] += 1.0;
+    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
+  }
+  add_broadcast(load, load.diagonal_owner, scratch_owners_);
+
+  std::vector<char> cols_seen(layout_.cols, 0);
+  std::size_t cols_seen_count = 0;
+  for (std::size_t i = k + 1; i < tiles_; ++i) {
+    const std::size_t c = layout_.col_class[i];
+    if (!cols_seen[c]) cols_seen[c] = 1, ++cols_seen_count;
+    const std::size_t sender = layout_.at(layout_.row_class[i], panel_class);
+    add_broadcast(load, sender, colrow_owners(i, cols_seen, cols_seen_count));
+  }
+  return load;
+}
+
+namespace {
+
+/// Seconds of one step's two communication phases: L(k,k) to the panel's other owners (before
+/// their TRSM), then every L(i,k) to its colrow together; and each processor's own share.
+struct StepMessages {
+  double diagonal = 0.0, colrow = 0.0;
+  std::vector<double> own;  ///< per processor: its broadcasts' trees and the tiles it receives
+};
+
+StepMessages step_messages(const Network& network, const CholeskyStepLoad& load, double tile_bytes,
+                           std::vector<double>& received) {
+  StepMessages m;
+  m.own.assign(received.size(), 0.0);
+  for (std::size_t b = 0; b < load.broadcasts.size(); ++b) {
+    const TileBroadcast& tile = load.broadcasts[b];
+    m.own[tile.sender] += broadcast_time(network, tile.count + 1, tile_bytes);
+    for (std::size_t r = tile.first; r < tile.first + tile.count; ++r)
+      m.own[load.receivers[r]] += network.message_time(tile_bytes);
+  }
+  BroadcastPhase diagonal_phase(network), colrow_phase(network);
+  const TileBroadcast& diagonal_tile = load.broadcasts.front();
+  diagonal_phase.broadcast(diagonal_tile.sender, diagonal_tile.count + 1, tile_bytes);
+  for (std::size_t r = 0; r < diagonal_tile.count; ++r)
+    diagonal_phase.receive(load.receivers[r], tile_bytes);
+  std::fill(received.begin(), received.end(), 0.0);
+  for (std::size_t b = 1; b < load.broadcasts.size(); ++b)
+    colrow_phase.broadcast(load.broadcasts[b].sender, load.broadcasts[b].count + 1, tile_bytes);
+  for (std::size_t r = diagonal_tile.count; r < load.receivers.size(); ++r)
+    received[load.receivers[r]] += 1.0;
+  for (std::size_t x = 0; x < received.size(); ++x)
+    if (received[x] > 0.0) colrow_phase.receive(x, tile_bytes, received[x]);
+  m.diagonal = diagonal_phase.time();
+  m.colrow = colrow_phase.time();
+  return m;
+}
+
+/// The schedule of kernels::cholesky, one clock per processor (file comment of the header).
+class CriticalPath {
+ public:
+  CriticalPath(const Platform& platform, const TileOwnership& layout)
+      : layout_(layout),
+        tile_s_(platform.size()),
+        clock_(platform.size(), 0.0),
+        column_done_(platform.size(), 0.0),
+        busy_(platform.size(), 0.0),
+        column_tiles_(platform.size(), 0.0) {
+    const double nb = real(layout.tile);
+    const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+    for (std::size_t x = 0; x < tile_s_.size(); ++x)
+      tile_s_[x] = nb * nb * nb / (platform.processors[x].speed_flops * efficiency);
+  }
+
+  /// Step k's panel: its owners solve their tiles once both their share of column k and the
+  /// factor are there (a rank updates around a factor that is late), then the panel travels.
+  /// @return when panel k is at every rank that needs it.
+  double solve_panel(const CholeskyStepLoad& load, const StepMessages& messages) {
+    double ready = factor_done_;
+    for (std::size_t x = 0; x < clock_.size(); ++x) {
+      if (load.trsm_tiles[x] <= 0.0) continue;
+      const double arrival = factor_done_ + (x == load.diagonal_owner ? 0.0 : messages.diagonal);
+      const double trsm = load.trsm_tiles[x] * tile_s_[x];
+      ready = std::max(ready, std::max(column_done_[x], arrival) + trsm);
+      clock_[x] = std::max(clock_[x], arrival) + trsm;
+    }
+    return ready + messages.colrow;
+  }
+
+  /// Step k's trailing update, from panel k (at every rank at `panel_ready`): diagonal tile
+  /// k+1 first, factorised by its owner at once, then the rest of logical column k+1, then
+  /// the rest of the trailing triangle. Each processor's own sends and receives of step k
+  /// take its time too: MPI moves a single-threaded rank's messages only while it is inside
+  /// MPI, so the lookahead hides when a panel travels, not what its messages cost the ranks.
+  void update(std::size_t k, const CholeskyStepLoad& load, double panel_ready,
+              const StepMessages& messages) {
+    const std::size_t next = k + 1;
+    const std::size_t diagonal_owner = owner(next, next);
+    std::fill(column_tiles_.begin(), column_tiles_.end(), 0.0);
+    column_tiles_[diagonal_owner] += 1.0;  // SYRK nb³
+    for (std::size_t i = next + 1; i < layout_.tiles(); ++i) column_tiles_[owner(i, next)] += 2.0;
+    for (std::size_t x = 0; x < clock_.size(); ++x) {
+      clock_[x] += messages.own[x];
+      const double tiles = load.syrk_tiles[x] + 2.0 * load.gemm_tiles[x];  // GEMM 2nb³
+      if (tiles <= 0.0) continue;
+      double start = std::max(clock_[x], panel_ready);
+      // The diagonal's owner: SYRK of (k+1,k+1), its POTRF, then the tiles below.
+      if (x == diagonal_owner) start += factor(x, start + tile_s_[x]);
+      column_done_[x] = start + column_tiles_[x] * tile_s_[x];
+      clock_[x] = column_done_[x] + (tiles - column_tiles_[x]) * tile_s_[x];
+      busy_[x] += tiles * tile_s_[x];
+    }
+  }
+
+  /// Step 0's POTRF, on the diagonal owner before anything else.
+  void factor_first(std::size_t x) { clock_[x] = factor(x, 0.0); }
+
+  double total() const {
+    return std::max(factor_done_, *std::max_element(clock_.begin(), clock_.end()));
+  }
+  /// The busiest processor's update seconds.
+  double busiest() const { return *std::max_element(busy_.begin(), busy_.end()); }
+
+ private:
+  /// POTRF of a diagonal tile on its owner x, from `start` on; @return its seconds.
+  double factor(std::size_t x, double start) {
+    const double potrf = tile_s_[x] / 3.0;
+    factor_done_ = start + potrf;
+    return potrf;
+  }
+
+  std::size_t owner(std::size_t i, std::size_t j) const {
+    return layout_.at(layout_.row_class[i], layout_.col_class[j]);
+  }
+
+  const TileOwnership& layout_;
+  std::vector<double> tile_s_;        ///< seconds of nb³ flops, per processor
+  std::vector<double> clock_;         ///< when each processor is done with what it was given
+  std::vector<double> column_done_;   ///< when it updated its tiles of the lookahead column
+  std::vector<double> busy_;          ///< its update seconds so far
+  std::vector<double> column_tiles_;  ///< scratch: lookahead column's tiles (nb³ units)
+  double factor_done_ = 0.0;          ///< when the current step's diagonal was factorised
+};
+
+}  // namespace
+
+TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout) {
+  CholeskySteps steps(layout, platform.size());
+  const double nb = real(layout.tile);
+  const double tile_bytes = nb * nb * kBytesPerElement;
+  CriticalPath path(platform, layout);
+  std::vector<double> received(platform.size());  // colrow tiles each processor takes in
+  double messages_s = 0.0;
+  for (std::size_t k = 0; k < steps.steps(); ++k) {
+    const CholeskyStepLoad load = steps.step(k);
+    if (k == 0) path.factor_first(load.diagonal_owner);
+    const StepMessages messages = step_messages(platform.network, load, tile_bytes, received);
+    messages_s += messages.diagonal + messages.colrow;
+    const double panel_ready = path.solve_panel(load, messages);
+    if (k + 1 < steps.steps()) path.update(k, load, panel_ready, messages);
+  }
+  // The critical path: the busiest processor's updates, then what it waited for, taken first
+  // as communication (at most the messages' own time) and the rest as panel work and waits.
+  TimeBreakdown t;
+  t.compute = path.busiest();
+  const double rest = std::max(0.0, path.total() - t.compute);
+  t.communication = std::min(messages_s, rest);
+  t.panel = rest - t.communication;
+  return t;
+}
+
+double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors) {
+  CholeskySteps steps(layout, processors);
+  double volume = 0.0;
+  for (std::size_t k = 0; k < steps.steps(); ++k) volume += real(steps.step(k).receivers.size());
+  return volume;
+}
+
+}  // namespace hetscal::core

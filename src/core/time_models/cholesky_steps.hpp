@@ -1,0 +1,125 @@
+#pragma once
+/// @file cholesky_steps.hpp
+/// The right-looking tiled Cholesky (lower triangle) priced step by step on a tile ownership,
+/// as Beaumont, Collin, Eyraud-Dubois & Vérité (Beaumont2023, §III-C, §V) count it: work in
+/// one triangle only, and each panel tile L(i,k) sent once to every other node owning a
+/// tile of colrow i of the trailing triangle (row i: tiles (i, j), k < j <= i; column i:
+/// tiles (j, i), j >= i), since exactly those tiles read it. Summed over the steps of a
+/// pattern laid over an m×m tile matrix this is the paper's volume m(m+1)/2 · (T − 1), T the
+/// average number of distinct nodes per colrow (cholesky_cost).
+///
+/// Step k (tile column k, K tiles per side):
+///   panel          POTRF of tile (k,k) on its owner (nb³/3 flops), then the TRSM of the
+///                  panel tiles (i,k), i > k (nb³ each), on their owners;
+///   communication  L(k,k) to the other owners of the panel, then every L(i,k) to its
+///                  colrow's other owners; shared bus: all messages add up; switched: the
+///                  busiest sender (binomial trees, a sender's broadcasts one after another)
+///                  or the busiest receiver (one message per tile it reads), whichever is
+///                  longer — what makes few nodes per colrow pay on a switch too;
+///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
+///                  on their owners (speed × kernel efficiency; a pattern's tiles at the
+///                  per-tile rate, KernelRate::update_efficiency).
+/// The steps are scheduled as kernels::cholesky runs them, one clock per processor: step k's
+/// update starts on a processor once it is done with step k−1 and panel k has reached every
+/// rank (the one wait left: a rank needs the panel before its update); the owner of tile
+/// (k+1,k+1) updates and factorises it first, then every processor updates its tiles of
+/// logical column k+1 before the rest; the panel owners
+/// of step k+1 solve their tiles once both their share of column k+1 and the factor are
+/// there, in the middle of their update if need be (no wait for the factor), and panel k+1
+/// then travels (its messages' time). Each processor's own sends and receives of a step also
+/// take its time (single-threaded MPI moves messages only inside MPI calls), so that the
+/// lookahead hides when the panel travels, not what its messages cost. The total is the
+/// last clock, so a slow processor's
+/// factor and solves on the critical path of every step are priced, as is what the
+/// lookahead hides; a heterogeneous grid keeps them balanced with the suffix-balanced
+/// ordering (cholesky_ordering.hpp).
+#include <cstddef>
+#include <vector>
+
+#include "core/time_models/platform.hpp"
+#include "core/time_models/tile_ownership.hpp"
+#include "core/time_models/time_model.hpp"
+
+namespace hetscal::core {
+
+/// One tile sent from `sender` to other processors: CholeskyStepLoad::receivers[first,
+/// first + count) (one flat array per step: a step has K − k broadcasts).
+struct TileBroadcast {
+  std::size_t sender = 0;
+  std::size_t first = 0;
+  std::size_t count = 0;  ///< distinct processors other than the sender
+};
+
+/// What step k of the Cholesky loop asks of each processor.
+struct CholeskyStepLoad {
+  std::size_t diagonal_owner = 0;         ///< owner of tile (k,k): its POTRF
+  std::vector<double> trsm_tiles;         ///< per processor: panel tiles (i,k), i > k
+  std::vector<double> syrk_tiles;         ///< per processor: trailing diagonal tiles (j,j), j > k
+  std::vector<double> gemm_tiles;         ///< per processor: trailing tiles (i,j), k < j < i
+  std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
+  std::vector<std::size_t> receivers;     ///< every broadcast's receivers, one after another
+
+  /// The receivers of broadcasts[b]. @pre b < broadcasts.size().
+  std::vector<std::size_t> receivers_of(std::size_t b) const {
+    const auto begin = receivers.begin() + static_cast<long>(broadcasts[b].first);
+    return {begin, begin + static_cast<long>(broadcasts[b].count)};
+  }
+};
+
+/// True when the layout has square tiles aligned on the diagonal (row_block() == tile and
+/// row_offset == col_offset), so tile (i,i) is a diagonal block: the exact model applies.
+bool has_diagonal_tiles(const TileOwnership& layout);
+
+/// Walks the steps of the tiled Cholesky of a square layout, one CholeskyStepLoad at a time,
+/// in O(K + classes) per step after an O(K²) start (trailing tiles are counted per class pair).
+class CholeskySteps {
+ public:
+  /// @param layout kept by reference: it must outlive this object.
+  /// @param processors platform size; every owner must be smaller.
+  /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
+  ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
+  CholeskySteps(const TileOwnership& layout, std::size_t processors);
+
+  std::size_t steps() const { return tiles_; }
+
+  /// The load of step k. Steps must be visited in increasing order (the trailing counts
+  /// shrink as they go). @throws InvalidArgument if k is out of order or >= steps().
+  CholeskyStepLoad step(std::size_t k);
+
+ private:
+  void drop_column(std::size_t j);  ///< removes tile column j from the trailing counts
+  /// Distinct owners of trailing colrow i (cached once the colrow is complete).
+  const std::vector<std::size_t>& colrow_owners(std::size_t i, const std::vector<char>& cols_seen,
+                                                std::size_t cols_seen_count);
+  /// Appends `owners` but `sender` to load.receivers as one broadcast.
+  static void add_broadcast(CholeskyStepLoad& load, std::size_t sender,
+                            const std::vector<std::size_t>& owners);
+
+  const TileOwnership& layout_;
+  std::size_t processors_, tiles_, next_step_ = 0;
+  std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
+  std::vector<double> below_count_;             ///< [a*cols+b]: trailing tiles strictly below
+  std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
+  std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
+  std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled
+  std::vector<char> full_colrow_known_;
+  std::vector<std::size_t> owner_stamp_;  ///< scratch: step of the walk that last met a processor
+  std::vector<std::size_t> row_stamp_;    ///< scratch: the same for row classes
+  std::size_t stamp_ = 0;
+  std::vector<std::size_t> scratch_owners_;
+};
+
+/// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix on the
+/// schedule above: compute is the busiest processor's update; the rest of the critical path
+/// is communication (at most the messages' own time, what the lookahead did not hide) and
+/// panel (factorisations, solves and the waits for them). Their sum is the critical path.
+/// @pre has_diagonal_tiles(layout); owners < platform.size().
+/// @throws InvalidArgument as CholeskySteps.
+TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout);
+
+/// Tiles sent over the whole factorisation (Σ over steps and broadcasts of receivers): the
+/// volume m(m+1)/2 · (T − 1) of the paper, counted exactly.
+/// @throws InvalidArgument as CholeskySteps.
+double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors);
+
+}  // namespace hetscal::core

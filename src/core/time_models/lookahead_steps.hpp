@@ -1,0 +1,60 @@
+#pragma once
+/// @file lookahead_steps.hpp
+/// The timing shared by hetscal's LU and QR kernels priced step by step (lu_steps.hpp,
+/// qr_steps.hpp): the panel of step k+1 is gathered, factorised and delivered while the
+/// other ranks finish step k (lookahead of one). Step k lasts max(window, gather and
+/// factorisation + the panel rank's own part of step k, gather and factorisation +
+/// delivery); what exceeds the window counts as panel time, and panel 0 is exposed whole.
+/// Beyond 2·kSampledSteps steps, the steps are sampled (step_sampling.hpp).
+#include <algorithm>
+#include <cstddef>
+
+#include "core/time_models/step_sampling.hpp"
+#include "core/time_models/time_model.hpp"
+
+namespace hetscal::core {
+
+/// A step's panel on its panel rank.
+struct PanelSeconds {
+  double gather_and_factor = 0.0;  ///< the tiles gathered, then LAPACK on the panel rank
+  double delivery = 0.0;           ///< the factored panel on its way to the ranks that need it
+  double total() const { return gather_and_factor + delivery; }
+};
+
+/// Sums a kernel's steps with a lookahead of one.
+/// @param steps has steps() >= 1 and step(k), the load of step k, with its panel_rank.
+/// @param panel_of the PanelSeconds of a load.
+/// @param work_of what a load's step does besides its panel: an object with `messages`
+///        (communication seconds), exposed() (seconds on the critical path that no
+///        lookahead hides, counted as panel time), slowest_compute(), window() (every rank
+///        done) and of(x) (rank x done with its own part).
+/// Long sequences are sampled (step_sampling.hpp): each sampled step k, with step k+1's
+/// panel, stands for its stratum.
+template <typename Steps, typename PanelOf, typename WorkOf>
+TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_of) {
+  TimeBreakdown t;
+  auto load = steps.step(0);
+  t.panel += panel_of(load).total();  // nothing to hide it behind
+  std::size_t loaded = 0;             // the step `load` holds
+  for (const SampledStep& sample : sampled_steps(steps.steps())) {
+    const std::size_t k = sample.step;
+    if (k != loaded) load = steps.step(k);
+    const auto work = work_of(load);
+    t.communication += sample.weight * work.messages;
+    t.panel += sample.weight * work.exposed();
+    t.compute += sample.weight * work.slowest_compute();
+    if (k + 1 == steps.steps()) break;
+    auto next = steps.step(k + 1);
+    // The step lasts until every rank is done, the panel rank has its next panel factorised
+    // before doing its own part, and that panel has reached every rank.
+    const PanelSeconds panel = panel_of(next);
+    const double step = std::max(
+        {work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
+    t.panel += sample.weight * (step - work.window());
+    load = std::move(next);
+    loaded = k + 1;
+  }
+  return t;
+}
+
+}  // namespace hetscal::core

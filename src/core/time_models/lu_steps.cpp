@@ -1,0 +1,222 @@
+#include "core/time_models/lu_steps.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/time_models/lookahead_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;  // double precision, as the rest of the model
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+void require_lu_layout(const TileOwnership& layout, std::size_t processors, const std::vector<double>& speeds) {
+  std::ostringstream msg;
+  if (layout.row_block() != layout.tile || layout.row_offset != 0 || layout.col_offset != 0)
+    msg << "LU steps: tiles " << layout.row_block() << " x " << layout.tile << " with offsets "
+        << layout.row_offset << ", " << layout.col_offset << "; hetscal's LU needs square tiles from (0, 0)";
+  else if (speeds.size() != processors)
+    msg << "LU steps: " << speeds.size() << " speeds for " << processors << " processors";
+  for (std::size_t owner : layout.owner)
+    if (msg.tellp() == 0 && owner >= processors)
+      msg << "LU steps: the layout names processor " << owner << " of " << processors;
+  if (msg.tellp() != 0) throw InvalidArgument(msg.str());
+}
+
+}  // namespace
+
+void merge_pair_messages(std::vector<PairMessage>& messages) {
+  std::sort(messages.begin(), messages.end(), [](const PairMessage& a, const PairMessage& b) {
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  std::vector<PairMessage> merged;
+  for (const PairMessage& m : messages) {
+    if (!merged.empty() && merged.back().from == m.from && merged.back().to == m.to) {
+      merged.back().tiles += m.tiles;
+    } else {
+      merged.push_back(m);
+    }
+  }
+  messages = std::move(merged);
+}
+
+LuSteps::LuSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
+                 std::vector<double> speeds)
+    : layout_(layout), processors_(processors), tile_rows_(layout.row_class.size()),
+      tile_cols_(layout.col_class.size()), panel_rank_(panel_rank), speeds_(std::move(speeds)) {
+  require_lu_layout(layout, processors, speeds_);
+  steps_ = layout.tile_col_of(std::min(layout.row_extent(), layout.n) - 1) + 1;
+  rows_from_ = suffix_class_counts(layout.row_class, layout.rows);
+  cols_from_ = suffix_class_counts(layout.col_class, layout.cols);
+}
+
+std::size_t LuSteps::panel_rank(std::size_t k) const {
+  const std::size_t column = layout_.col_class[k];
+  if (panel_rank_ == PanelRank::DiagonalOwner) return layout_.at(layout_.row_class[k], column);
+  std::size_t best = processors_;
+  for (std::size_t a = 0; a < layout_.rows; ++a) {
+    if (rows_from_[k][a] == 0) continue;  // owns no panel tile
+    const std::size_t x = layout_.at(a, column);
+    if (best == processors_ || speeds_[x] > speeds_[best] || (speeds_[x] == speeds_[best] && x < best)) best = x;
+  }
+  return best;
+}
+
+LuStepLoad LuSteps::step(std::size_t k) const {
+  if (k >= steps_) {
+    std::ostringstream msg;
+    msg << "LU steps: step " << k << " of " << steps_;
+    throw InvalidArgument(msg.str());
+  }
+  LuStepLoad load;
+  load.panel_rank = panel_rank(k);
+  load.gathered.assign(processors_, 0.0);
+  load.factored.assign(processors_, 0.0);
+  load.trsm_tiles.assign(processors_, 0.0);
+  load.gemm_tiles.assign(processors_, 0.0);
+  add_panel(load, k);
+  add_swaps_and_update(load, k);
+  add_row_block(load, k);
+  return load;
+}
+
+void LuSteps::add_panel(LuStepLoad& load, std::size_t k) const {
+  const std::size_t panel_class = layout_.col_class[k];
+  const auto& panel_rows = rows_from_[k];  // tile rows i >= k per class
+  const auto& trailing_rows = rows_from_[k + 1];
+  const auto& trailing_cols = cols_from_[k + 1];
+  // The processors other than the panel rank that get a tile row's factored tile: the owner
+  // of its panel tile and those of its trailing tiles. In O(columns): a processor is listed
+  // once per tile row class by stamping it with the class (row k apart, stamped rows).
+  std::vector<std::size_t> stamp(processors_, layout_.rows), readers;
+  const auto readers_of_row = [&](std::size_t a, std::size_t mark) -> const std::vector<std::size_t>& {
+    readers.clear();
+    const auto add = [&](std::size_t x) {
+      if (stamp[x] != mark && x != load.panel_rank) stamp[x] = mark, readers.push_back(x);
+    };
+    add(layout_.at(a, panel_class));
+    for (std::size_t b = 0; b < layout_.cols; ++b)
+      if (trailing_cols[b] > 0) add(layout_.at(a, b));
+    return readers;
+  };
+  for (std::size_t a = 0; a < layout_.rows; ++a) {
+    load.panel_tiles += real(panel_rows[a]);
+    const std::size_t holder = layout_.at(a, panel_class);
+    if (holder != load.panel_rank) load.gathered[holder] += real(panel_rows[a]);
+    if (trailing_rows[a] > 0)
+      for (std::size_t x : readers_of_row(a, a)) load.factored[x] += real(trailing_rows[a]);
+  }
+  // Tile row k: L(k,k) for the row block's owners.
+  for (std::size_t x : readers_of_row(layout_.row_class[k], layout_.rows + 1)) load.factored[x] += 1.0;
+}
+
+void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
+  const std::size_t row_k = layout_.row_class[k];
+  const auto& panel_rows = rows_from_[k];
+  const auto& trailing_rows = rows_from_[k + 1];
+  const auto& trailing_cols = cols_from_[k + 1];
+  const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
+  for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      const std::size_t x = layout_.at(a, b), d = layout_.at(row_k, b);
+      load.gemm_tiles[x] += real(trailing_rows[a]) * real(trailing_cols[b]);
+      if (x != d && panel_rows[a] > 0 && trailing_cols[b] > 0)
+        load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
+    }
+  merge_pair_messages(load.swaps);
+}
+
+void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
+  const std::size_t row_k = layout_.row_class[k];
+  const auto& trailing_rows = rows_from_[k + 1];
+  const auto& trailing_cols = cols_from_[k + 1];
+  std::vector<std::size_t> stamp(processors_, layout_.cols);  // the column class that last listed a processor
+  for (std::size_t b = 0; b < layout_.cols; ++b) {
+    if (trailing_cols[b] == 0) continue;
+    const std::size_t solver = layout_.at(row_k, b);
+    load.trsm_tiles[solver] += real(trailing_cols[b]);
+    for (std::size_t a = 0; a < layout_.rows; ++a) {  // the distinct owners of its trailing tiles
+      const std::size_t x = layout_.at(a, b);
+      if (trailing_rows[a] > 0 && x != solver && stamp[x] != b) {
+        stamp[x] = b;
+        load.u_messages.push_back({solver, x, real(trailing_cols[b])});
+      }
+    }
+  }
+  merge_pair_messages(load.u_messages);
+}
+
+namespace {
+
+/// A step's panel: the panel rank waits for the gathered tiles and factorises them (getrf);
+/// the factored tiles to their ranks and the pivots to every rank then travel while it
+/// updates its own tiles.
+PanelSeconds panel_seconds(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
+  const double tile_bytes = nb * nb * kBytesPerElement;
+  BroadcastPhase gather(platform.network), factored(platform.network);
+  for (std::size_t x = 0; x < load.gathered.size(); ++x) {
+    if (load.gathered[x] > 0.0) gather.message(x, load.panel_rank, load.gathered[x] * tile_bytes);
+    if (load.factored[x] > 0.0) factored.message(load.panel_rank, x, load.factored[x] * tile_bytes);
+  }
+  const double getrf_flops = (load.panel_tiles - 1.0 / 3.0) * nb * nb * nb;
+  return {gather.time() + getrf_flops / (platform.processors[load.panel_rank].speed_flops * efficiency),
+          factored.time() + broadcast_time(platform.network, platform.size(), nb * kBytesPerElement)};
+}
+
+/// Every message of `messages`, `both_ways` also from `to` to `from`.
+void send_pairs(BroadcastPhase& phase, const std::vector<PairMessage>& messages, double tile_bytes, bool both_ways) {
+  for (const PairMessage& m : messages) {
+    phase.message(m.from, m.to, m.tiles * tile_bytes);
+    if (both_ways) phase.message(m.to, m.from, m.tiles * tile_bytes);
+  }
+}
+
+/// What a step does besides its panel: the swaps and the U messages (communication), the
+/// row block's TRSM and the trailing update, per processor where they differ.
+struct StepWork {
+  double messages = 0.0;       ///< swaps, then the U tiles
+  std::vector<double> trsm;    ///< seconds per processor
+  std::vector<double> update;  ///< seconds per processor
+  double slowest_trsm() const { return *std::max_element(trsm.begin(), trsm.end()); }
+  double slowest_update() const { return *std::max_element(update.begin(), update.end()); }
+  double exposed() const { return slowest_trsm(); }  ///< the row block waits for the panel
+  double slowest_compute() const { return slowest_update(); }
+  /// Every processor done: the window the next panel may hide in.
+  double window() const { return messages + slowest_trsm() + slowest_update(); }
+  /// Processor x done with its own part.
+  double of(std::size_t x) const { return messages + trsm[x] + update[x]; }
+};
+
+StepWork step_work(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
+  const double tile_bytes = nb * nb * kBytesPerElement, cube = nb * nb * nb;
+  BroadcastPhase swaps(platform.network), row_block(platform.network);
+  send_pairs(swaps, load.swaps, tile_bytes, true);
+  send_pairs(row_block, load.u_messages, tile_bytes, false);
+  StepWork work{swaps.time() + row_block.time(), {}, {}};
+  for (std::size_t x = 0; x < platform.size(); ++x) {
+    const double rate = platform.processors[x].speed_flops * efficiency;
+    work.trsm.push_back(load.trsm_tiles[x] * cube / rate);
+    work.update.push_back(load.gemm_tiles[x] * 2.0 * cube / rate);
+  }
+  return work;
+}
+
+}  // namespace
+
+TimeBreakdown simulate_lu(const Platform& platform, const TileOwnership& layout, PanelRank panel_rank) {
+  std::vector<double> speeds;
+  for (const Processor& p : platform.processors) speeds.push_back(p.speed_flops);
+  const LuSteps steps(layout, platform.size(), panel_rank, speeds);
+  const double nb = real(layout.tile);
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+
+  return lookahead_time(
+      steps, [&](const LuStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
+      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); });
+}
+
+}  // namespace hetscal::core

@@ -1,0 +1,53 @@
+#include "core/time_models/platform.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "core/common/error.hpp"
+
+namespace hetscal::core {
+namespace {
+
+void require_range(double value, bool zero_allowed, const std::string& what) {
+  const bool ok = std::isfinite(value) && (zero_allowed ? value >= 0.0 : value > 0.0);
+  if (ok) return;
+  std::ostringstream msg;
+  msg << "platform: " << what << " is " << value << "; it must be finite and "
+      << (zero_allowed ? ">= 0" : "> 0");
+  throw InvalidArgument(msg.str());
+}
+
+}  // namespace
+
+void require_valid(const Platform& platform) {
+  if (platform.processors.empty()) throw InvalidArgument("platform: no processor");
+  for (std::size_t k = 0; k < platform.size(); ++k) {
+    const std::string which = "processor " + std::to_string(k);
+    require_range(platform.processors[k].speed_flops, false, which + " speed (flop/s)");
+    require_range(platform.processors[k].memory_bytes, false, which + " memory (bytes)");
+  }
+  require_range(platform.network.latency_s, true, "network latency (s)");
+  require_range(platform.network.bandwidth_bytes_per_s, false, "network bandwidth (bytes/s)");
+  require_range(platform.kernel.half_tile, true, "kernel half-rate tile size");
+  const double per_tile = platform.kernel.per_tile_calls;
+  if (!(per_tile > 0.0 && per_tile <= 1.0))
+    throw InvalidArgument("kernel rate of per-tile calls must be in (0, 1], got " +
+                          std::to_string(per_tile));
+}
+
+std::vector<double> nine_workstations_cycle_times() {
+  return {7.8, 1.0, 1.0, 4.0, 1.0, 6.3, 7.8, 7.95, 8.0};
+}
+
+Platform nine_workstations_platform(const NineWorkstationsOptions& options) {
+  Platform platform;
+  for (double t : nine_workstations_cycle_times())
+    platform.processors.push_back({options.flops_at_cycle_time_one / t, options.memory_bytes});
+  platform.network = {options.latency_s, options.bandwidth_bytes_per_s, options.kind};
+  platform.kernel.half_tile = options.half_tile;
+  require_valid(platform);
+  return platform;
+}
+
+}  // namespace hetscal::core

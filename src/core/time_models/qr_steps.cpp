@@ -1,0 +1,155 @@
+#include "core/time_models/qr_steps.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/time_models/lookahead_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;  // double precision, as the rest of the model
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+QrSteps::QrSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
+                 std::vector<double> speeds)
+    : layout_(layout),
+      processors_(processors),
+      panels_(layout, processors, panel_rank, std::move(speeds)) {
+  rows_from_ = suffix_class_counts(layout.row_class, layout.rows);
+  cols_from_ = suffix_class_counts(layout.col_class, layout.cols);
+}
+
+QrStepLoad QrSteps::step(std::size_t k) const {
+  if (k >= steps()) {
+    std::ostringstream msg;
+    msg << "QR steps: step " << k << " of " << steps();
+    throw InvalidArgument(msg.str());
+  }
+  QrStepLoad load;
+  load.panel_rank = panels_.panel_rank(k);
+  load.gathered.assign(processors_, 0.0);
+  load.reflectors.assign(processors_, 0.0);
+  load.update_tiles.assign(processors_, 0.0);
+  load.root_columns.assign(processors_, 0.0);
+  add_panel(load, k);
+  add_reduction(load, k);
+  return load;
+}
+
+void QrSteps::add_panel(QrStepLoad& load, std::size_t k) const {
+  const std::size_t panel_class = layout_.col_class[k];
+  const auto& panel_rows = rows_from_[k];  // tile rows i >= k per class
+  const auto& trailing_cols = cols_from_[k + 1];
+  // A tile row's V goes to every rank holding its panel tile or a trailing tile of it; the
+  // ranks are the same for every tile row of a row class. Stamped with the class so that
+  // each is listed once per class.
+  std::vector<std::size_t> stamp(processors_, layout_.rows);
+  for (std::size_t a = 0; a < layout_.rows; ++a) {
+    if (panel_rows[a] == 0) continue;
+    const double tiles = real(panel_rows[a]);
+    load.panel_tiles += tiles;
+    const std::size_t holder = layout_.at(a, panel_class);
+    if (holder != load.panel_rank) load.gathered[holder] += tiles;
+    const auto deliver = [&](std::size_t x) {
+      if (stamp[x] != a && x != load.panel_rank) stamp[x] = a, load.reflectors[x] += tiles;
+    };
+    deliver(holder);
+    for (std::size_t b = 0; b < layout_.cols; ++b)
+      if (trailing_cols[b] > 0) deliver(layout_.at(a, b));
+  }
+}
+
+void QrSteps::add_reduction(QrStepLoad& load, std::size_t k) const {
+  const std::size_t row_k = layout_.row_class[k];
+  const auto& panel_rows = rows_from_[k];
+  const auto& trailing_cols = cols_from_[k + 1];
+  std::vector<std::size_t> stamp(processors_,
+                                 layout_.cols);  // the column class that last listed a processor
+  for (std::size_t b = 0; b < layout_.cols; ++b) {
+    if (trailing_cols[b] == 0) continue;
+    const double columns = real(trailing_cols[b]);
+    const std::size_t root = layout_.at(row_k, b);
+    load.root_columns[root] += columns;
+    for (std::size_t a = 0; a < layout_.rows; ++a) {
+      if (panel_rows[a] == 0) continue;
+      const std::size_t x = layout_.at(a, b);
+      load.update_tiles[x] += real(panel_rows[a]) * columns;
+      if (x != root && stamp[x] != b) {  // one partial per contributor and tile column
+        stamp[x] = b;
+        load.w_partials.push_back({x, root, columns});
+      }
+    }
+  }
+  merge_pair_messages(load.w_partials);
+}
+
+namespace {
+
+/// A step's panel: gathered and factorised (xGEQRF, xLARFT) on the panel rank, then V, τ
+/// and T on their way while the panel rank does its own part.
+PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, double nb,
+                           double efficiency) {
+  const double tile_bytes = nb * nb * kBytesPerElement;
+  BroadcastPhase gather(platform.network), delivery(platform.network);
+  for (std::size_t x = 0; x < load.gathered.size(); ++x) {
+    if (load.gathered[x] > 0.0) gather.message(x, load.panel_rank, load.gathered[x] * tile_bytes);
+    if (load.reflectors[x] > 0.0)
+      delivery.message(load.panel_rank, x, load.reflectors[x] * tile_bytes);
+  }
+  const double h = load.panel_tiles;
+  const double geqrf_flops = (2.0 * h - 2.0 / 3.0) * nb * nb * nb;
+  const double larft_flops = (h - 1.0 / 3.0) * nb * nb * nb;
+  const double tau_and_t_bytes = (nb + nb * nb) * kBytesPerElement;
+  return {gather.time() + (geqrf_flops + larft_flops) /
+                              (platform.processors[load.panel_rank].speed_flops * efficiency),
+          delivery.time() + broadcast_time(platform.network, platform.size(), tau_and_t_bytes)};
+}
+
+/// What a step does besides its panel: the W messages there and back, and every rank's
+/// flops (partials 2nb³ and update 2nb³ per trailing tile, Tᴴ·W nb³ per rooted column).
+struct StepWork {
+  double messages = 0.0;
+  std::vector<double> compute;  ///< seconds per processor
+  double slowest_compute() const { return *std::max_element(compute.begin(), compute.end()); }
+  double exposed() const { return 0.0; }  ///< the root's Tᴴ·W counts with its update
+  double window() const { return messages + slowest_compute(); }
+  double of(std::size_t x) const { return messages + compute[x]; }
+};
+
+StepWork step_work(const Platform& platform, const QrStepLoad& load, double nb, double efficiency) {
+  const double tile_bytes = nb * nb * kBytesPerElement, cube = nb * nb * nb;
+  BroadcastPhase partials(platform.network), back(platform.network);
+  for (const PairMessage& m : load.w_partials) {
+    partials.message(m.from, m.to, m.tiles * tile_bytes);
+    back.message(m.to, m.from, m.tiles * tile_bytes);
+  }
+  StepWork work{partials.time() + back.time(), {}};
+  for (std::size_t x = 0; x < platform.size(); ++x) {
+    const double flops = (4.0 * load.update_tiles[x] + load.root_columns[x]) * cube;
+    work.compute.push_back(flops / (platform.processors[x].speed_flops * efficiency));
+  }
+  return work;
+}
+
+}  // namespace
+
+TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
+                          PanelRank panel_rank) {
+  std::vector<double> speeds;
+  for (const Processor& p : platform.processors) speeds.push_back(p.speed_flops);
+  const QrSteps steps(layout, platform.size(), panel_rank, speeds);
+  const double nb = real(layout.tile);
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+
+  return lookahead_time(
+      steps, [&](const QrStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
+      [&](const QrStepLoad& load) { return step_work(platform, load, nb, efficiency); });
+}
+
+}  // namespace hetscal::core

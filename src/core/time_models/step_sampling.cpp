@@ -1,0 +1,23 @@
+#include "core/time_models/step_sampling.hpp"
+
+#include <cmath>
+
+namespace hetscal::core {
+
+std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples) {
+  std::vector<SampledStep> picked;
+  if (steps <= 2 * samples) {
+    for (std::size_t k = 0; k < steps; ++k) picked.push_back({k, 1.0});
+    return picked;
+  }
+  constexpr double kGoldenFraction = 0.6180339887498949;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const std::size_t first = s * steps / samples, end = (s + 1) * steps / samples;
+    const double phase = std::fmod(static_cast<double>(s) * kGoldenFraction, 1.0);
+    const auto offset = static_cast<std::size_t>(phase * static_cast<double>(end - first));
+    picked.push_back({first + offset, static_cast<double>(end - first)});
+  }
+  return picked;
+}
+
+}  // namespace hetscal::core

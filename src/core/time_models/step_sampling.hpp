@@ -1,0 +1,34 @@
+#pragma once
+/// @file step_sampling.hpp
+/// Long step sequences priced without walking every step. A step model (lu_steps.hpp,
+/// qr_steps.hpp, time_model_steps.hpp) sums one cost per step of the right-looking algorithm,
+/// K = ⌈N/nb⌉ of them: at N = 10⁶ and nb = 64, 15,625 steps, each visiting every processor.
+/// The cost of step k changes slowly with k (the trailing matrix shrinks by one tile) plus a
+/// periodic part (the owners of tile column k cycle with the grid), so beyond 2·S steps the
+/// sum is estimated from S steps, one per stratum of K/S consecutive steps, each weighted by
+/// its stratum's width; the step inside a stratum moves by the golden ratio from one stratum
+/// to the next so that the samples meet every phase of the periodic part instead of one.
+/// The sampled sum of a smooth cost is within a few per mille of the full sum, and the LU, QR
+/// and GEMM models' totals just past the threshold within 2 % of the walked ones
+/// (step_sampling_test.cpp): an error shared by the candidates of one call, small next to
+/// the differences that decide a plan.
+#include <cstddef>
+#include <vector>
+
+namespace hetscal::core {
+
+/// Steps priced at most per sequence.
+inline constexpr std::size_t kSampledSteps = 96;
+
+/// One step to price and the number of steps it stands for.
+struct SampledStep {
+  std::size_t step = 0;
+  double weight = 1.0;
+};
+
+/// Every step with weight 1 when steps <= 2·samples; otherwise one step per stratum, increasing,
+/// weights summing to `steps`.
+/// @pre samples >= 1.
+std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples = kSampledSteps);
+
+}  // namespace hetscal::core

@@ -1,0 +1,263 @@
+#include "core/time_models/time_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/time_models/lu_steps.hpp"
+#include "core/time_models/qr_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;
+
+void require_owners_exist(const std::vector<std::size_t>& owners, std::size_t processors,
+                          const std::string& what) {
+  for (std::size_t owner : owners) {
+    if (owner >= processors) {
+      std::ostringstream msg;
+      msg << what << " names processor " << owner << " but the platform has " << processors;
+      throw InvalidArgument(msg.str());
+    }
+  }
+}
+
+/// The matrices of a call that share one shape: how many there are (each held by the caller
+/// and, unless computing in place, copied to the plan) and how many moves they take in all
+/// (one per matrix moved in, one per matrix moved out). Grouping by shape prices a square
+/// call's matrices once.
+struct SameShapeMatrices {
+  MatrixShape shape;
+  std::size_t count = 0;
+  std::size_t moves = 0;
+};
+
+std::vector<SameShapeMatrices> matrices_of(const Problem& problem) {
+  const std::size_t m = problem.rows(), n = problem.n, k = problem.inner();
+  std::vector<SameShapeMatrices> groups;
+  const auto add = [&groups](MatrixShape shape, std::size_t moves) {
+    for (auto& group : groups)
+      if (group.shape.rows == shape.rows && group.shape.cols == shape.cols) {
+        ++group.count;
+        group.moves += moves;
+        return;
+      }
+    groups.push_back({shape, 1, moves});
+  };
+  if (problem.routine == Routine::Gemm) {
+    add({m, k}, 1);                       // A in
+    add({k, n}, 1);                       // B in
+    add({m, n}, problem.c_read ? 2 : 1);  // C in only when read, always out
+  } else if (problem.routine == Routine::Cholesky) {
+    add({m, n}, 1);  // one triangle in and the same triangle out: one whole matrix's volume
+  } else {
+    add({m, n}, 2);                       // factored in place: in and out
+  }
+  return groups;
+}
+
+/// What the caller's matrices cost besides the steps: moving them to the plan and back, and
+/// the memory every processor needs for them (its part of the caller's arrays and, unless
+/// computing in place, of the planned copies).
+struct DataCost {
+  double redistribution_s = 0.0;
+  double moved_bytes = 0.0;
+  std::vector<double> array_bytes;  ///< per processor
+};
+
+DataCost data_cost(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  const std::size_t p = platform.size();
+  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
+  DataCost cost;
+  cost.array_bytes.assign(p, 0.0);
+  for (const SameShapeMatrices& group : matrices_of(problem)) {
+    const TileOwnership caller = caller_ownership(problem, group.shape);
+    const auto caller_held = elements_held(caller, p);
+    std::vector<double> plan_held(p, 0.0);
+    if (!in_place) {
+      const TileOwnership plan = ownership_of(candidate, group.shape);
+      plan_held = elements_held(plan, p);
+      const auto kept = elements_kept(caller, plan, p);
+      const double moves = static_cast<double>(group.moves);
+      cost.redistribution_s +=
+          moves * redistribution_time(platform.network, caller_held, plan_held, kept);
+      double moved = 0.0;
+      for (std::size_t x = 0; x < p; ++x) moved += caller_held[x] - kept[x];
+      cost.moved_bytes += moves * moved * kBytesPerElement;
+    }
+    for (std::size_t x = 0; x < p; ++x)
+      cost.array_bytes[x] += (caller_held[x] + plan_held[x]) * static_cast<double>(group.count) *
+                             kBytesPerElement;
+  }
+  return cost;
+}
+
+/// Bytes each processor needs: its arrays (data_cost) and, where the candidate computes, a
+/// column and a row panel ((M + N) × nb) of workspace.
+std::vector<double> memory_needed(const Problem& problem, const Candidate& candidate,
+                                  const std::vector<double>& array_bytes) {
+  const double workspace = static_cast<double>(problem.rows() + problem.n) *
+                           static_cast<double>(candidate.tile) * kBytesPerElement;
+  const auto used = candidate.processors();
+  std::vector<double> needed(array_bytes.size());
+  for (std::size_t x = 0; x < needed.size(); ++x) {
+    const bool works = std::binary_search(used.begin(), used.end(), x);
+    needed[x] = array_bytes[x] + (works ? workspace : 0.0);
+  }
+  return needed;
+}
+
+}  // namespace
+
+const char* routine_name(Routine routine) {
+  switch (routine) {
+    case Routine::Gemm: return "GEMM";
+    case Routine::LU: return "LU";
+    case Routine::QR: return "QR";
+    case Routine::Cholesky: return "Cholesky";
+  }
+  return "?";
+}
+
+std::vector<std::size_t> Candidate::processors() const {
+  std::set<std::size_t> distinct(owner.begin(), owner.end());
+  return {distinct.begin(), distinct.end()};
+}
+
+void require_valid(const Problem& problem) {
+  std::ostringstream msg;
+  if (problem.n == 0)
+    msg << routine_name(problem.routine) << ": matrix order N = 0";
+  else if (problem.routine == Routine::Cholesky && problem.rows() != problem.n)
+    msg << "Cholesky needs a square matrix; got " << problem.rows() << " x " << problem.n;
+  else
+    return;
+  throw InvalidArgument(msg.str());
+}
+
+Candidate caller_layout_candidate(const Problem& problem) {
+  const CallerLayout& c = problem.caller;
+  Candidate candidate;
+  candidate.kind = CandidateKind::CallerLayout;
+  candidate.label = "caller layout";
+  candidate.tile = c.nb();
+  candidate.rows = c.grid_rows;
+  candidate.cols = c.grid_cols;
+  candidate.owner = caller_ownership(problem, {problem.rows(), problem.n}).owner;
+  candidate.row_share.assign(c.grid_rows, 1.0);
+  candidate.col_share.assign(c.grid_cols, 1.0);
+  return candidate;
+}
+
+TileOwnership ownership_of(const Candidate& candidate, std::size_t n) {
+  return ownership_of(candidate, MatrixShape{n, n});
+}
+
+TileOwnership ownership_of(const Candidate& candidate, MatrixShape shape) {
+  if (candidate.kind == CandidateKind::Pattern)
+    return pattern_ownership(shape, candidate.tile, candidate.rows, candidate.cols, candidate.owner);
+  if (!candidate.row_order.empty() || !candidate.col_order.empty())
+    return ordered_cartesian_ownership(shape, candidate.tile, candidate.rows, candidate.cols,
+                                       candidate.owner, candidate.row_order, candidate.col_order);
+  return cartesian_ownership(shape, candidate.tile, candidate.rows, candidate.cols,
+                             candidate.owner, candidate.row_share, candidate.col_share);
+}
+
+TileOwnership caller_ownership(const Problem& problem, MatrixShape shape) {
+  const CallerLayout& c = problem.caller;
+  return block_cyclic_ownership(BlockCyclicAxis{shape.rows, c.mb(), c.row_offset, c.grid_rows},
+                                BlockCyclicAxis{shape.cols, c.nb(), c.col_offset, c.grid_cols},
+                                c.processor_at);
+}
+
+Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  require_valid(platform);
+  require_valid(problem);
+  // One layout for every step: GEMM's steps reach over A, B and C at once.
+  const MatrixShape shape = step_layout_shape(problem);
+  const TileOwnership caller = caller_ownership(problem, shape);
+  require_owners_exist(caller.owner, platform.size(), "the caller's grid");
+  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
+  const TileOwnership plan = in_place ? caller : ownership_of(candidate, shape);
+  require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
+
+  Prediction prediction;
+  prediction.candidate = candidate;
+  // LU, QR: ScaLAPACK's PDGETRF, PDGEQRF where the caller's layout is kept, hetscal's
+  // kernels elsewhere.
+  if (problem.routine == Routine::LU && !in_place)
+    prediction.time = simulate_lu(platform, plan, candidate.panel_rank);
+  else if (problem.routine == Routine::QR && !in_place)
+    prediction.time = simulate_qr(platform, plan, candidate.panel_rank);
+  else
+    prediction.time = simulate_steps(platform, problem, plan);
+  const DataCost data = data_cost(platform, problem, candidate);
+  prediction.time.redistribution = data.redistribution_s;
+  prediction.moved_bytes = data.moved_bytes;
+
+  const auto needed = memory_needed(problem, candidate, data.array_bytes);
+  for (std::size_t x = 0; x < needed.size(); ++x) {
+    const double fraction = needed[x] / platform.processors[x].memory_bytes;
+    if (fraction > prediction.memory_fraction) {
+      prediction.memory_fraction = fraction;
+      prediction.tightest_processor = x;
+    }
+  }
+  return prediction;
+}
+
+PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
+                               std::size_t processors) {
+  const auto steps_of = [&](std::size_t tile) {
+    return std::ceil(static_cast<double>(problem.n) / static_cast<double>(std::max<std::size_t>(tile, 1)));
+  };
+  const double steps = steps_of(candidate.tile), caller_steps = steps_of(problem.caller.block);
+  const double rows = static_cast<double>(candidate.rows), cols = static_cast<double>(candidate.cols);
+  const double cells = rows * cols;
+  const double caller_cells =
+      static_cast<double>(problem.caller.grid_rows) * static_cast<double>(problem.caller.grid_cols);
+  // A step's class counts are one vector per suffix (a heap block of its own each).
+  constexpr double kVectorBytes = 48.0;
+  PredictionCost cost;
+  cost.operations = steps * (cells + rows + cols + static_cast<double>(processors)) +  // simulate_steps
+                    cells * (rows + cols) + caller_cells * cells +                     // elements_kept
+                    2.0 * (steps + caller_steps);                                      // class tables
+  // Cholesky (cholesky_steps.hpp): the trailing counts start from the K²/2 lower tiles, and
+  // every step walks its panel's K − k colrows, each reaching about √P owners.
+  if (problem.routine == Routine::Cholesky)
+    cost.operations += steps * steps * (1.0 + std::sqrt(static_cast<double>(processors)));
+  cost.peak_bytes = (steps + 1.0) * ((rows + cols) * sizeof(std::size_t) + 2.0 * kVectorBytes) +
+                    2.0 * caller_steps * sizeof(std::size_t);
+  return cost;
+}
+
+std::vector<Prediction> predict_candidates(const Platform& platform, const Problem& problem,
+                                           const std::vector<Candidate>& candidates) {
+  std::vector<Prediction> out;
+  out.reserve(candidates.size());
+  for (const auto& candidate : candidates) out.push_back(predict(platform, problem, candidate));
+  return out;
+}
+
+Prediction choose(const std::vector<Prediction>& predictions) {
+  const Prediction* best = nullptr;
+  for (const auto& p : predictions)
+    if (p.fits_memory() && (best == nullptr || p.total_s() < best->total_s())) best = &p;
+  if (best == nullptr) {
+    std::ostringstream msg;
+    msg << "choose: none of the " << predictions.size() << " candidates fits in memory";
+    throw Error(msg.str());
+  }
+  return *best;
+}
+
+Prediction choose(const Platform& platform, const Problem& problem,
+                  const std::vector<Candidate>& candidates) {
+  return choose(predict_candidates(platform, problem, candidates));
+}
+
+}  // namespace hetscal::core

@@ -1,0 +1,87 @@
+#include "kernels/cholesky_tiles.hpp"
+
+#include <algorithm>
+
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::kernels::detail {
+
+CholeskyTiles::CholeskyTiles(Uplo uplo, const layout::Distribution& d, int my_rank)
+    : uplo_(uplo), d_(&d), me_(my_rank), count_(d.rows().count()) {
+  const std::size_t ranks = static_cast<std::size_t>(d.num_ranks());
+  const std::size_t lines = static_cast<std::size_t>(count_);
+  my_rows_in_column_.resize(lines);
+  row_reach_.assign(lines * ranks, -1);
+  column_member_.assign(lines * ranks, 0);
+  // One pass over the triangle: tile (i, j) puts its owner in row i's reach (j increasing, so
+  // the last write is the largest j) and in column j's members.
+  for (std::int64_t i = 0; i < count_; ++i) {
+    for (std::int64_t j = 0; j <= i; ++j) {
+      const int rank = owner(i, j);
+      const std::size_t r = static_cast<std::size_t>(rank);
+      row_reach_[static_cast<std::size_t>(i) * ranks + r] = j;
+      column_member_[static_cast<std::size_t>(j) * ranks + r] = 1;
+      if (rank == me_) my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
+    }
+  }
+}
+
+void CholeskyTiles::diagonal_recipients(std::int64_t k, std::vector<int>& ranks) const {
+  const int diagonal_owner = owner(k, k);
+  ranks.clear();
+  for (std::int64_t i = k + 1; i < count_; ++i) {
+    const int rank = owner(i, k);
+    if (rank != diagonal_owner) ranks.push_back(rank);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+}
+
+void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
+  step_ = k;
+  start_.assign(static_cast<std::size_t>(tiles.count()), -1);
+  own_lines_.clear();
+  sends_.resize(static_cast<std::size_t>(tiles.num_ranks()));
+  for (Send& send : sends_) {
+    send.offsets.clear();
+    send.counts.clear();
+  }
+  receives_.clear();
+  elements_ = 0;
+  const int me = tiles.my_rank();
+  const std::int64_t kb = tiles.size(k);
+  for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
+    if (tiles.owner(i, k) != me) continue;
+    const std::int64_t count = tiles.size(i) * kb;
+    own_lines_.push_back(i);
+    start_[static_cast<std::size_t>(i)] = elements_;
+    for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
+      if (rank == me || !tiles.needs_panel_tile(rank, i, k)) continue;
+      Send& send = sends_[static_cast<std::size_t>(rank)];
+      send.offsets.push_back(mpi::mpi_count(elements_, "cholesky: panel offset"));
+      send.counts.push_back(mpi::mpi_count(count, "cholesky: panel tile"));
+    }
+    elements_ += count;
+  }
+  // Receives grouped by sender, senders in increasing rank order (the order of the groups).
+  for (int sender = 0; sender < tiles.num_ranks(); ++sender) {
+    if (sender == me) continue;
+    Receive receive{sender, elements_, 0};
+    for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
+      if (tiles.owner(i, k) != sender || !tiles.needs_panel_tile(me, i, k)) continue;
+      start_[static_cast<std::size_t>(i)] = elements_;
+      elements_ += tiles.size(i) * kb;
+    }
+    receive.count = elements_ - receive.offset;
+    if (receive.count == 0) continue;
+    mpi::mpi_count(receive.count, "cholesky: panel message");
+    receives_.push_back(receive);
+  }
+}
+
+std::size_t PanelExchange::send_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(sends_.begin(), sends_.end(), [](const Send& s) { return !s.counts.empty(); }));
+}
+
+}  // namespace hetscal::kernels::detail

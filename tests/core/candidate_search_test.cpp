@@ -1,0 +1,292 @@
+// The scalable search of the planners (core/planners/candidate_search.hpp): speed classes and the
+// process counts they give, the lower bound that prunes (a pruned candidate could not have
+// won), the split over pricers (every pricer ends with the same plan whatever its slice),
+// and bad input refused.
+#include "core/planners/candidate_search.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "core/common/error.hpp"
+#include "core/planners/cholesky_plan.hpp"
+#include "core/planners/lu_plan.hpp"
+#include "core/planners/model_candidates.hpp"
+#include "plan_test_support.hpp"
+
+namespace hetscal::core {
+namespace {
+
+/// Speeds 4, 2, 1 in turn (×1e9) on `count` processors.
+std::vector<double> three_generations(std::size_t count) {
+  std::vector<double> speeds;
+  for (std::size_t x = 0; x < count; ++x) speeds.push_back(4.0e9 / static_cast<double>(1u << (x % 3)));
+  return speeds;
+}
+
+TEST(SpeedClasses, GroupEqualSpeedsFastestFirst) {
+  const auto classes = speed_classes(planner_platform(three_generations(10)));
+  ASSERT_EQ(classes.size(), 3u);
+  EXPECT_EQ(classes[0].speed_flops, 4.0e9);
+  EXPECT_EQ(classes[0].count, 4u);
+  EXPECT_EQ(classes[1].speed_flops, 2.0e9);
+  EXPECT_EQ(classes[1].count, 3u);
+  EXPECT_EQ(classes[2].speed_flops, 1.0e9);
+  EXPECT_EQ(classes[2].count, 3u);
+}
+
+TEST(SpeedClasses, ProcessCountsAreTheClassBoundariesNotEveryCount) {
+  const Platform platform = planner_platform(three_generations(1024));
+  const auto counts = searched_process_counts(platform, 0, false);
+  // Class boundaries 342 (speed 4), 683 (4 and 2), 1024 (all), each with its near-square count.
+  for (std::size_t k : {342u, 683u, 682u, 1024u}) EXPECT_NE(std::find(counts.begin(), counts.end(), k), counts.end()) << k;
+  EXPECT_LT(counts.size(), 128u);  // a geometric ladder, not every k
+  EXPECT_TRUE(std::is_sorted(counts.begin(), counts.end()));
+  EXPECT_EQ(counts.back(), 1024u);
+  EXPECT_EQ(searched_process_counts(platform, 0, true).size(), 1024u);
+  // max_processors bounds every count.
+  for (std::size_t k : searched_process_counts(platform, 100, false)) EXPECT_LE(k, 100u);
+}
+
+TEST(SpeedClasses, EqualSpeedsGiveAGeometricLadder) {
+  const auto counts = searched_process_counts(planner_platform(std::vector<double>(16384, 1.0e9)), 0, false);
+  EXPECT_EQ(counts.front(), 1u);
+  EXPECT_EQ(counts.back(), 16384u);
+  EXPECT_LT(counts.size(), 200u);
+  // Consecutive rungs at most kCountLadderRatio apart (near-square counts fill in below them).
+  for (std::size_t i = 1; i < counts.size(); ++i) {
+    const auto previous = static_cast<double>(counts[i - 1]);
+    EXPECT_LE(static_cast<double>(counts[i]), kCountLadderRatio * previous + 1.0) << counts[i - 1] << " then " << counts[i];
+  }
+}
+
+TEST(SpeedClasses, EveryProcessorItsOwnSpeedKeepsTheLargestDrops) {
+  std::vector<double> speeds;
+  for (std::size_t x = 0; x < 200; ++x) speeds.push_back(1.0e9 + 1.0e6 * static_cast<double>(x));
+  speeds[7] = 1.0e7;  // by far the largest drop: the fastest 199 are a boundary
+  const auto counts = searched_process_counts(planner_platform(speeds), 0, false);
+  EXPECT_NE(std::find(counts.begin(), counts.end(), 199u), counts.end());
+  EXPECT_LT(counts.size(), 100u);  // not all 200
+}
+
+TEST(NearSquareCount, LargestCountWithAGridOfAspectAtMostTwo) {
+  EXPECT_EQ(near_square_count(1), 1u);
+  EXPECT_EQ(near_square_count(2), 2u);   // 1x2
+  EXPECT_EQ(near_square_count(3), 2u);   // 1x3 is too flat
+  EXPECT_EQ(near_square_count(7), 6u);   // 2x3
+  EXPECT_EQ(near_square_count(12), 12u); // 3x4
+  EXPECT_EQ(near_square_count(683), 682u);  // prime: 22x31
+}
+
+/// A random platform of 5 to 48 processors: two to four node generations, or every
+/// processor its own speed; shared or switched network; and a random order N from 1,000 to
+/// 6,000 (below, a matrix of a few tiles per processor is better left to ScaLAPACK: the
+/// predicted time of such a toy problem jumps from one count to the next).
+struct RandomCase {
+  Platform platform;
+  std::int64_t n = 0;
+};
+
+RandomCase random_case(unsigned seed) {
+  std::uint64_t state = seed * 6364136223846793005ull + 1442695040888963407ull;
+  const auto next = [&state](double low, double high) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  const auto processors = static_cast<std::size_t>(next(5.0, 49.0));
+  const bool generations = seed % 3 != 0;
+  const auto classes = static_cast<std::size_t>(next(2.0, 5.0));
+  std::vector<double> class_speed;
+  for (std::size_t c = 0; c < classes; ++c) class_speed.push_back(next(0.2e9, 4.0e9));
+  std::vector<double> speeds;
+  for (std::size_t x = 0; x < processors; ++x)
+    speeds.push_back(generations ? class_speed[static_cast<std::size_t>(next(0.0, static_cast<double>(classes)))]
+                                 : next(0.2e9, 4.0e9));
+  RandomCase c;
+  c.platform = planner_platform(speeds, next(1.0e8, 1.0e10), seed % 2 ? NetworkKind::Switched : NetworkKind::SharedBus);
+  c.n = static_cast<std::int64_t>(next(1000.0, 6000.0));
+  return c;
+}
+
+/// The squarest caller grid p×q = P, ranks row-major.
+CallerLayout squarest_caller(std::size_t processors) {
+  std::size_t p = 1;
+  for (std::size_t r = 1; r * r <= processors; ++r)
+    if (processors % r == 0) p = r;
+  return caller_grid(p, processors / p);
+}
+
+/// Every candidate the default search left unpriced, priced: none beats the choice (a
+/// pruned candidate could not have won), and the bound holds for every priced one.
+template <typename Kind>
+void expect_pruned_could_not_win(const Platform& platform, const Problem& problem, const PlanChoice<Kind>& choice) {
+  for (const auto& c : choice.priced) {
+    const Prediction p = predict(platform, problem, c.prediction.candidate);
+    EXPECT_LE(compute_lower_bound(platform, problem, c.prediction.candidate), p.total_s() * (1.0 + 1e-12))
+        << c.prediction.candidate.label;
+    if (!c.priced && p.fits_memory()) {
+      EXPECT_GE(p.total_s(), choice.predicted_s) << c.prediction.candidate.label;
+    }
+  }
+}
+
+TEST(Pruning, APrunedCandidateCouldNotHaveWon) {
+  std::size_t pruned = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    const RandomCase c = random_case(seed);
+    const CallerLayout caller = squarest_caller(c.platform.size());
+    const LuChoice lu = choose_lu_plan(c.platform, c.n, c.n, caller);
+    expect_pruned_could_not_win(c.platform, lu_plan_candidates(Routine::LU, c.platform, c.n, c.n, caller).problem, lu);
+    const LuChoice qr = choose_qr_plan(c.platform, c.n, c.n, caller);
+    expect_pruned_could_not_win(c.platform, lu_plan_candidates(Routine::QR, c.platform, c.n, c.n, caller).problem, qr);
+    const CholeskyChoice cholesky = choose_cholesky_plan(c.platform, c.n, caller);
+    expect_pruned_could_not_win(c.platform, cholesky_plan_candidates(c.platform, c.n, caller).problem, cholesky);
+    pruned += lu.pruned + qr.pruned + cholesky.pruned;
+  }
+  EXPECT_GT(pruned, 0u);  // the bound did prune: the test checked something
+}
+
+TEST(Pruning, ExhaustivePricesEveryCandidate) {
+  const RandomCase c = random_case(4);
+  LuPlanOptions options;
+  options.search.exhaustive = true;
+  const LuChoice choice = choose_lu_plan(c.platform, c.n, c.n, squarest_caller(c.platform.size()), options);
+  EXPECT_EQ(choice.pruned, 0u);
+  for (const auto& candidate : choice.priced) EXPECT_TRUE(candidate.priced);
+}
+
+/// The relative gap of the default planner's choice over the exhaustive one's.
+template <typename Choose>
+double gap(Choose choose) {
+  const double scalable = choose(false), exhaustive = choose(true);
+  EXPECT_GE(scalable, exhaustive * (1.0 - 1e-12));  // the full search sees every candidate
+  return scalable / exhaustive - 1.0;
+}
+
+TEST(ScalableSearch, WithinTwoPercentOfTheExhaustiveSearchOnRandomPlatforms) {
+  double worst = 0.0;
+  std::size_t instances = 0;
+  for (unsigned seed = 100; seed < 120; ++seed) {
+    const RandomCase c = random_case(seed);
+    const CallerLayout caller = squarest_caller(c.platform.size());
+    const auto lu_like = [&](Routine routine) {
+      return gap([&](bool exhaustive) {
+        LuPlanOptions options;
+        options.search.exhaustive = exhaustive;
+        return routine == Routine::LU ? choose_lu_plan(c.platform, c.n, c.n, caller, options).predicted_s
+                                      : choose_qr_plan(c.platform, c.n, c.n, caller, options).predicted_s;
+      });
+    };
+    const double cholesky = gap([&](bool exhaustive) {
+      CholeskyPlanOptions options;
+      options.search.exhaustive = exhaustive;
+      return choose_cholesky_plan(c.platform, c.n, caller, options).predicted_s;
+    });
+    for (const double g : {lu_like(Routine::LU), lu_like(Routine::QR), cholesky}) {
+      EXPECT_LE(g, 0.02) << "seed " << seed << ", " << c.platform.size() << " processors, N = " << c.n;
+      worst = std::max(worst, g);
+      ++instances;
+    }
+  }
+  EXPECT_EQ(instances, 60u);
+  RecordProperty("worst_gap_percent", std::to_string(100.0 * worst));
+}
+
+/// Every slice of `slices` prices its part; `agree` answers each with the overall pick.
+template <typename Kind, typename Choose>
+void expect_same_plan_in_every_slice(std::size_t slices, Choose choose) {
+  // The picks of all slices, found by running each slice alone first.
+  std::vector<CandidatePick> picks;
+  for (std::size_t s = 0; s < slices; ++s) {
+    PricingSlice probe{s, slices, [&](const CandidatePick& mine) {
+                         picks.push_back(mine);
+                         return mine;
+                       }};
+    try {
+      choose(probe);
+    } catch (const Error&) {
+      // a slice alone may have no fitting candidate; its pick was recorded all the same
+    }
+  }
+  ASSERT_EQ(picks.size(), slices);
+  const CandidatePick overall = *std::min_element(picks.begin(), picks.end(), [](const auto& a, const auto& b) {
+    return a.total_s < b.total_s || (a.total_s == b.total_s && a.index < b.index);
+  });
+  const PlanChoice<Kind> whole = choose(PricingSlice{});
+  for (std::size_t s = 0; s < slices; ++s) {
+    const PlanChoice<Kind> choice = choose(PricingSlice{s, slices, [&](const CandidatePick&) { return overall; }});
+    EXPECT_EQ(choice.candidate.label, whole.candidate.label) << "slice " << s << " of " << slices;
+    EXPECT_EQ(choice.tile, whole.tile);
+    EXPECT_EQ(choice.candidate.owner, whole.candidate.owner);
+    EXPECT_EQ(choice.candidate.panel_rank, whole.candidate.panel_rank);
+    EXPECT_DOUBLE_EQ(choice.predicted_s, whole.predicted_s);
+  }
+}
+
+TEST(Split, EveryPricerEndsWithTheSamePlanWhateverItsSlice) {
+  const Platform platform = planner_platform(three_generations(24), 1.0e9, NetworkKind::Switched);
+  const CallerLayout caller = caller_grid(4, 6);
+  for (std::size_t slices : {2u, 3u, 7u, 24u}) {
+    expect_same_plan_in_every_slice<LuLayoutKind>(slices, [&](const PricingSlice& slice) {
+      LuPlanOptions options;
+      options.search.slice = slice;
+      return choose_lu_plan(platform, 5000, 5000, caller, options);
+    });
+    expect_same_plan_in_every_slice<CholeskyLayoutKind>(slices, [&](const PricingSlice& slice) {
+      CholeskyPlanOptions options;
+      options.search.slice = slice;
+      return choose_cholesky_plan(platform, 5000, caller, options);
+    });
+  }
+}
+
+TEST(Split, EachSlicePricesOnlyItsShare) {
+  const Platform platform = planner_platform(three_generations(24));
+  PlanCandidates<LuLayoutKind> built = lu_plan_candidates(Routine::LU, platform, 4000, 4000, caller_grid(4, 6));
+  std::vector<Prediction> predictions;
+  for (auto& c : built.built) predictions.push_back(c.prediction);
+  const PricingOrder order = pricing_order(platform, built.problem, predictions, true);
+  std::vector<std::size_t> times_priced(predictions.size(), 0);
+  for (std::size_t s = 0; s < 5; ++s) {
+    const SlicePricing slice = price_slice(platform, built.problem, predictions, order, s, 5);
+    EXPECT_EQ(slice.pruned, 0u);  // exhaustive order: bounds of 0
+    for (std::size_t i = 0; i < predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < predictions.size(); ++i) EXPECT_EQ(times_priced[i], 1u) << i;
+}
+
+TEST(Split, AFailureOnAnotherPricerFailsEveryPricer) {
+  const Platform platform = planner_platform(three_generations(6));
+  LuPlanOptions options;
+  options.search.slice = {0, 2, [](const CandidatePick&) {
+                            return CandidatePick{-std::numeric_limits<double>::infinity(), 3};
+                          }};
+  EXPECT_THROW(choose_lu_plan(platform, 2000, 2000, caller_grid(2, 3), options), Error);
+}
+
+TEST(SearchOptions, BadSlicesAreRefused) {
+  const Platform platform = planner_platform(three_generations(6));
+  LuPlanOptions options;
+  options.search.slice = {2, 2, {}};
+  EXPECT_NE(message_of([&] { choose_lu_plan(platform, 2000, 2000, caller_grid(2, 3), options); }).find("slice 2 of 2"),
+            std::string::npos);
+  options.search.slice = {0, 2, {}};
+  EXPECT_NE(message_of([&] { choose_lu_plan(platform, 2000, 2000, caller_grid(2, 3), options); }).find("no agreement"),
+            std::string::npos);
+}
+
+TEST(SearchOptions, GenerateCandidatesRefusesACountOutOfRange) {
+  const Platform platform = planner_platform(three_generations(6));
+  Problem problem;
+  problem.n = 1000;
+  problem.caller = caller_grid(2, 3);
+  CandidateOptions options;
+  options.process_counts = {7};
+  EXPECT_NE(message_of([&] { generate_candidates(platform, problem, options); }).find("process count 7"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace hetscal::core

@@ -1,0 +1,78 @@
+// Sampled step sequences (core/time_models/step_sampling.hpp): the strata cover every step once,
+// and a sampled sum stays close to the full one (within 2 %), on a synthetic cost and across the
+// threshold of the LU, QR and GEMM step models.
+#include "core/time_models/step_sampling.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/planners/model_candidates.hpp"
+#include "core/time_models/time_model.hpp"
+#include "plan_test_support.hpp"
+
+namespace hetscal::core {
+namespace {
+
+TEST(StepSampling, ShortSequencesAreWalkedWhole) {
+  const auto steps = sampled_steps(10, 5);
+  ASSERT_EQ(steps.size(), 10u);
+  for (std::size_t k = 0; k < 10; ++k) {
+    EXPECT_EQ(steps[k].step, k);
+    EXPECT_EQ(steps[k].weight, 1.0);
+  }
+}
+
+TEST(StepSampling, OneStepPerStratumWeightsSumToTheSteps) {
+  const std::size_t total = 15625;
+  const auto steps = sampled_steps(total, kSampledSteps);
+  ASSERT_EQ(steps.size(), kSampledSteps);
+  double weight = 0.0;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const std::size_t first = s * total / kSampledSteps, end = (s + 1) * total / kSampledSteps;
+    EXPECT_GE(steps[s].step, first);
+    EXPECT_LT(steps[s].step, end);
+    EXPECT_EQ(steps[s].weight, static_cast<double>(end - first));
+    weight += steps[s].weight;
+  }
+  EXPECT_EQ(weight, static_cast<double>(total));
+}
+
+TEST(StepSampling, ASmoothCostWithAPeriodicPartIsSummedWithinHalfAPercent) {
+  const std::size_t total = 10000;
+  // A shrinking trailing matrix plus a cost that cycles with a grid of 7 columns.
+  const auto cost = [&](std::size_t k) {
+    const double left = static_cast<double>(total - k);
+    return left * left * (1.0 + 0.3 * static_cast<double>(k % 7 == 3));
+  };
+  double full = 0.0, sampled = 0.0;
+  for (std::size_t k = 0; k < total; ++k) full += cost(k);
+  for (const SampledStep& s : sampled_steps(total)) sampled += s.weight * cost(s.step);
+  EXPECT_NEAR(sampled / full, 1.0, 5e-3);
+}
+
+/// Predicted seconds of `routine` on a 3×4 heterogeneous grid with 64-tiles at order n.
+double predicted(Routine routine, std::size_t n) {
+  const Platform platform = planner_platform({4e9, 2e9, 1e9, 4e9, 2e9, 1e9, 4e9, 2e9, 1e9, 4e9, 2e9, 1e9});
+  Problem problem;
+  problem.routine = routine;
+  problem.n = n;
+  problem.caller = caller_grid(3, 4);
+  const Candidate grid = cartesian_candidate("hetero 3x4", 64, 3, 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+                                             {1.0, 1.0, 1.0}, {1.0, 2.0, 3.0, 4.0});
+  return predict(platform, problem, grid).total_s();
+}
+
+TEST(StepSampling, TheModelsAreContinuousAcrossTheSamplingThreshold) {
+  const std::size_t walked = 2 * kSampledSteps * 64, sampled = walked + 64;  // 192 and 193 steps
+  const double cube = std::pow(static_cast<double>(sampled) / static_cast<double>(walked), 3.0);
+  for (Routine routine : {Routine::LU, Routine::QR, Routine::Gemm}) {
+    const double ratio = predicted(routine, sampled) / predicted(routine, walked);
+    // One step more (and its flops, about `cube`), within the sampling's error of 2 %.
+    EXPECT_NEAR(ratio, cube, 0.02) << routine_name(routine);
+  }
+}
+
+}  // namespace
+}  // namespace hetscal::core
