@@ -19,6 +19,13 @@ packages=(
   libcairo2-dev fonts-dejavu-core  # hetscal-plan's pictures: PNG, SVG and PDF, text in DejaVu
   poppler-utils libxml2-utils      # the picture tests read the PDF's text and parse the SVG
   python3-matplotlib  # the benchmark report's figures (tests/report)
+  # MPICH beside Open MPI (issue 29): its launcher and ScaLAPACK, for the second libhetscal.so
+  # that the MPICH testers (scalapack-mpi-test's mpich-tests) preload. Open MPI stays the
+  # default mpicc/mpirun (its alternatives have the higher priority; checked below).
+  mpich libmpich-dev libscalapack-mpich-dev
+  # Real applications run plain and preloaded (examples/applications): MUMPS, and PETSc with
+  # its shipped examples (MATSCALAPACK, PETSc + MUMPS).
+  libmumps-dev libpetsc-real3.18-dev libpetsc3.18-dev-examples
 )
 
 source "$repo/cmake/progress.sh"
@@ -45,6 +52,19 @@ if ((${#missing[@]})); then
   logged env DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends \
     "${missing[@]}"
 fi
+
+# Everything but tests/mpich assumes Open MPI's mpicc and mpirun. Debian gives Open MPI's
+# alternatives the higher priority, so installing MPICH leaves them the default; should a
+# system choose otherwise, pin them to Open MPI.
+for alternative in mpi:mpicc mpirun:mpirun; do
+  name=${alternative%%:*} tool=${alternative##*:}
+  if [ "$(readlink -f "/usr/bin/$tool")" != "$(readlink -f "/usr/bin/$tool.openmpi")" ]; then
+    progress "setup: pinning $tool to Open MPI"
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    logged "${sudo_cmd[@]}" update-alternatives --set "$name" "/usr/bin/$tool.openmpi"
+  fi
+done
 
 export OPENBLAS_NUM_THREADS=1
 progress "setup: configuring $build"
