@@ -83,9 +83,11 @@ int run(int argc, char** argv, int rank) {
   std::FILE* csv = rank == 0 ? std::fopen((prefix + ".csv").c_str(), "w") : nullptr;
   if (rank == 0) print_header(csv);
   const core::CallerLayout caller{3, 3, 64, {}};
+  core::CholeskyPlanOptions options;
+  options.search.exhaustive = true;  // the rows compare candidates the pruned search may skip
   for (std::int64_t n : sizes) {
     const core::CholeskyChoice choice =  // deterministic: the same on every rank
-        core::choose_cholesky_plan(platform, n, caller);
+        core::choose_cholesky_plan(platform, n, caller, options);
     Row row;
     row.n = n;
     row.plan = &choice.priced[choice.chosen];

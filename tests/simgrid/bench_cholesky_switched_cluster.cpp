@@ -44,7 +44,9 @@ bench::ClusterExperiment cholesky_experiment(const core::CholeskyPlanOptions& op
   e.plan = [options](const core::Platform& platform, std::int64_t n) {
     const core::CallerLayout caller{
         1, 1, options.tile_sizes.front(), {0}};  // unused: data start in place
-    const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, caller, options);
+    core::CholeskyPlanOptions every = options;
+    every.search.exhaustive = true;  // 2DBC on fewer nodes may be a candidate the pruned search skips
+    const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, caller, every);
     return bench::case_layouts(choice, core::CholeskyLayoutKind::Gcrm,
                                core::CholeskyLayoutKind::BlockCyclic, platform.size());
   };

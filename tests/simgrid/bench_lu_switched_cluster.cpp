@@ -45,6 +45,7 @@ bench::ClusterExperiment lu_experiment(std::size_t nb) {
     core::LuPlanOptions options;
     options.kinds = {core::LuLayoutKind::BlockCyclic, core::LuLayoutKind::G2dbc};
     options.tile_sizes = {nb};
+    options.search.exhaustive = true;  // 2DBC on fewer nodes may be a candidate the pruned search skips
     const core::CallerLayout caller{1, 1, nb, {0}};  // unused: data start in place
     const core::LuChoice choice = core::choose_lu_plan(platform, n, n, caller, options);
     return bench::case_layouts(choice, core::LuLayoutKind::G2dbc, core::LuLayoutKind::BlockCyclic,

@@ -103,6 +103,7 @@ inline NineWorkstationsRow simulate_nine_workstations_grid(const NineWorkstation
                                                            const std::vector<double>& speeds) {
   core::LuPlanOptions options;
   options.kinds = {core::LuLayoutKind::BlockCyclic, core::LuLayoutKind::HeterogeneousGrid};
+  options.search.exhaustive = true;  // the rows compare candidates the pruned search may skip
   const core::LuChoice choice =  // deterministic: the same on every rank
       f.plan(platform, n, n, core::CallerLayout{3, 3, 64, {}}, options);
   const auto shaped = [&](core::PanelRank panel_rank) {
