@@ -83,6 +83,8 @@ EmulatedClock emulated_clock() {
 }
 }  // namespace
 
+bool compute_clock_is_emulated() { return emulated_clock() != nullptr; }
+
 double compute_clock_seconds() {
   if (const EmulatedClock clock = emulated_clock()) return clock();
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

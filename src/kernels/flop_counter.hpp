@@ -66,6 +66,11 @@ void account_compute_seconds(double seconds);
 /// it is reported once on stderr and the wall clock is kept.
 double compute_clock_seconds();
 
+/// Whether compute_clock_seconds() is the emulator's clock (HETSCAL_TEST_EMULATED_CLOCK=1 with
+/// the emulator preloaded). Tests only: the machine's calibration then leaves the network
+/// unmeasured too (runtime/machine.cpp).
+bool compute_clock_is_emulated();
+
 /// The flops and seconds of the local BLAS/LAPACK calls that ran (not skipped) on this
 /// process since it started; never reset, so that observers take differences. In SimGrid
 /// builds: every call's injected flops, in either mode, and the simulated seconds they took
