@@ -5,6 +5,7 @@
 /// planned copies included. Each ends in an agreement, so a rank that fails alone (memory,
 /// above all) sends every rank to ScaLAPACK.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/time_models/time_model.hpp"
@@ -12,6 +13,7 @@
 #include "layout/local_storage.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/fault_injection.hpp"
+#include "mpi/pricing_split.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/decision.hpp"
 #include "runtime/plan_cache.hpp"
@@ -30,6 +32,41 @@ std::shared_ptr<const Plan> agreed_plan(ContextState& state, const MakeKey& make
     mpi::fault_point(mpi::Stage::Plan);
     plan = state.resources.plans.find_or_make<Plan>(make_key(), make);
   });
+  return plan;
+}
+
+/// The plan of the key `make_key()` returns, as agreed_plan, made by `make(slice)`: a planner
+/// whose pricing is split over the context's ranks (mpi/pricing_split.hpp), so collective.
+/// Two agreed stages: the key and the cache lookup first, where an injected fault or a rank
+/// that fails stops every rank before any planning; then, only when the cache does not hold
+/// the key (on every rank alike: the caches stay equal), the planner on every rank, each
+/// pricing its slice. When that fails anywhere, every rank drops the key unless every rank
+/// remembers it as refused, so that the caches stay equal and a later call of the shape plans
+/// on every rank or on none.
+/// @throws mpi::StageFailed on every rank when any rank failed (a refused key included).
+template <typename Plan, typename MakeKey, typename Make>
+std::shared_ptr<const Plan> agreed_split_plan(ContextState& state, const MakeKey& make_key, const Make& make) {
+  const MPI_Comm comm = state.context->comm;
+  PlanCache& plans = state.resources.plans;
+  std::shared_ptr<const Plan> plan;
+  std::optional<PlanKey> key;
+  bool cached = false;
+  mpi::run_agreed(comm, "plan", [&] {
+    mpi::fault_point(mpi::Stage::Plan);
+    key.emplace(make_key());
+    cached = plans.holds(*key);
+    if (cached) plan = plans.find_or_make<Plan>(*key, nullptr);  // the plan, or its refusal
+  });
+  if (cached) return plan;
+  try {
+    // The local part communicates (the pricing's MINLOC), on every rank alike.
+    mpi::run_agreed(comm, "plan", [&] {
+      plan = plans.find_or_make<Plan>(*key, [&] { return mpi::planned_over(comm, make); });
+    });
+  } catch (const mpi::StageFailed&) {
+    if (!mpi::on_every_rank(comm, plans.refuses(*key))) plans.forget(*key);
+    throw;
+  }
   return plan;
 }
 
