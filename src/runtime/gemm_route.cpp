@@ -75,7 +75,8 @@ class GemmRoute {
 
   Prices price(ContextState& state, const GemmLayout& plan) const {
     return agreed_prices<T>(state, gemm_problem(*state.context, call_), plan.candidate,
-                            {plan.a.get(), plan.b.get(), plan.c.get()});
+                            {plan.a.get(), plan.b.get(), plan.c.get()},
+                            operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc}));
   }
 
   TakeOverOutcome run(ContextState& state, const GemmLayout& plan) const {
