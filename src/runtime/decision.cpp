@@ -104,6 +104,7 @@ Decision decide_by_prices(const DecisionInput& in, const Prices& prices) {
     d.route = Route::Forward;
     d.reason = "not faster: " + times;
   }
+  if (d.route == Route::Heterogeneous && prices.route != "copy") d.reason += "; " + prices.route;
   return d;
 }
 

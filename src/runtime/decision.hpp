@@ -33,6 +33,8 @@ struct Prices {
   /// Non-empty: no take-over route of the call fits (memory, runtime/memory_budget.hpp) or is
   /// allowed (HETSCAL_TAKE_OVER): the call is forwarded with this reason, whatever the times.
   std::string no_route;
+  /// The take-over route priced: "copy" (hetscal's own layout) or "in place".
+  std::string route = "copy";
 };
 
 /// Everything decide() looks at; all values global.
