@@ -6,9 +6,9 @@
 # rank 0 and slow rank 1, and whether hetscal computed the call (its exit summary). RSS does
 # not depend on the machine's load, so the figures hold on a shared machine.
 # HETSCAL_TAKE_OVER and HETSCAL_MEMORY, when set, reach the hetscal runs.
-# usage: peak_rss_table.sh BUILD_DIR [N=6000] [NB=128]
+# usage: peak_rss_table.sh BUILD_DIR [N=6000] [NB=128] [ROUTINES="pdgemm pdgetrf pdpotrf pdgeqrf"]
 set -euo pipefail
-build=$1 n=${2:-6000} nb=${3:-128}
+build=$1 n=${2:-6000} nb=${3:-128} routines=${4:-pdgemm pdgetrf pdpotrf pdgeqrf}
 program=$build/tests/bench/shim/peak_rss_call
 hetscal=$build/src/libhetscal.so
 common=(--oversubscribe --allow-run-as-root -np 2 -x OPENBLAS_NUM_THREADS=1)
@@ -37,7 +37,7 @@ printf "| %-7s | %-4s | %-9s | %-17s | %-17s | %-24s |\n" routine grid ScaLAPACK
 printf "|---------|------|-----------|-------------------|-------------------|--------------------------|\n"
 for grid in "1 2" "2 1"; do
   read -r rows cols <<< "$grid"
-  for routine in pdgemm pdgetrf pdpotrf pdgeqrf; do
+  for routine in $routines; do
     run plain "$routine" "$rows" "$cols"
     plain=$(printf "%s\n%s\n" "$(ratio 0)" "$(ratio 1)" | sort -g | tail -1)
     run hetscal "$routine" "$rows" "$cols"
