@@ -91,7 +91,8 @@ class FactorizationRoute {
   }
 
   Prices price(ContextState& state, const Layout& plan) const {
-    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get()});
+    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get()},
+                            operand_bytes<T>(*state.context, {call_.a.desc}));
   }
 
   TakeOverOutcome run(ContextState& state, const Layout& plan) const {
