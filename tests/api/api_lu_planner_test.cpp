@@ -39,7 +39,7 @@ void expect_every_kind_is_the_runtime_choice(core::Routine routine, decltype(&ru
         EXPECT_EQ(planned.candidate.owner, std::vector<std::size_t>{0});
         continue;
       }
-      const runtime::LuLayout chosen = choose(platform, request.problem(), kinds_of(kind));
+      const runtime::LuLayout chosen = choose(platform, request.problem(), kinds_of(kind), {});
       SCOPED_TRACE(chosen.description);
       EXPECT_EQ(planned.description, chosen.description);
       EXPECT_EQ(planned.candidate.owner, chosen.candidate.owner);
