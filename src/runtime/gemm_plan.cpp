@@ -1,6 +1,7 @@
 #include "runtime/gemm_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -131,20 +132,28 @@ std::optional<MapsForTile> maps_for_tile(const std::vector<double>& speeds,
 }  // namespace
 
 GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
-                            std::int64_t k, std::int64_t largest_tile) {
+                            std::int64_t k, std::int64_t largest_tile, const core::KernelRate& kernel) {
   std::vector<double> cycle_times;
   for (double s : speeds) cycle_times.push_back(1.0 / s);
   const std::vector<core::GridCandidate> shapes = core::list_grid_shapes(cycle_times);
+  // No tile narrower than the kernel runs efficiently, where the matrix is that wide: a
+  // SUMMA step on 1-wide tiles is a rank-1 update, memory-bound (issue 29's skinny PDGEMMs).
+  const std::int64_t efficient = std::min<std::int64_t>(
+      std::min(m, n), static_cast<std::int64_t>(std::ceil(kernel.smallest_efficient_tile(kEfficientTileRate))));
   // The panel repeats over the matrix, and a matrix that is not a whole number of panels
   // leaves its last, partial panel unbalanced: a few smaller tiles are tried too, and a
-  // smaller one kept only when it balances clearly better (larger tiles run BLAS faster).
+  // smaller one kept only when it balances clearly better at its kernel rate.
   const std::int64_t largest =
-      largest_tile > 0 ? largest_tile : planned_tile(m, n, static_cast<int>(speeds.size()));
+      largest_tile > 0 ? largest_tile
+                       : std::max(planned_tile(m, n, static_cast<int>(speeds.size())), efficient);
+  const std::int64_t smallest = std::max<std::int64_t>({1, largest / 4, std::min(efficient, largest)});
   std::optional<MapsForTile> best;
-  for (std::int64_t tile = largest; tile >= std::max<std::int64_t>(1, largest / 4);
-       tile = tile * 3 / 4) {
+  const auto priced = [&](const MapsForTile& maps) {
+    return maps.slowest / kernel.efficiency(static_cast<double>(maps.tile));
+  };
+  for (std::int64_t tile = largest; tile >= smallest; tile = tile * 3 / 4) {
     std::optional<MapsForTile> maps = maps_for_tile(speeds, shapes, m, n, tile);
-    if (maps && (!best || maps->slowest < 0.97 * best->slowest)) best = std::move(maps);
+    if (maps && (!best || priced(*maps) < 0.97 * priced(*best))) best = std::move(maps);
     if (tile == 1) break;
   }
   if (!best) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/time_models/platform.hpp"
 #include "core/time_models/time_model.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "mpi/grid_communicators.hpp"
@@ -65,9 +66,16 @@ std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks);
 /// @param m,n,k the GEMM's dimensions, >= 1.
 /// @param largest_tile the largest tile size tried (a few smaller ones are tried too);
 ///        0: planned_tile(m, n, ranks).
+/// @param kernel the local kernel's rate by tile width (MachineFigures): tiles are not
+///        planned below kEfficientTileRate of its peak where the matrix allows wider ones,
+///        and tiles are compared at their rates. The default prices every tile at the peak.
 /// @throws InvalidArgument when no grid shape has as many tile rows and columns as it needs.
 GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
-                            std::int64_t k, std::int64_t largest_tile = 0);
+                            std::int64_t k, std::int64_t largest_tile = 0,
+                            const core::KernelRate& kernel = {});
+
+/// The fraction of the kernel's peak below which a tile is too narrow to plan.
+inline constexpr double kEfficientTileRate = 0.5;
 
 /// A rows×cols matrix laid out like `like`: same tile size, row and column maps and grid
 /// (tile row I of any matrix lives where tile row I of `like` lives).

@@ -66,9 +66,13 @@ class GemmRoute {
   }
 
   std::shared_ptr<const GemmLayout> plan(ContextState& state) const {
+    // Collective when not yet measured: taken on every rank before the plan's agreed stage.
+    const MachineFigures& machine = machine_figures(state);
     auto plan = agreed_plan<GemmLayout>(
         state, [&] { return PlanKey{facts().routine, {call_.m, call_.n, call_.k}, 0, state.speeds.version, {}}; },
-        [&] { return plan_gemm_layout(state.speeds.values, call_.m, call_.n, call_.k); });
+        [&] {
+          return plan_gemm_layout(state.speeds.values, call_.m, call_.n, call_.k, 0, machine.kernel());
+        });
     report_quietly([&] {
       report_once(state.verbosity, Verbosity::Once, state.is_root(),
                   facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description);

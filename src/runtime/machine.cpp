@@ -81,8 +81,15 @@ core::Platform MachineFigures::platform() const {
   platform.network.latency_s = latency_s;
   platform.network.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   platform.network.kind = core::NetworkKind::Switched;
-  platform.kernel.per_tile_calls = per_tile_calls;
+  platform.kernel = kernel();
   return platform;
+}
+
+core::KernelRate MachineFigures::kernel() const {
+  core::KernelRate kernel;
+  kernel.per_tile_calls = per_tile_calls;
+  kernel.measured = tile_rates;
+  return kernel;
 }
 
 std::string MachineFigures::text() const {
@@ -91,7 +98,13 @@ std::string MachineFigures::text() const {
   std::snprintf(line, sizeof line, "rates %.2g-%.2g flop/s, latency %.2g s, bandwidth %.2g B/s",
                 flops.empty() ? 0.0 : *slowest, flops.empty() ? 0.0 : *fastest, latency_s,
                 bandwidth_bytes_per_s);
-  return line;
+  std::string text = line;
+  for (std::size_t i = 0; i < tile_rates.size(); ++i) {
+    std::snprintf(line, sizeof line, "%s%g:%.2f", i == 0 ? ", of the peak by tile " : " ",
+                  tile_rates[i].tile, tile_rates[i].efficiency);
+    text += line;
+  }
+  return text;
 }
 
 namespace {
@@ -103,7 +116,24 @@ struct Calibration {
   double bandwidth_bytes_per_s = 1e10;
   double memory_bytes = 0.0;
   int ranks_on_host = 1;  // this rank's own host
+  std::vector<core::TileRate> tile_rates;  ///< agreed: the mean over ranks, made ascending
 };
+
+// Every rank's efficiency by inner dimension, averaged (every rank plans with the same
+// table), and made non-decreasing in the tile: a wider update never runs slower, and a noisy
+// reading must not make the planners prefer a narrower tile.
+std::vector<core::TileRate> agreed_tile_rates(MPI_Comm comm, std::vector<core::TileRate> mine, int size) {
+  std::vector<double> sum(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) sum[i] = mine[i].efficiency;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM, comm),
+            "MPI_Allreduce");
+  double floor = 0.0;
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    floor = std::max(floor, sum[i] / size);
+    mine[i].efficiency = floor;
+  }
+  return mine;
+}
 
 Calibration calibrate(MPI_Comm comm) {
   int me = 0, size = 1;
@@ -111,8 +141,10 @@ Calibration calibrate(MPI_Comm comm) {
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   double probe = 0.0;
   std::vector<char> buffer;
+  std::vector<core::TileRate> tile_rates;
   mpi::run_agreed(comm, "calibration", [&] {
     probe = probed_speed();
+    tile_rates = probed_tile_rates();
     if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
   });
   Calibration measured;
@@ -124,6 +156,8 @@ Calibration calibrate(MPI_Comm comm) {
   // depend on it. The figures of one process stand in, agreed so that no rank pings alone.
   int emulated = kernels::compute_clock_is_emulated() ? 1 : 0, everywhere = 0;
   check_mpi(MPI_Allreduce(&emulated, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  // The emulator charges every flop alike, whatever the shape: its tests price at the peak.
+  if (everywhere == 0) measured.tile_rates = agreed_tile_rates(comm, std::move(tile_rates), size);
   if (size > 1 && everywhere == 0) {
     double network[2] = {0.0, 0.0};
     const double small = ping_pong_seconds(comm, me, buffer, 1, kLatencyRounds);
@@ -179,6 +213,7 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   figures.bandwidth_bytes_per_s = measured.bandwidth_bytes_per_s;
   figures.memory_bytes = measured.memory_bytes;
   figures.ranks_on_host = measured.ranks_on_host;
+  figures.tile_rates = measured.tile_rates;
   return figures;
 }
 

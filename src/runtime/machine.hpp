@@ -44,9 +44,14 @@ struct MachineFigures {
   /// is the tiles' scattered storage and per-tile work around the calls. Without it the
   /// model priced the two alike and chose the pattern, which then ran 1.3x slower.
   double per_tile_calls = 0.85;
+  /// The local kernel's rate by inner dimension, a fraction of `flops` (probed_tile_rates,
+  /// agreed; empty under the emulator's clock, whose made-up rates ignore the shape).
+  std::vector<core::TileRate> tile_rates;
 
   /// The platform the core time model prices on (a switched network).
   core::Platform platform() const;
+  /// Its local kernel's rates (platform().kernel).
+  core::KernelRate kernel() const;
   /// The platform on which the core time model, which counts real flops and 8-byte
   /// elements, prices a call on scalar type T: each processor's rate divided by the flops a
   /// multiply-add of T counts against a real one (kernels::flops_of: 4 for complex, 1 for
@@ -67,7 +72,8 @@ struct MachineFigures {
     scaled.network.bandwidth_bytes_per_s /= size_weight;
     return scaled;
   }
-  /// "rates 3.1e+09-3.3e+09 flop/s, latency 2.1e-06 s, bandwidth 5.2e+09 B/s" (HETSCAL_VERBOSE).
+  /// "rates 3.1e+09-3.3e+09 flop/s, latency 2.1e-06 s, bandwidth 5.2e+09 B/s, of the peak by
+  /// tile 1:0.05 2:0.09 ..." (HETSCAL_VERBOSE).
   std::string text() const;
 };
 

@@ -61,7 +61,8 @@ TEST(RouteLedger, WithoutMeasurementsThePredictionDecides) {
 }
 
 TEST(RouteLedger, MeasuredSlowerStopsTakingOver) {
-  RouteLedger ledger;
+  // Ratios of 3 are believed only from two calls under this rule (believed_ratio 4).
+  RouteLedger ledger(LedgerRule{2, 3, 1.25, 1, 4.0});
   // Predicted 1 s against ScaLAPACK's 2 s, measured 3 s twice: corrected 3 s > 2 s.
   ledger.record(kClass, MeasuredRoute::Heterogeneous, 3.0, 1.0);
   EXPECT_EQ(ledger.advise(kClass, 2.0, 1.0, false).route, MeasuredRoute::Heterogeneous);
@@ -186,6 +187,31 @@ TEST(RouteLedger, ClassesAreAddedAndForgotten) {
   EXPECT_EQ(ledger.correction(kClass, MeasuredRoute::Forward), 0.0);
 }
 
+TEST(RouteLedger, OneCallFarAboveItsPredictionIsBelievedAndItsRouteNotTakenAgain) {
+  RouteLedger ledger;  // believed_ratio 2
+  // A skinny PDGEMM predicted 0.146 s that took 4.96 s (issue 29): x33.97 from one call.
+  ledger.record(kClass, MeasuredRoute::Heterogeneous, 4.96, 0.146);
+  EXPECT_NEAR(ledger.correction(kClass, MeasuredRoute::Heterogeneous), 4.96 / 0.146, 1e-12);
+  const auto advice = ledger.advise(kClass, 0.4, 0.146, false);
+  EXPECT_EQ(advice.route, MeasuredRoute::Forward);
+  EXPECT_NEAR(advice.heterogeneous_s, 4.96, 1e-12);
+  EXPECT_EQ(advice.why, "hetscal measured x33.97 its prediction (1 call)");
+  // ScaLAPACK's calls, measured as predicted, do not bring hetscal back.
+  for (int call = 0; call < 5; ++call) {
+    ledger.record(kClass, MeasuredRoute::Forward, 0.4, 0.4);
+    EXPECT_EQ(ledger.advise(kClass, 0.4, 0.146, false).route, MeasuredRoute::Forward);
+  }
+  // At most twice its prediction, one call is not believed: a page fault never decides.
+  RouteLedger near;
+  near.record(kClass, MeasuredRoute::Heterogeneous, 2.0, 1.0);
+  EXPECT_EQ(near.correction(kClass, MeasuredRoute::Heterogeneous), 0.0);
+  EXPECT_EQ(near.advise(kClass, 1.5, 1.0, false).route, MeasuredRoute::Heterogeneous);
+  // The same rule holds for ScaLAPACK's route: measured 3x too slow once, hetscal takes over.
+  RouteLedger forward;
+  forward.record(kClass, MeasuredRoute::Forward, 3.0, 1.0);
+  EXPECT_EQ(forward.advise(kClass, 1.0, 1.5, false).route, MeasuredRoute::Heterogeneous);
+}
+
 TEST(RouteLedger, RefusesBadTimesAndRules) {
   RouteLedger ledger;
   EXPECT_THROW(ledger.record(kClass, MeasuredRoute::Forward, 0.0, 1.0), InvalidArgument);
@@ -195,6 +221,7 @@ TEST(RouteLedger, RefusesBadTimesAndRules) {
   EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 0.9}), InvalidArgument);
   EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 1.25, 0}), InvalidArgument);
   EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 1.25, 3}), InvalidArgument);  // beyond observations
+  EXPECT_THROW(RouteLedger(LedgerRule{2, 3, 1.25, 1, 0.5}), InvalidArgument);
 }
 
 }  // namespace

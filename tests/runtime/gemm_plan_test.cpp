@@ -66,6 +66,22 @@ TEST(ShimGemmPlan, TileBounds) {
   EXPECT_EQ(planned_tile(160, 400, 4), 20);
 }
 
+TEST(ShimGemmPlan, NoTileNarrowerThanTheKernelRunsEfficiently) {
+  // PDGETRI's 600x32x504 PDGEMM on 4 ranks (issue 29): planned_tile alone gives 4, and the
+  // tiles tried went down to 1 (rank-1 updates). With the kernel measured, 16 is the
+  // narrowest at half the peak, and C's 32 columns allow it.
+  core::KernelRate kernel;
+  kernel.measured = {{1, 0.05}, {4, 0.25}, {16, 0.6}, {64, 0.9}, {256, 1.0}};
+  EXPECT_EQ(planned_tile(600, 32, 4), 4);
+  EXPECT_LE(plan_gemm_layout({1, 1, 1, 3}, 600, 32, 504).tile, 4);
+  const GemmLayout plan = plan_gemm_layout({1, 1, 1, 3}, 600, 32, 504, 0, kernel);
+  EXPECT_GE(plan.tile, 16);
+  EXPECT_EQ(plan.c->rows().extent(), 600);
+  EXPECT_EQ(plan.c->cols().extent(), 32);
+  // A matrix narrower than the efficient tile gets its whole width.
+  EXPECT_EQ(plan_gemm_layout({1, 3}, 600, 8, 504, 0, kernel).tile, 8);
+}
+
 TEST(RuntimePlanCache, PlansEachKeyOnceAndRemembersRefusals) {
   PlanCache cache(2);
   int made = 0;

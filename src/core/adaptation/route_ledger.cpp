@@ -51,6 +51,8 @@ RouteLedger::RouteLedger(LedgerRule rule) : rule_(rule) {
                           std::to_string(rule_.observations) + ")");
   if (!(rule_.trial_margin >= 1.0))
     throw InvalidArgument("route ledger: trial margin " + std::to_string(rule_.trial_margin) + " is below 1");
+  if (!(rule_.believed_ratio >= 1.0))
+    throw InvalidArgument("route ledger: believed ratio " + std::to_string(rule_.believed_ratio) + " is below 1");
 }
 
 void RouteLedger::add_class(const std::string& shape_class) {
@@ -87,8 +89,9 @@ const RouteLedger::Ratios* RouteLedger::find(const std::string& shape_class, Mea
 
 double RouteLedger::correction(const std::string& shape_class, MeasuredRoute route) const {
   const Ratios* ratios = find(shape_class, route);
-  if (!ratios || ratios->count < rule_.observations) return 0.0;
-  return median(ratios->recent);
+  if (!ratios || ratios->count == 0) return 0.0;
+  if (ratios->count >= rule_.observations) return median(ratios->recent);
+  return ratios->recent.back() > rule_.believed_ratio ? ratios->recent.back() : 0.0;
 }
 
 std::int64_t RouteLedger::calls(const std::string& shape_class, MeasuredRoute route) const {

@@ -10,7 +10,12 @@
 /// the model's error to carry over (the run time records only calls during which the speeds
 /// held, runtime/adaptation.cpp). Per class and route the ledger keeps the last
 /// `window` ratios measured/predicted seconds; the route's correction is their median, known
-/// once the route has `observations` of them (one slow call, a page fault, never decides).
+/// once the route has `observations` of them (one slow call, a page fault, never decides),
+/// or at once when a single call took more than `believed_ratio` times its prediction: a
+/// model that far off is wrong, not unlucky (skinny PDGEMMs of PDGETRI predicted 0.15 s ran
+/// 5 s, class after class, each taken over again until its second call). A route that loses
+/// by such a correction is not taken again for the class while the predictions stand: its
+/// window keeps the ratio, and no later call of the route replaces it.
 /// The corrected prediction of a route is its predicted time times its correction (1 while
 /// unknown), and the choice is:
 ///   - speeds that differ: the route with the smaller corrected prediction (hetscal stops
@@ -47,6 +52,7 @@ struct LedgerRule {
   int window = 3;              ///< ratios kept per class and route (the median is taken)
   double trial_margin = 1.25;  ///< equal speeds: try hetscal when predicted within this factor
   int trial_verdict = 1;       ///< trial calls after which hetscal measured slower ends it
+  double believed_ratio = 2.0; ///< one call measured above this times its prediction decides
 };
 
 /// "PDGEMM 2^11x2^11x2^11".
@@ -72,7 +78,7 @@ struct LedgerAdvice {
 class RouteLedger {
  public:
   /// @throws InvalidArgument if the rule's counts are below 1, window < observations,
-  ///         trial_verdict > observations, or the margin is below 1.
+  ///         trial_verdict > observations, or the margin or the believed ratio is below 1.
   explicit RouteLedger(LedgerRule rule = {});
 
   /// Makes room for `shape_class` (both routes, a full window each), so that recording its
@@ -90,7 +96,8 @@ class RouteLedger {
               double predicted_s);
 
   /// The route's correction (median measured/predicted ratio), or 0 while fewer than the
-  /// rule's observations were recorded.
+  /// rule's observations were recorded, unless the last call alone was measured above the
+  /// rule's believed_ratio (then its ratio).
   double correction(const std::string& shape_class, MeasuredRoute route) const;
 
   /// The calls of `shape_class` recorded on `route`.

@@ -20,6 +20,26 @@ void require_range(double value, bool zero_allowed, const std::string& what) {
 
 }  // namespace
 
+double KernelRate::efficiency(double tile) const {
+  if (measured.empty()) return tile / (tile + half_tile);
+  if (tile <= measured.front().tile) return measured.front().efficiency;
+  if (tile >= measured.back().tile) return measured.back().efficiency;
+  std::size_t upper = 1;
+  while (measured[upper].tile < tile) ++upper;
+  const TileRate& a = measured[upper - 1];
+  const TileRate& b = measured[upper];
+  const double t = std::log2(tile / a.tile) / std::log2(b.tile / a.tile);
+  return a.efficiency + t * (b.efficiency - a.efficiency);
+}
+
+double KernelRate::smallest_efficient_tile(double fraction) const {
+  if (measured.empty()) return fraction >= 1.0 ? 0.0 : fraction * half_tile / (1.0 - fraction);
+  for (const TileRate& rate : measured) {
+    if (rate.efficiency >= fraction) return rate.tile;
+  }
+  return measured.back().tile;
+}
+
 void require_valid(const Platform& platform) {
   if (platform.processors.empty()) throw InvalidArgument("platform: no processor");
   for (std::size_t k = 0; k < platform.size(); ++k) {
@@ -30,6 +50,16 @@ void require_valid(const Platform& platform) {
   require_range(platform.network.latency_s, true, "network latency (s)");
   require_range(platform.network.bandwidth_bytes_per_s, false, "network bandwidth (bytes/s)");
   require_range(platform.kernel.half_tile, true, "kernel half-rate tile size");
+  const std::vector<TileRate>& measured = platform.kernel.measured;
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const bool ascending = i == 0 || measured[i].tile > measured[i - 1].tile;
+    if (!(measured[i].tile >= 1.0 && std::isfinite(measured[i].tile) && ascending &&
+          measured[i].efficiency > 0.0 && measured[i].efficiency <= 1.0))
+      throw InvalidArgument("platform: measured kernel rate " + std::to_string(i) + " (tile " +
+                            std::to_string(measured[i].tile) + ", efficiency " +
+                            std::to_string(measured[i].efficiency) +
+                            ") must have ascending tiles >= 1 and an efficiency in (0, 1]");
+  }
   const double per_tile = platform.kernel.per_tile_calls;
   if (!(per_tile > 0.0 && per_tile <= 1.0))
     throw InvalidArgument("kernel rate of per-tile calls must be in (0, 1], got " +

@@ -23,21 +23,39 @@ struct Network {
   double message_time(double bytes) const { return latency_s + bytes / bandwidth_bytes_per_s; }
 };
 
-/// Rate of the local update kernel on nb × nb tiles: peak·nb/(nb + half_tile). half_tile = 0
-/// means the kernel runs at peak for every tile size.
+/// The local kernel's rate at one inner dimension, measured (runtime/speed_probe.hpp): a
+/// fraction of its peak.
+struct TileRate {
+  double tile = 0.0;        ///< the update's inner dimension (a tile's width)
+  double efficiency = 0.0;  ///< rate / peak, in (0, 1]
+};
+
+/// Rate of the local update kernel on nb-wide tiles, as a fraction of its peak. Measured
+/// where the run time calibrates (`measured`, by inner dimension): a DGEMM with an inner
+/// dimension of 1 runs as a rank-1 update, memory-bound, at a few per cent of the peak, and
+/// the pricing of skinny PDGEMMs planned with 1-wide tiles at the full rate predicted 0.15 s
+/// for a call that took 5 s. Without measurements, the model nb/(nb + half_tile) (half_tile
+/// = 0: the peak for every tile size; Boudet1999's simulated platforms).
 struct KernelRate {
   double half_tile = 0.0;
+  std::vector<TileRate> measured;  ///< ascending tiles; empty: the half_tile model
   /// The rate of updates made one tile per BLAS call (a pattern's tiles, stored apart), as a
   /// fraction of a grid's, whose local array is updated a tile column or more per call
   /// (TileOwnership::grouped_updates). 1 where the two run alike (SimGrid charges flops
   /// only); the run time measures it (runtime/machine.hpp): on two ranks at nb = 64 the same
   /// Cholesky flops ran at 3.3e10 flop/s tile by tile and 3.9e10 grouped.
   double per_tile_calls = 1.0;
-  double efficiency(double tile) const { return tile / (tile + half_tile); }
+  /// The measured efficiency interpolated linearly in log2(tile) (the nearest measurement
+  /// beyond the table's ends), or the half_tile model.
+  double efficiency(double tile) const;
   /// The rate factor of a layout's updates.
   double update_efficiency(double tile, bool grouped) const {
     return efficiency(tile) * (grouped ? 1.0 : per_tile_calls);
   }
+  /// The smallest tile that runs at `fraction` of the peak or better: the smallest measured
+  /// one (the largest measured when none does), or the half_tile model's. Planners do not
+  /// choose tiles below it where the matrix allows larger ones.
+  double smallest_efficient_tile(double fraction) const;
 };
 
 struct Processor {
