@@ -43,7 +43,11 @@ link_bytes=$(python3 -c "import sys; print(float(sys.argv[1]) * 1e9 / 8)" "$link
 # smpi/test: 1 µs per MPI_Test instead of SimGrid's 100 µs (tests/simgrid/run_benchmark.sh).
 # smpi/coll-selector: Open MPI's choice of collective algorithms; SMPI's default Allgather
 # posts all P² messages at once, which at 256 ranks keeps the network solver busy for minutes.
+# smpi/shared-malloc-blocksize: every shared allocation (matrices and, shared_workspace.cpp,
+# the kernels' workspace) maps a 16 MiB file block after block; 1 MiB blocks would need
+# tens of thousands of mappings at N = 47104.
 smpirun -np "$ranks" -platform "$platform.xml" -hostfile "$platform.hosts" \
   --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global --cfg=smpi/coll-selector:ompi --cfg=smpi/test:1e-6 \
+  --cfg=smpi/shared-malloc-blocksize:16777216 \
   --log=root.thres:warning ${SMPI_OPTIONS:-} \
   "$work/tests/simgrid/bench_scale_cluster" "$per_node" "$link_bytes" 2e-6 "$N" "$routines"
