@@ -1,9 +1,11 @@
 #pragma once
 /// @file agreed_call.hpp
 /// What every factorisation kernel does before its first message: argument checks agreed by
-/// every rank, and a duplicate of the caller's communicator for its own messages.
+/// every rank, and a duplicate of the caller's communicator for its own messages (made once
+/// per communicator).
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 #include "core/common/error.hpp"
@@ -34,20 +36,65 @@ int agreed_arguments(MPI_Comm comm, const char* stage, Check&& check) {
   return rank;
 }
 
-/// A duplicate of the caller's communicator, freed with the kernel's call, so that no
-/// caller message can match the kernel's.
+/// The attribute under which a caller's communicator keeps the kernels' duplicate of it: the
+/// duplicate is freed (free_kernel_comm) when the caller frees its communicator.
+inline int free_kernel_comm(MPI_Comm, int, void* attribute, void*) {
+  MPI_Comm* duplicate = static_cast<MPI_Comm*>(attribute);
+  (void)MPI_Comm_free(duplicate);  // a failed free only leaks it
+  delete duplicate;
+  return MPI_SUCCESS;
+}
+
+inline int kernel_comm_keyval() {
+  static const int keyval = [] {
+    int created = MPI_KEYVAL_INVALID;
+    mpi::check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_kernel_comm, &created, nullptr),
+                   "MPI_Comm_create_keyval");
+    return created;
+  }();
+  return keyval;
+}
+
+/// The kernels' own communicator over the caller's `comm`, so that no caller message can match
+/// a kernel's: a duplicate made by the first kernel call on `comm` and kept with it (an
+/// attribute, freed when `comm` is), so that later calls create no communicator (a duplicate
+/// agrees on a new context id over all ranks: a cost per call that grows with P). Every
+/// kernel call completes its messages before it returns, so calls can share it. Collective
+/// over `comm` on its first use only, which is the same call on every rank.
 class DuplicatedComm {
  public:
   explicit DuplicatedComm(MPI_Comm comm) {
+#ifdef HETSCAL_SIMGRID
+    // SMPI shares a communicator's attributes among the simulated ranks (one process), so a
+    // cached duplicate would be the last rank's for all: simulated kernels duplicate per call.
+    owned_ = true;
     mpi::check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+    return;
+#endif
+    void* attribute = nullptr;
+    int found = 0;
+    mpi::check_mpi(MPI_Comm_get_attr(comm, kernel_comm_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+    if (found) {
+      comm_ = *static_cast<MPI_Comm*>(attribute);
+      return;
+    }
+    auto duplicate = std::make_unique<MPI_Comm>(MPI_COMM_NULL);
+    mpi::check_mpi(MPI_Comm_dup(comm, duplicate.get()), "MPI_Comm_dup");
+    const int code = MPI_Comm_set_attr(comm, kernel_comm_keyval(), duplicate.get());
+    if (code != MPI_SUCCESS) (void)MPI_Comm_free(duplicate.get());
+    mpi::check_mpi(code, "MPI_Comm_set_attr");
+    comm_ = *duplicate.release();  // owned by the attribute from now on
   }
-  ~DuplicatedComm() { (void)MPI_Comm_free(&comm_); }  // a failed free only leaks it
+  ~DuplicatedComm() {
+    if (owned_) (void)MPI_Comm_free(&comm_);  // a failed free only leaks it
+  }
   DuplicatedComm(const DuplicatedComm&) = delete;
   DuplicatedComm& operator=(const DuplicatedComm&) = delete;
   MPI_Comm get() const { return comm_; }
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;  ///< a per-call duplicate (SimGrid builds), freed with this object
 };
 
 }  // namespace hetscal::kernels::detail

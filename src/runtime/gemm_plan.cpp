@@ -93,10 +93,13 @@ std::optional<MapsForTile> maps_for_tile(const std::vector<double>& speeds,
                                          std::int64_t m, std::int64_t n, std::int64_t tile) {
   const std::int64_t tile_rows = tiles(m, tile), tile_cols = tiles(n, tile);
   // The best shape by W among those with at least one tile row per grid row and one tile
-  // column per grid column (the panel plan gives every grid line a block).
+  // column per grid column (the panel plan gives every grid line a block), and no side longer
+  // than the panel plan's largest panel (it refuses them: on 256 ranks W chose 1x256, and every
+  // PDGEMM was refused a plan).
+  const std::int64_t longest_side = core::PanelSizeOptions{}.max_panel;
   const auto fits = [&](const core::GridCandidate& g) {
-    return static_cast<std::int64_t>(g.rows) <= tile_rows &&
-           static_cast<std::int64_t>(g.cols) <= tile_cols;
+    return static_cast<std::int64_t>(g.rows) <= std::min(tile_rows, longest_side) &&
+           static_cast<std::int64_t>(g.cols) <= std::min(tile_cols, longest_side);
   };
   const core::GridCandidate& best = core::best_candidate(shapes, [&](const core::GridCandidate& g) {
     return fits(g) ? core::score_by_work_per_time(g) : -std::numeric_limits<double>::infinity();
