@@ -51,7 +51,10 @@ core::Problem gemm_problem(const mpi::ContextInfo& context, const GemmCall<T>& c
 template <typename T>
 class GemmRoute {
  public:
-  explicit GemmRoute(const GemmCall<T>& call) : call_(call) {}
+  /// Made inside the route's "decision" stage: what it allocates (the problem's caller
+  /// layout) is agreed there, not in the pricing's set-up where one rank could fail alone.
+  GemmRoute(const mpi::ContextInfo& context, const GemmCall<T>& call)
+      : call_(call), problem_(gemm_problem(context, call)) {}
 
   RoutedCall facts() const {
     RoutedCall facts;
@@ -74,8 +77,7 @@ class GemmRoute {
   }
 
   Prices price(ContextState& state, const GemmLayout& plan) const {
-    return agreed_prices<T>(state, gemm_problem(*state.context, call_), plan.candidate,
-                            {plan.a.get(), plan.b.get(), plan.c.get()});
+    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()});
   }
 
   TakeOverOutcome run(ContextState& state, const GemmLayout& plan) const {
@@ -84,6 +86,7 @@ class GemmRoute {
 
  private:
   const GemmCall<T>& call_;
+  core::Problem problem_;
 };
 
 }  // namespace
@@ -91,7 +94,7 @@ class GemmRoute {
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   ContextState& state = context_state(call.c.desc[layout::field11::kCtxt - 1]);
-  return route(state, [&] { return GemmRoute<T>(call); }).status;
+  return route(state, [&] { return GemmRoute<T>(*state.context, call); }).status;
 }
 
 #define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \

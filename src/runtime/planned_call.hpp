@@ -4,6 +4,7 @@
 /// made on every rank and agreed, and both routes priced and agreed, the first touch of the
 /// planned copies included. Each ends in an agreement, so a rank that fails alone (memory,
 /// above all) sends every rank to ScaLAPACK.
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -49,16 +50,17 @@ void report_quietly(const Report& report) noexcept {
 /// (buffer i for planned[i], as the take-over uses them). Collective; the ranks agree that the
 /// local pricing worked before the first touch's reduction.
 /// @throws mpi::StageFailed on every rank when any rank failed.
+/// `planned` is a list, not a vector: building it allocates nothing outside the agreed stage.
 template <typename T>
 Prices agreed_prices(ContextState& state, const core::Problem& problem, const core::Candidate& candidate,
-                     const std::vector<const layout::Distribution*>& planned) {
+                     std::initializer_list<const layout::Distribution*> planned) {
   const MachineFigures& machine = machine_figures(state);
   Prices prices;
   double growth_bytes = 0.0;
   mpi::run_agreed(state.context->comm, "price", [&] {
     prices = price_routes(machine.platform_for<T>(), problem, candidate);
     for (std::size_t slot = 0; slot < planned.size(); ++slot) {
-      const auto part = layout::make_local_layout(*planned[slot], state.context->my_rank);
+      const auto part = layout::make_local_layout(*planned.begin()[slot], state.context->my_rank);
       growth_bytes += static_cast<double>(
           state.resources.workspace.growth<T>(slot, static_cast<std::size_t>(part->local_elements())));
     }
