@@ -65,7 +65,11 @@ void MovedOperand<T>::move_back(T* caller_data) {
   const layout::Distribution& d = *caller_.distribution;
   const layout::LocalLayout& storage = *caller_.storage;
   const bool lower = written_ == Written::LowerTriangle;
-  for (const layout::GlobalTile& t : storage.owned_tiles()) {
+  // Tile by tile without a list of them: the ranks have started writing back, so nothing
+  // here may fail for memory on one rank alone.
+  for (std::int64_t tile = 0; tile < storage.rows().count() * storage.cols().count(); ++tile) {
+    const layout::GlobalTile t{tile % storage.rows().count(), tile / storage.rows().count()};
+    if (!storage.owns(t)) continue;
     const layout::TileLocation where = storage.tile_location(t);
     const std::int64_t i0 = d.rows().offset(t.row), j0 = d.cols().offset(t.col);
     for (std::int64_t c = 0; c < d.cols().size(t.col); ++c) {

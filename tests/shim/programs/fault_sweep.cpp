@@ -449,6 +449,33 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
   return tally;
 }
 
+// The reproducers, hit by construction (rank 0's tally; the message of each was
+// checked call by call): PxGETRF and PxGEQRF failing at the compute stage's set-up (their
+// pivots or τ), PxGEMM failing in its pricing (core::simulate_steps), PxPOTRF failing in its
+// move-in, and the first routine swept on a fresh context (PxGEMM: ScaLAPACK's own PxGEMM
+// calls no hetscal routine, so the context is set up inside the swept call) failing in the
+// settings agreement. A sweep that no longer reaches one of them fails.
+bool context_set_up_swept = false;
+
+void require_reproducers(const std::string& name, char routine, const Tally& tally) {
+  std::vector<std::string> required;
+  switch (routine) {
+    case 'g': required = {"forwarded (price failed)"}; break;
+    case 'l': case 'q': required = {"forwarded (compute failed)"}; break;
+    case 'c': required = {"forwarded (move-in failed)"}; break;
+    default: break;
+  }
+  if (routine == 'g' && !context_set_up_swept) required.push_back("forwarded (agreement failed)");
+  context_set_up_swept = true;
+  for (const std::string& outcome : required) {
+    if (tally.outcomes.count(outcome) == 0) {
+      std::printf("fault_sweep: %s: no call ended \"%s\": the reproducer is not reached\n", name.c_str(),
+                  outcome.c_str());
+      sweep_failed = true;
+    }
+  }
+}
+
 template <typename T>
 void sweep_routines(const Grid& grid, Impl impl, const std::string& routines, int n, CapturedStderr& captured) {
   const std::string p(1, static_cast<char>(std::toupper(prefix<T>())));
@@ -484,6 +511,7 @@ void sweep_routines(const Grid& grid, Impl impl, const std::string& routines, in
     std::printf("; %ld calls with a failure, %.1f s:", tally.calls, MPI_Wtime() - start);
     for (const auto& [what, count] : tally.outcomes) std::printf(" %ld %s;", count, what.c_str());
     std::printf("\n");
+    if (impl == Impl::Shim) require_reproducers(name, r, tally);
     std::fflush(stdout);
   }
 }
