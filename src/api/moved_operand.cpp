@@ -94,12 +94,18 @@ void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand<T>*> oper
 std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
                                                     std::int64_t rows, std::int64_t cols,
                                                     const layout::MatrixArgument& a) {
-  try {  // deterministic: every process plans the same layout or fails alike
-    return context.plan_factorization(routine, rows, cols,
-                                      runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
-  } catch (const Error&) {
-    return nullptr;
-  }
+  // Deterministic: every process plans the same layout or refuses alike (nullptr); memory is
+  // not, so the planning is agreed (StageFailed on every process).
+  std::shared_ptr<const ContextLayout> planned;
+  mpi::run_agreed(context.grid.comm, "plan", [&] {
+    try {
+      planned = context.plan_factorization(routine, rows, cols,
+                                           runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
+    } catch (const Error&) {
+      planned = nullptr;
+    }
+  });
+  return planned;
 }
 
 // The one place where the element types are instantiated.
