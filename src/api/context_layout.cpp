@@ -127,9 +127,9 @@ ContextLayout lu_family_layout(const LayoutRequest& request, const core::Platfor
   const core::Problem problem = request.problem();
   const auto choose = request.routine == core::Routine::QR ? runtime::choose_qr_layout : runtime::choose_lu_layout;
   runtime::LuLayout chosen = request.kind == LayoutKind::Pattern && platform.size() == 1
-                                 ? one_process_pattern(choose(platform, problem, {core::LuLayoutKind::BlockCyclic}),
+                                 ? one_process_pattern(choose(platform, problem, {core::LuLayoutKind::BlockCyclic}, {}),
                                                        core::Factorization::LU)
-                                 : choose(platform, problem, lu_kinds(request.kind));
+                                 : choose(platform, problem, lu_kinds(request.kind), {});
   kernels::LuOptions options = chosen.options;
   ContextLayout planned = adopted(std::move(chosen), platform);
   planned.lu_options = std::move(options);

@@ -59,6 +59,13 @@ void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure)
   throw StageFailed(first_failed, stage, message);
 }
 
+bool on_every_rank(MPI_Comm comm, bool mine) {
+  const int local = mine ? 1 : 0;
+  int every = 0;
+  check_mpi(MPI_Allreduce(&local, &every, 1, MPI_INT, MPI_LAND, comm), "MPI_Allreduce");
+  return every != 0;
+}
+
 int argument_info_key(int info) {
   if (info >= 0) return kNoError;
   return info < -kDescMult ? -info : -info * kDescMult;

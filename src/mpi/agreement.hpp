@@ -65,6 +65,9 @@ void run_agreed(MPI_Comm comm, const char* stage, LocalPart&& local_part) {
   agree_on_stage(comm, stage, "");
 }
 
+/// Whether `mine` holds on every rank of `comm` (one MPI_Allreduce with LAND). Collective.
+bool on_every_rank(MPI_Comm comm, bool mine);
+
 /// The earliest argument error any rank found: ScaLAPACK's encoding (PCHK1MAT), where a
 /// scalar argument at position p ranks as p·100 and field f of the descriptor at position p
 /// as p·100 + f, reduced with MIN. Collective. @param local_info 0 or a negative INFO.

@@ -38,13 +38,20 @@ inline constexpr int kQrPartial = 21;
 /// QR: the reduced op(T)·W_j, from the column's root back to its contributors
 /// (kernels/qr_update.hpp).
 inline constexpr int kQrReduced = 22;
+/// In-place GEMM: a panel tile from its owner to the first rank of a group the owner is not
+/// in (kernels/summa_in_place.hpp).
+inline constexpr int kInPlacePanel = 31;
+/// In-place take-over: a surplus tile between the caller's array and its overflow holder
+/// (runtime/in_place_gemm.cpp).
+inline constexpr int kSurplusTile = 32;
 /// Redistribution between two layouts, point-to-point rounds (mpi/redistribute.cpp).
 inline constexpr int kRedistribution = 0x4853;
 
 namespace detail {
 inline constexpr int kAll[] = {kPingPong,      kCholeskyDiagonal, kCholeskyPanel, kPanelGather,
                                kFactoredPanel, kLuRightSwap,      kLuLeftSwap,    kLuRowBlock,
-                               kQrPartial,     kQrReduced,        kRedistribution};
+                               kQrPartial,     kQrReduced,        kInPlacePanel,  kSurplusTile,
+                               kRedistribution};
 
 constexpr bool all_distinct_and_valid() {
   for (int i = 0; i < static_cast<int>(sizeof(kAll) / sizeof(kAll[0])); ++i) {

@@ -131,6 +131,23 @@ std::set<std::string> parse_routine_list(const std::string& text) {
   return routines;
 }
 
+const char* take_over_mode_name(TakeOverMode mode) {
+  switch (mode) {
+    case TakeOverMode::Auto: return "auto";
+    case TakeOverMode::InPlace: return "in-place";
+    case TakeOverMode::Copy: return "copy";
+  }
+  return "?";
+}
+
+TakeOverMode parse_take_over_mode(const std::string& value) {
+  const std::string v = core::ascii_lowercase(value);
+  for (TakeOverMode mode : {TakeOverMode::Auto, TakeOverMode::InPlace, TakeOverMode::Copy}) {
+    if (v == take_over_mode_name(mode)) return mode;
+  }
+  throw InvalidArgument("hetscal: HETSCAL_TAKE_OVER=" + quoted(value) + " is not auto, in-place or copy");
+}
+
 Configuration::Configuration() : routines(known_routines()) {}
 
 bool Configuration::allows(const std::string& routine) const {
@@ -146,6 +163,7 @@ std::string Configuration::fingerprint() const {
   for (core::LuLayoutKind kind : lu_layouts) out << lu_layout_option_name(kind) << ',';
   out << ";qr_layouts=";
   for (core::LuLayoutKind kind : qr_layouts) out << lu_layout_option_name(kind) << ',';
+  out << ";take_over=" << take_over_mode_name(take_over);
   add_speeds(out, speeds);
   return out.str();
 }
@@ -229,6 +247,13 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   });
   guarded([&] { if (auto v = get("HETSCAL_LU_LAYOUTS")) config.lu_layouts = parse_lu_layouts(*v); });
   guarded([&] { if (auto v = get("HETSCAL_QR_LAYOUTS")) config.qr_layouts = parse_qr_layouts(*v); });
+  guarded([&] { if (auto v = get("HETSCAL_TAKE_OVER")) config.take_over = parse_take_over_mode(*v); });
+  guarded([&] {
+    if (auto v = get("HETSCAL_MEMORY")) {
+      config.memory_bytes = parse_count("HETSCAL_MEMORY", *v);
+      if (config.memory_bytes == 0) throw InvalidArgument("hetscal: HETSCAL_MEMORY=" + quoted(*v) + " is not a number of bytes > 0");
+    }
+  });
   guarded([&] {
     if (auto v = get("HETSCAL_VERBOSE")) {
       const std::int64_t level = parse_count("HETSCAL_VERBOSE", *v);

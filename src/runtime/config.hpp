@@ -31,6 +31,13 @@
 ///                            (default all; lu_layouts_option.hpp)
 ///   HETSCAL_QR_LAYOUTS=2dbc,hetero-grid  the layouts PxGEQRF's planner may choose from (the
 ///                            same names and default)
+///   HETSCAL_TAKE_OVER=auto|in-place|copy  how a taken-over call reaches its planned layout:
+///                            compute in the caller's arrays moving only the surplus, or copy
+///                            every operand into hetscal's own layout; auto (default): the
+///                            cheaper route that fits in memory (runtime/memory_budget.hpp)
+///   HETSCAL_MEMORY=bytes     the memory one rank may use, its own operands included (default:
+///                            the host's MemAvailable over its ranks); the ranks' minimum
+///                            bounds every plan
 ///
 /// Everything here is read, bounded and validated before any collective: a malformed or
 /// hostile value becomes a message in Configuration::errors on the rank that read it, never an
@@ -74,6 +81,19 @@ struct SpeedSpec {
   std::string origin = "HETSCAL_SPEEDS";
 };
 
+/// HETSCAL_TAKE_OVER: how a taken-over call reaches its planned layout.
+enum class TakeOverMode {
+  Auto,     ///< the cheaper route that fits in memory
+  InPlace,  ///< only in the caller's arrays, the surplus moved (forwarded where there is none)
+  Copy,     ///< only by copying every operand into hetscal's layout
+};
+
+/// "auto", "in-place", "copy".
+const char* take_over_mode_name(TakeOverMode mode);
+
+/// Parses HETSCAL_TAKE_OVER (any case). @throws InvalidArgument naming the value otherwise.
+TakeOverMode parse_take_over_mode(const std::string& value);
+
 /// Everything one process read.
 struct Configuration {
   bool disabled = false;
@@ -90,6 +110,10 @@ struct Configuration {
   std::vector<core::LuLayoutKind> lu_layouts = all_lu_layouts();
   /// The layouts the QR planner may choose from (HETSCAL_QR_LAYOUTS).
   std::vector<core::LuLayoutKind> qr_layouts = all_lu_layouts();
+  TakeOverMode take_over = TakeOverMode::Auto;  ///< HETSCAL_TAKE_OVER
+  /// HETSCAL_MEMORY: bytes one rank may use, its operands included; 0 when unset (then the
+  /// host's MemAvailable decides). Not part of the fingerprint: the ranks agree on its minimum.
+  std::int64_t memory_bytes = 0;
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;
   /// Whether reading failed for want of memory (then in `errors` too): not a malformed
@@ -102,7 +126,8 @@ struct Configuration {
   /// @return whether HETSCAL_ROUTINES lets hetscal take `routine` over.
   bool allows(const std::string& routine) const;
   /// A canonical text of every setting that changes a decision (switches, minimum size,
-  /// adaptation, routines, Cholesky and LU layouts, speed source and speed values, whether anything is malformed): equal on two
+  /// adaptation, routines, Cholesky and LU layouts, take-over mode, speed source and speed
+  /// values, whether anything is malformed): equal on two
   /// ranks iff they would decide alike. The verbosity is left out: it changes no decision.
   std::string fingerprint() const;
 };

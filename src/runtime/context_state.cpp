@@ -61,9 +61,20 @@ struct RankReport {
   double fingerprint;  // the settings' hash's bits
   double has_speed;    // 1: `speed` is usable
   double read;         // 1: this rank read its configuration; 0: it could not; -1: for memory
+  double memory;       // HETSCAL_MEMORY, 0 when unset
 };
 
 constexpr double kReadShortOfMemory = -1.0;
+
+// HETSCAL_MEMORY as the ranks agree on it: the smallest any rank set (ranks that did not set
+// it are bounded by it too), or 0 when none did.
+std::int64_t agreed_memory(const std::vector<RankReport>& all) {
+  double smallest = 0.0;
+  for (const RankReport& report : all) {
+    if (report.memory > 0.0 && (smallest == 0.0 || report.memory < smallest)) smallest = report.memory;
+  }
+  return static_cast<std::int64_t>(smallest);
+}
 
 double as_double(std::uint64_t bits) {
   double value;
@@ -143,7 +154,7 @@ void agree(ContextState& state) {
   bool short_of_memory = false;
   const Configuration* read = read_configuration(read_failure, short_of_memory);
   const Configuration* config = read;
-  RankReport mine{0.0, 0.0, 0.0, short_of_memory ? kReadShortOfMemory : read ? 1.0 : 0.0};
+  RankReport mine{0.0, 0.0, 0.0, short_of_memory ? kReadShortOfMemory : read ? 1.0 : 0.0, 0.0};
   std::vector<RankReport> all;
   mpi::run_agreed(state.context->comm, "settings agreement", [&] {
     if (!config) {
@@ -153,9 +164,12 @@ void agree(ContextState& state) {
     mine.speed = read ? configured_speed(*config, speed_problem) : 0.0;
     mine.has_speed = speed_problem.empty() && mine.speed > 0.0 ? 1.0 : 0.0;
     mine.fingerprint = as_double(read ? fingerprint_hash(config->fingerprint()) : 0u);
+    mine.memory = static_cast<double>(config->memory_bytes);
     all.resize(static_cast<std::size_t>(state.context->num_ranks()));
   });
-  mpi::check_mpi(MPI_Allgather(&mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, state.context->comm),
+  constexpr int kReportDoubles = sizeof(RankReport) / sizeof(double);
+  mpi::check_mpi(MPI_Allgather(&mine, kReportDoubles, MPI_DOUBLE, all.data(), kReportDoubles, MPI_DOUBLE,
+                               state.context->comm),
                  "MPI_Allgather of the ranks' settings");
   mpi::run_agreed(state.context->comm, "settings agreement",
                   [&] { settle(state, all, *config, read_failure, speed_problem); });
@@ -167,6 +181,7 @@ void settle(ContextState& state, const std::vector<RankReport>& all, const Confi
             const std::string& read_failure, const std::string& speed_problem) {
   state.verbosity = config.verbosity;
   state.settings = AgreedSettings::of(config);
+  state.settings.memory_bytes = agreed_memory(all);
   state.settings.problem = settings_problem(state, all, config, read_failure);
   state.speeds.adapt = config.adapt;
   state.speeds.probed = config.speeds.source == SpeedSource::Probe;
@@ -234,6 +249,8 @@ AgreedSettings AgreedSettings::of(const Configuration& config) {
   settings.cholesky_layouts = config.cholesky_layouts;
   settings.lu_layouts = config.lu_layouts;
   settings.qr_layouts = config.qr_layouts;
+  settings.take_over = config.take_over;
+  settings.memory_bytes = config.memory_bytes;
   return settings;
 }
 
@@ -243,7 +260,12 @@ bool AgreedSettings::allows(RoutineId routine) const {
 
 const MachineFigures& machine_figures(ContextState& state) {
   std::optional<MachineFigures>& machine = state.resources.machine;
-  if (!machine) machine = measure_machine(state.context->comm, state.speeds.values);
+  if (!machine) {
+    machine = measure_machine(state.context->comm, state.speeds.values);
+    // HETSCAL_MEMORY bounds what the planner assumes a rank holds, its operands included.
+    const double allowed = static_cast<double>(state.settings.memory_bytes);
+    if (allowed > 0.0 && allowed < machine->memory_bytes) machine->memory_bytes = allowed;
+  }
   return *machine;
 }
 

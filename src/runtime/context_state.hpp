@@ -47,6 +47,8 @@ struct AgreedSettings {
   std::vector<core::CholeskyLayoutKind> cholesky_layouts;  ///< HETSCAL_CHOLESKY_LAYOUTS
   std::vector<core::LuLayoutKind> lu_layouts;              ///< HETSCAL_LU_LAYOUTS
   std::vector<core::LuLayoutKind> qr_layouts;              ///< HETSCAL_QR_LAYOUTS
+  TakeOverMode take_over = TakeOverMode::Auto;             ///< HETSCAL_TAKE_OVER
+  std::int64_t memory_bytes = 0;  ///< HETSCAL_MEMORY, the ranks' minimum (0: MemAvailable decides)
   std::string problem;  ///< non-empty: malformed or disagreeing settings, every call forwarded
 
   /// The settings `config` holds (problem left empty: the agreement finds it).

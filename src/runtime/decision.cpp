@@ -87,6 +87,11 @@ Decision decide_by_prices(const DecisionInput& in, const Prices& prices) {
   std::snprintf(gain, sizeof gain, " (gain x%.2f)", d.forward_s / d.heterogeneous_s);
   const std::string times = "predicted " + seconds_text(d.heterogeneous_s) +
                             " (redistribution included) vs ScaLAPACK " + seconds_text(d.forward_s) + gain;
+  if (!prices.no_route.empty()) {
+    d.route = Route::Forward;
+    d.reason = prices.no_route + "; " + times;
+    return d;
+  }
   if (in.force) {
     d.route = Route::Heterogeneous;
     d.reason = "HETSCAL_FORCE=1; " + times;
@@ -99,6 +104,7 @@ Decision decide_by_prices(const DecisionInput& in, const Prices& prices) {
     d.route = Route::Forward;
     d.reason = "not faster: " + times;
   }
+  if (d.route == Route::Heterogeneous && prices.route != "copy") d.reason += "; " + prices.route;
   return d;
 }
 

@@ -30,6 +30,11 @@ struct Prices {
   /// new memory (later calls reuse it). Priced apart from what measurements correct.
   double first_touch_s = 0.0;
   double first_touch_bytes = 0.0;  ///< the most any rank newly allocates for the call
+  /// Non-empty: no take-over route of the call fits (memory, runtime/memory_budget.hpp) or is
+  /// allowed (HETSCAL_TAKE_OVER): the call is forwarded with this reason, whatever the times.
+  std::string no_route;
+  /// The take-over route priced: "copy" (hetscal's own layout) or "in place".
+  std::string route = "copy";
 };
 
 /// Everything decide() looks at; all values global.

@@ -30,17 +30,18 @@ struct FactorizationOutcome {
   int info = 0;  ///< when Computed: ScaLAPACK's INFO (0 or > 0), the same on every rank
 };
 
-/// The planner of problem.routine (LU or QR), among `kinds`.
+/// The planner of problem.routine (LU or QR), among `kinds`, pricing this rank's slice.
 inline LuLayout plan_layout(const core::Platform& platform, const core::Problem& problem,
-                            const std::vector<core::LuLayoutKind>& kinds) {
-  return problem.routine == core::Routine::QR ? choose_qr_layout(platform, problem, kinds)
-                                              : choose_lu_layout(platform, problem, kinds);
+                            const std::vector<core::LuLayoutKind>& kinds, const core::PricingSlice& slice) {
+  return problem.routine == core::Routine::QR ? choose_qr_layout(platform, problem, kinds, slice)
+                                              : choose_lu_layout(platform, problem, kinds, slice);
 }
 
-/// The Cholesky planner, among `kinds`.
+/// The Cholesky planner, among `kinds`, pricing this rank's slice.
 inline CholeskyLayout plan_layout(const core::Platform& platform, const core::Problem& problem,
-                                  const std::vector<core::CholeskyLayoutKind>& kinds) {
-  return choose_cholesky_layout(platform, problem, kinds);
+                                  const std::vector<core::CholeskyLayoutKind>& kinds,
+                                  const core::PricingSlice& slice) {
+  return choose_cholesky_layout(platform, problem, kinds, slice);
 }
 
 /// One factorization call of `routine` planned as a Layout, as route() drives it.
@@ -72,14 +73,15 @@ class FactorizationRoute {
   /// option: the model prices the variants alike.
   std::shared_ptr<const Layout> plan(ContextState& state) const {
     const MachineFigures& machine = machine_figures(state);
-    // The key, the platform and the plan are made inside the agreed stage: each allocates.
-    auto plan = agreed_plan<Layout>(
+    // The key, the platform and the plan are made inside the agreed stages: each allocates.
+    // The pricing is split over the context's ranks (each prices its slice of the candidates).
+    auto plan = agreed_split_plan<Layout>(
         state,
         [&] {
           return PlanKey{facts().routine, {m_, n_, 0}, kinds_bits(), state.speeds.version,
                          caller_layout_key(problem_.caller)};
         },
-        [&] { return plan_layout(machine.platform_for<T>(), problem_, kinds_); });
+        [&](const core::PricingSlice& slice) { return plan_layout(machine.platform_for<T>(), problem_, kinds_, slice); });
     report_quietly([&] {
       report_once(state.verbosity, Verbosity::Once, state.is_root(),
                   facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
@@ -89,7 +91,8 @@ class FactorizationRoute {
   }
 
   Prices price(ContextState& state, const Layout& plan) const {
-    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get()});
+    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get()},
+                            operand_bytes<T>(*state.context, {call_.a.desc}));
   }
 
   TakeOverOutcome run(ContextState& state, const Layout& plan) const {

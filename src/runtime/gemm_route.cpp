@@ -1,10 +1,13 @@
 #include "runtime/gemm_route.hpp"
 
 #include <complex>
+#include <optional>
 
 #include "kernels/scalar.hpp"
 #include "layout/descriptor.hpp"
 #include "runtime/context_state.hpp"
+#include "runtime/in_place_gemm.hpp"
+#include "runtime/memory_budget.hpp"
 #include "runtime/planned_call.hpp"
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
@@ -76,17 +79,50 @@ class GemmRoute {
     return plan;
   }
 
+  /// The copy route's prices; the in-place route instead under HETSCAL_TAKE_OVER=in-place, or
+  /// under auto when the copy does not fit (the in-place route is not priced apart yet: the
+  /// copy's prediction, moves included, stands for it, with its own first touch).
   Prices price(ContextState& state, const GemmLayout& plan) const {
-    return agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()});
+    const double caller_bytes = operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc});
+    Prices prices = agreed_prices<T>(state, problem_, plan.candidate,
+                                     {plan.a.get(), plan.b.get(), plan.c.get()}, caller_bytes);
+    const TakeOverMode mode = state.settings.take_over;
+    if (mode == TakeOverMode::Copy || (mode == TakeOverMode::Auto && prices.no_route.empty())) return prices;
+    const MachineFigures& machine = machine_figures(state);
+    double needed = 0.0;
+    mpi::run_agreed(state.context->comm, "price", [&] {
+      in_place_.emplace(*state.context, call_, state.speeds.values);
+      if (in_place_->problem().empty()) needed = in_place_->new_bytes(state.resources.workspace);
+    });
+    std::string why = in_place_->problem();  // global: the same on every rank
+    if (why.empty()) {
+      const CallMemory memory = call_memory(state, machine, caller_bytes);
+      const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
+      if (!fit.fits) why = "the in-place route does not fit in memory: it " + fit.reason;
+      prices.heterogeneous_s += fit.most_needed_bytes / machine.fresh_memory_bytes_per_s - prices.first_touch_s;
+      prices.first_touch_bytes = fit.most_needed_bytes;
+      prices.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
+    }
+    if (why.empty()) {
+      prices.no_route.clear();
+      prices.route = "in place";
+    } else {
+      prices.no_route = mode == TakeOverMode::Auto ? prices.no_route + "; " + why : why;
+      in_place_.reset();
+    }
+    return prices;
   }
 
   TakeOverOutcome run(ContextState& state, const GemmLayout& plan) const {
+    if (in_place_) return in_place_->run(state.resources.workspace);
     return run_planned(*state.context, plan, call_, state.resources.workspace);
   }
 
  private:
   const GemmCall<T>& call_;
   core::Problem problem_;
+  /// The in-place route, when price() chose it.
+  mutable std::optional<InPlaceGemm<T>> in_place_;
 };
 
 }  // namespace

@@ -19,6 +19,6 @@ namespace hetscal::runtime {
 ///        under HETSCAL_FORCE).
 /// @throws as choose_lu_layout (InvalidArgument for another routine).
 LuLayout choose_qr_layout(const core::Platform& platform, const core::Problem& problem,
-                          const std::vector<core::LuLayoutKind>& kinds);
+                          const std::vector<core::LuLayoutKind>& kinds, const core::PricingSlice& slice = {});
 
 }  // namespace hetscal::runtime

@@ -26,7 +26,8 @@ kernels::LuOptions kernel_options(const core::Candidate& chosen, const core::Pla
 template <typename Planner>
 LuLayout choose_factorization_layout(const core::Platform& platform, const core::Problem& problem,
                                      const std::vector<core::LuLayoutKind>& kinds, core::Routine routine,
-                                     const std::string& what, Planner plan_choice) {
+                                     const std::string& what, Planner plan_choice,
+                                     const core::PricingSlice& slice) {
   const auto m = static_cast<std::int64_t>(problem.rows());
   const auto n = static_cast<std::int64_t>(problem.n);
   if (problem.routine != routine) {
@@ -37,6 +38,7 @@ LuLayout choose_factorization_layout(const core::Platform& platform, const core:
   if (kinds.empty()) throw InvalidArgument("hetscal: " + what + " needs at least one kind of layout to choose from");
   core::LuPlanOptions options;
   options.kinds = kinds;
+  options.search.slice = slice;
   const core::LuChoice choice = plan_choice(platform, m, n, problem.caller, options);
 
   LuLayout plan;
@@ -52,15 +54,15 @@ LuLayout choose_factorization_layout(const core::Platform& platform, const core:
 }  // namespace
 
 LuLayout choose_lu_layout(const core::Platform& platform, const core::Problem& problem,
-                          const std::vector<core::LuLayoutKind>& kinds) {
+                          const std::vector<core::LuLayoutKind>& kinds, const core::PricingSlice& slice) {
   return choose_factorization_layout(platform, problem, kinds, core::Routine::LU, "an LU layout",
-                                     core::choose_lu_plan);
+                                     core::choose_lu_plan, slice);
 }
 
 LuLayout choose_qr_layout(const core::Platform& platform, const core::Problem& problem,
-                          const std::vector<core::LuLayoutKind>& kinds) {
+                          const std::vector<core::LuLayoutKind>& kinds, const core::PricingSlice& slice) {
   return choose_factorization_layout(platform, problem, kinds, core::Routine::QR, "a QR layout",
-                                     core::choose_qr_plan);
+                                     core::choose_qr_plan, slice);
 }
 
 }  // namespace hetscal::runtime

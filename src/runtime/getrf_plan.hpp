@@ -43,10 +43,12 @@ struct LuLayout {
 ///        the caller's layout.
 /// @param kinds the kinds of layout to choose from (HETSCAL_LU_LAYOUTS; without
 ///        CallerLayout under HETSCAL_FORCE).
+/// @param slice this rank's share of the pricing and the agreement on the winner
+///        (mpi::pricing_slice_over: every rank of the context then calls this); default: all.
 /// @throws InvalidArgument for another routine, M or N < 1, no kind, a caller grid naming a
 ///         processor the platform lacks, or a platform the model cannot price;
 ///         hetscal::Error when no candidate fits in memory.
 LuLayout choose_lu_layout(const core::Platform& platform, const core::Problem& problem,
-                          const std::vector<core::LuLayoutKind>& kinds);
+                          const std::vector<core::LuLayoutKind>& kinds, const core::PricingSlice& slice = {});
 
 }  // namespace hetscal::runtime

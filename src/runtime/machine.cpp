@@ -105,6 +105,7 @@ struct Calibration {
   double latency_s = 1e-6;     // one process: nothing crosses a network
   double bandwidth_bytes_per_s = 1e10;
   double memory_bytes = 0.0;
+  int ranks_on_host = 1;  // this rank's own host
 };
 
 Calibration calibrate(MPI_Comm comm) {
@@ -141,7 +142,8 @@ Calibration calibrate(MPI_Comm comm) {
     measured.bandwidth_bytes_per_s = network[1];
   }
   // Each rank's share of its host's memory; the smallest share is what every rank assumes.
-  double share = host_memory_bytes() / ranks_on_this_host(comm);
+  measured.ranks_on_host = ranks_on_this_host(comm);
+  double share = host_memory_bytes() / measured.ranks_on_host;
   check_mpi(MPI_Allreduce(&share, &measured.memory_bytes, 1, MPI_DOUBLE, MPI_MIN, comm),
             "MPI_Allreduce");
   return measured;
@@ -197,6 +199,7 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   figures.latency_s = measured->latency_s;
   figures.bandwidth_bytes_per_s = measured->bandwidth_bytes_per_s;
   figures.memory_bytes = measured->memory_bytes;
+  figures.ranks_on_host = measured->ranks_on_host;
   return figures;
 }
 

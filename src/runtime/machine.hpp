@@ -29,6 +29,7 @@ struct MachineFigures {
   double latency_s = 0.0;              ///< one small message
   double bandwidth_bytes_per_s = 0.0;  ///< one large message
   double memory_bytes = 0.0;           ///< per rank: the host's memory over its ranks
+  int ranks_on_host = 1;               ///< the context's ranks on this rank's host
   /// How fast the ranks fill memory they have just allocated (page faults included): a call
   /// that needs larger planned copies pays for them at this rate. Assumed
   /// (kAssumedFreshMemoryBytesPerS) until a computed call's allocation stage measures it

@@ -63,6 +63,16 @@ class PlanCache {
     return std::static_pointer_cast<const Plan>(found->second.plan);
   }
 
+  /// Whether `key` has an entry (a plan or a refusal).
+  bool holds(const PlanKey& key) const { return entries_.count(key) != 0; }
+  /// Whether `key` is remembered as refused.
+  bool refuses(const PlanKey& key) const {
+    const auto found = entries_.find(key);
+    return found != entries_.end() && !found->second.plan;
+  }
+  /// Drops `key`'s entry, if any (the next request makes it again).
+  void forget(const PlanKey& key) { entries_.erase(key); }
+
   std::size_t size() const { return entries_.size(); }
   std::size_t plans_made() const { return plans_made_; }
   void clear() { entries_.clear(); }

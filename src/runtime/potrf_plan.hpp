@@ -44,7 +44,9 @@ struct CholeskyLayout {
 /// @throws InvalidArgument for another routine, N < 1, no kind, a caller grid naming a
 ///         processor the platform lacks, or a platform the model cannot price;
 ///         hetscal::Error when no candidate fits in memory.
+/// @param slice this rank's share of the pricing (as choose_lu_layout's); default: all.
 CholeskyLayout choose_cholesky_layout(const core::Platform& platform, const core::Problem& problem,
-                                      const std::vector<core::CholeskyLayoutKind>& kinds);
+                                      const std::vector<core::CholeskyLayoutKind>& kinds,
+                                      const core::PricingSlice& slice = {});
 
 }  // namespace hetscal::runtime

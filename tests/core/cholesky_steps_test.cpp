@@ -306,9 +306,28 @@ TEST(CholeskySteps, RejectsBadLayoutsAndOrder) {
   const TileOwnership ok = pattern_ownership(40, 10, 1, 2, {0, 1});
   EXPECT_THROW(CholeskySteps(ok, 1), InvalidArgument);  // processor 1 of 1
   CholeskySteps steps(ok, 2);
+  steps.step(1);  // step 0 skipped: allowed (the sampled schedule skips steps)
   EXPECT_THROW(steps.step(1), InvalidArgument);
-  steps.step(0);
   EXPECT_THROW(steps.step(0), InvalidArgument);
+  EXPECT_THROW(steps.step(4), InvalidArgument);  // 4 tile columns: steps 0 to 3
+}
+
+TEST(CholeskySteps, ASkippedStepLoadsAsIfEveryStepWasWalked) {
+  const TileOwnership t = pattern_ownership(400, 10, 3, 4, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5});
+  CholeskySteps walked(t, 6), skipping(t, 6), grouped(t, 6, true);
+  for (std::size_t k = 0; k < 5; ++k) walked.step(k);
+  const CholeskyStepLoad expected = walked.step(5), got = skipping.step(5), in_groups = grouped.step(5);
+  EXPECT_EQ(got.trsm_tiles, expected.trsm_tiles);
+  EXPECT_EQ(got.syrk_tiles, expected.syrk_tiles);
+  EXPECT_EQ(got.gemm_tiles, expected.gemm_tiles);
+  EXPECT_EQ(got.receivers, expected.receivers);
+  // Grouped: the same work, and every tile sent to as many receivers in all.
+  EXPECT_EQ(in_groups.gemm_tiles, expected.gemm_tiles);
+  double tiles_sent = 0.0, tiles_sent_grouped = 0.0;
+  for (const TileBroadcast& b : expected.broadcasts) tiles_sent += b.times * static_cast<double>(b.count);
+  for (const TileBroadcast& b : in_groups.broadcasts) tiles_sent_grouped += b.times * static_cast<double>(b.count);
+  EXPECT_EQ(tiles_sent_grouped, tiles_sent);
+  EXPECT_LT(in_groups.broadcasts.size(), expected.broadcasts.size());  // some were grouped
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Sampled step sequences (core/time_models/step_sampling.hpp): the strata cover every step once,
 // and a sampled sum stays close to the full one (within 2 %), on a synthetic cost and across the
-// threshold of the LU, QR and GEMM step models.
+// threshold of the LU, QR, GEMM and Cholesky step models; the search's coarse budget stays
+// within half its margin of the full sampling.
 #include "core/time_models/step_sampling.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/planners/candidate_search.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/time_models/time_model.hpp"
 #include "plan_test_support.hpp"
@@ -67,10 +69,25 @@ double predicted(Routine routine, std::size_t n) {
 TEST(StepSampling, TheModelsAreContinuousAcrossTheSamplingThreshold) {
   const std::size_t walked = 2 * kSampledSteps * 64, sampled = walked + 64;  // 192 and 193 steps
   const double cube = std::pow(static_cast<double>(sampled) / static_cast<double>(walked), 3.0);
-  for (Routine routine : {Routine::LU, Routine::QR, Routine::Gemm}) {
+  for (Routine routine : {Routine::LU, Routine::QR, Routine::Gemm, Routine::Cholesky}) {
     const double ratio = predicted(routine, sampled) / predicted(routine, walked);
     // One step more (and its flops, about `cube`), within the sampling's error of 2 %.
     EXPECT_NEAR(ratio, cube, 0.02) << routine_name(routine);
+  }
+}
+
+TEST(StepSampling, ACoarseBudgetStaysWithinTheSearchMargin) {
+  const std::size_t n = 1000 * 64;  // 1,000 steps: sampled in both passes of the search
+  for (Routine routine : {Routine::LU, Routine::QR, Routine::Gemm, Routine::Cholesky}) {
+    const double full = predicted(routine, n);
+    double coarse = 0.0;
+    {
+      const StepSamplingScope scope(kCoarseSampledSteps);
+      EXPECT_EQ(step_sample_budget(), kCoarseSampledSteps);
+      coarse = predicted(routine, n);
+    }
+    EXPECT_EQ(step_sample_budget(), kSampledSteps);  // the scope ended
+    EXPECT_NEAR(coarse / full, 1.0, kCoarseMargin / 2) << routine_name(routine);
   }
 }
 

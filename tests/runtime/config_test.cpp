@@ -81,6 +81,28 @@ TEST(RuntimeConfig, EveryVariable) {
   EXPECT_EQ(config.speeds.rank_speeds.size(), 4u);
 }
 
+TEST(RuntimeConfig, TakeOverModeAndMemory) {
+  EXPECT_EQ(parse({}).take_over, TakeOverMode::Auto);
+  EXPECT_EQ(parse({}).memory_bytes, 0);
+  EXPECT_EQ(parse({{"HETSCAL_TAKE_OVER", "In-Place"}}).take_over, TakeOverMode::InPlace);
+  EXPECT_EQ(parse({{"HETSCAL_TAKE_OVER", "copy"}}).take_over, TakeOverMode::Copy);
+  EXPECT_EQ(parse({{"HETSCAL_TAKE_OVER", "auto"}}).take_over, TakeOverMode::Auto);
+  EXPECT_EQ(parse({{"HETSCAL_MEMORY", "1073741824"}}).memory_bytes, 1073741824);
+  for (const char* bad : {"", "inplace", "copy,auto", "1"}) {
+    const Configuration config = parse({{"HETSCAL_TAKE_OVER", bad}});
+    ASSERT_EQ(config.errors.size(), 1u) << bad;
+    EXPECT_NE(config.errors[0].find("is not auto, in-place or copy"), std::string::npos) << config.errors[0];
+  }
+  for (const char* bad : {"0", "-1", "1e9", "lots"}) {
+    const Configuration config = parse({{"HETSCAL_MEMORY", bad}});
+    ASSERT_EQ(config.errors.size(), 1u) << bad;
+    EXPECT_NE(config.errors[0].find("HETSCAL_MEMORY"), std::string::npos) << config.errors[0];
+  }
+  // The route decides, so ranks must agree on it; the memory is agreed as the ranks' minimum.
+  EXPECT_NE(parse({}).fingerprint(), parse({{"HETSCAL_TAKE_OVER", "copy"}}).fingerprint());
+  EXPECT_EQ(parse({}).fingerprint(), parse({{"HETSCAL_MEMORY", "1000000"}}).fingerprint());
+}
+
 TEST(RuntimeConfig, SpeedsFromFileAndProbe) {
   const Configuration from_file = parse({{"HETSCAL_SPEEDS_FILE", "/speeds"}}, {{"/speeds", "# hosts\nn1=1\nn2=3\n"}});
   EXPECT_TRUE(from_file.valid());

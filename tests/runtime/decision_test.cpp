@@ -19,13 +19,21 @@ DecisionInput square_call(std::int64_t n, std::int64_t k) {
   return in;
 }
 
+// Both routes' predicted times, every route fitting.
+Prices prices(double forward_s, double heterogeneous_s) {
+  Prices p;
+  p.forward_s = forward_s;
+  p.heterogeneous_s = heterogeneous_s;
+  return p;
+}
+
 // The decision as the route takes it: the rules that need no plan, then (only if they let
 // the call through) the prices of a plan predicted `gain` times faster than ScaLAPACK;
 // counts how often the prices were asked for.
 Decision decide(const DecisionInput& in, double gain = 2.0, int* priced = nullptr) {
   if (std::optional<Decision> early = decide_before_pricing(in)) return *early;
   if (priced) ++*priced;
-  return decide_by_prices(in, Prices{1.0, 1.0 / gain});
+  return decide_by_prices(in, prices(1.0, 1.0 / gain));
 }
 
 TEST(RuntimeDecision, FasterPlanIsTakenOver) {
@@ -34,6 +42,19 @@ TEST(RuntimeDecision, FasterPlanIsTakenOver) {
   EXPECT_DOUBLE_EQ(d.forward_s, 1.0);
   EXPECT_DOUBLE_EQ(d.heterogeneous_s, 0.4);
   EXPECT_NE(d.reason.find("vs ScaLAPACK 1 s (gain x2.50)"), std::string::npos) << d.reason;
+}
+
+TEST(RuntimeDecision, ARouteThatDoesNotFitIsForwardedEvenWhenForced) {
+  DecisionInput in = square_call(4000, 4000);
+  Prices faster = prices(1.0, 0.4);
+  faster.no_route = "the copy route does not fit in memory: it needs more";
+  const Decision d = decide_by_prices(in, faster);
+  EXPECT_EQ(d.route, Route::Forward);
+  EXPECT_EQ(d.reason.rfind("the copy route does not fit in memory", 0), 0u) << d.reason;
+  in.force = true;
+  EXPECT_EQ(decide_by_prices(in, faster).route, Route::Forward);
+  faster.no_route.clear();
+  EXPECT_EQ(decide_by_prices(in, faster).route, Route::Heterogeneous);
 }
 
 TEST(RuntimeDecision, SlowerPlanIsForwarded) {

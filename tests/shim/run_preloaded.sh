@@ -25,6 +25,9 @@ if [ "$input" != "-" ]; then cp "${input%%:*}" "$work/${input##*:}"; fi
 cd "$work"
 
 env_args=(-x OPENBLAS_NUM_THREADS=1 -x LD_PRELOAD="$library")
+# HETSCAL_TAKE_OVER from the environment reaches every rank (the lead runs the same tests with
+# each take-over route forced).
+if [ -n "${HETSCAL_TAKE_OVER:-}" ]; then env_args+=(-x HETSCAL_TAKE_OVER="$HETSCAL_TAKE_OVER"); fi
 for assignment in "$@"; do env_args+=(-x "$assignment"); done
 run_joined output.txt "$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$tester"
 cat output.txt

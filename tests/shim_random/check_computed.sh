@@ -29,6 +29,9 @@ mpiexec=$1 library=$2 program=$3 ranks=$4 min_percent=$5
 shift 5
 env_args=(-x OPENBLAS_NUM_THREADS=1 -x LD_PRELOAD="$library" -x HETSCAL_VERBOSE=2)
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do env_args+=(-x "$1"); shift; done
+# HETSCAL_TAKE_OVER from the environment reaches every rank (the lead runs the same tests with
+# each take-over route forced).
+if [ -n "${HETSCAL_TAKE_OVER:-}" ]; then env_args+=(-x HETSCAL_TAKE_OVER="$HETSCAL_TAKE_OVER"); fi
 [ $# -gt 0 ] && shift
 
 # The program's verdicts go to stdout, hetscal's lines and ScaLAPACK's PXERBLA messages to

@@ -10,6 +10,7 @@
 #include "core/common/error.hpp"
 #include "core/planners/factorization_plan.hpp"
 #include "core/planners/model_candidates.hpp"
+#include "core/time_models/step_sampling.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -139,6 +140,7 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
   if (!exhaustive)
     for (std::size_t i = 0; i < count; ++i)
       result.bound[i] = compute_lower_bound(platform, problem, predictions[i].candidate);
+  result.coarse_first = !exhaustive;
   result.order.resize(count);
   std::iota(result.order.begin(), result.order.end(), std::size_t{0});
   std::stable_sort(result.order.begin(), result.order.end(),
@@ -148,33 +150,108 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
 
 namespace {
 
+/// What a pricer that failed contributes to the agreement: a refusal (InvalidArgument, which
+/// every pricer of the same candidate would meet alike) as kRefusedPick, anything else (memory)
+/// as −∞, which wins over a refusal, so that every pricer learns the worse of the two.
+double failed_pick_seconds(const std::exception& e) {
+  return dynamic_cast<const InvalidArgument*>(&e) ? kRefusedPick : -std::numeric_limits<double>::infinity();
+}
+
+/// True when the candidate's full pricing samples its steps already (some step sequence is
+/// longer than 2·kSampledSteps: the shortest side over the tile size), so that a coarse first
+/// pass replaces an estimate by a cheaper estimate; shorter sequences are walked exactly, once.
+bool sampled_coarsely(const Problem& problem, const Candidate& candidate) {
+  if (candidate.tile == 0) return false;
+  const std::size_t shortest = std::min({problem.rows(), problem.n, problem.inner()});
+  return shortest / candidate.tile > 2 * kSampledSteps;
+}
+
+/// One slice's pricing: the candidates in pricing order, the best full total so far.
+class SlicePricer {
+ public:
+  SlicePricer(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
+              const PricingOrder& order, std::exception_ptr& failure)
+      : platform_(platform), problem_(problem), predictions_(predictions), order_(order), failure_(failure) {
+    slice_.priced.assign(predictions.size(), false);
+  }
+
+  /// Prices candidate i on `samples` strata; false if the pricing threw (the slice ends).
+  bool price(std::size_t i, std::size_t samples) {
+    const StepSamplingScope scope(samples);
+    try {
+      predictions_[i] = predict(platform_, problem_, predictions_[i].candidate);
+    } catch (const std::exception& e) {
+      slice_.pick = {failed_pick_seconds(e), i};
+      failure_ = std::current_exception();
+      return false;  // every pricer learns of it from the agreement
+    }
+    return true;
+  }
+
+  /// Candidate i priced in full: the slice's pick if it is the fastest that fits.
+  void keep_full(std::size_t i) {
+    slice_.priced[i] = true;
+    const Prediction& p = predictions_[i];
+    CandidatePick& mine = slice_.pick;
+    if (p.fits_memory() && (p.total_s() < mine.total_s || (p.total_s() == mine.total_s && i < mine.index)))
+      mine = {p.total_s(), i};
+  }
+
+  /// What the coarse totals may be compared with: the best full total, widened by the margin.
+  double coarse_ceiling() const { return slice_.pick.total_s * (1.0 + kCoarseMargin); }
+
+  SlicePricing run(std::size_t index, std::size_t count) {
+    std::vector<std::pair<double, std::size_t>> coarse;  // (coarse total, candidate) that fit
+    for (std::size_t position = index; position < predictions_.size(); position += count) {
+      const std::size_t i = order_.order[position];
+      // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
+      if (order_.bound[i] > std::min(slice_.pick.total_s, best_coarse_ * (1.0 + kCoarseMargin))) {
+        ++slice_.pruned;
+        continue;
+      }
+      const bool two_passes = order_.coarse_first && sampled_coarsely(problem_, predictions_[i].candidate);
+      if (!price(i, two_passes ? kCoarseSampledSteps : kSampledSteps)) return std::move(slice_);
+      if (!two_passes) {
+        keep_full(i);
+        continue;
+      }
+      const Prediction& p = predictions_[i];
+      if (p.fits_memory()) {
+        coarse.emplace_back(p.total_s(), i);
+        best_coarse_ = std::min(best_coarse_, p.total_s());
+      } else {
+        keep_full(i);  // memory is not sampled: it cannot be chosen whatever its time
+      }
+    }
+    std::stable_sort(coarse.begin(), coarse.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [coarse_s, i] : coarse) {
+      if (coarse_s > coarse_ceiling()) {  // and every later one: too slow to win
+        predictions_[i] = Prediction{std::move(predictions_[i].candidate), {}, 0.0, 0.0, 0};
+        ++slice_.pruned;
+        continue;
+      }
+      if (!price(i, kSampledSteps)) return std::move(slice_);
+      keep_full(i);
+    }
+    return std::move(slice_);
+  }
+
+ private:
+  const Platform& platform_;
+  const Problem& problem_;
+  std::vector<Prediction>& predictions_;
+  const PricingOrder& order_;
+  std::exception_ptr& failure_;
+  SlicePricing slice_;
+  double best_coarse_ = std::numeric_limits<double>::infinity();
+};
+
 /// price_slice, keeping the exception of a failed pricing for search_candidates.
 SlicePricing price_slice_keeping(const Platform& platform, const Problem& problem,
                                  std::vector<Prediction>& predictions, const PricingOrder& order,
                                  std::size_t index, std::size_t count, std::exception_ptr& failure) {
-  SlicePricing slice;
-  slice.priced.assign(predictions.size(), false);
-  CandidatePick& mine = slice.pick;
-  for (std::size_t position = index; position < predictions.size(); position += count) {
-    const std::size_t i = order.order[position];
-    // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
-    if (order.bound[i] > mine.total_s) {
-      ++slice.pruned;
-      continue;
-    }
-    try {
-      predictions[i] = predict(platform, problem, predictions[i].candidate);
-    } catch (const std::exception&) {
-      mine = {-std::numeric_limits<double>::infinity(), i};
-      failure = std::current_exception();
-      break;  // every pricer learns of it from the agreement
-    }
-    slice.priced[i] = true;
-    const Prediction& p = predictions[i];
-    if (p.fits_memory() && (p.total_s() < mine.total_s || (p.total_s() == mine.total_s && i < mine.index)))
-      mine = {p.total_s(), i};
-  }
-  return slice;
+  return SlicePricer(platform, problem, predictions, order, failure).run(index, count);
 }
 
 }  // namespace
@@ -198,9 +275,13 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
   const PricingOrder order = pricing_order(platform, problem, predictions, options.exhaustive);
   SlicePricing mine = price_slice_keeping(platform, problem, predictions, order, slice.index, slice.count, failure);
   const CandidatePick agreed = slice.count > 1 ? slice.agree(mine.pick) : mine.pick;
-  if (agreed.total_s == -std::numeric_limits<double>::infinity()) {
-    if (failure && agreed.index == mine.pick.index) std::rethrow_exception(failure);
-    throw Error("search_candidates: another pricer could not price candidate " + std::to_string(agreed.index));
+  if (agreed.total_s < 0.0) {  // a pricer failed
+    if (failure && agreed.index == mine.pick.index && agreed.total_s == mine.pick.total_s)
+      std::rethrow_exception(failure);
+    const std::string what = "search_candidates: another pricer could not price candidate " + std::to_string(agreed.index);
+    // A refusal is thrown as one on every pricer, so that each remembers it alike.
+    if (agreed.total_s == kRefusedPick) throw InvalidArgument(what);
+    throw Error(what);
   }
   if (!(agreed.total_s < std::numeric_limits<double>::infinity()) || agreed.index >= count) {
     std::ostringstream msg;

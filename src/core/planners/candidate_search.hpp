@@ -69,16 +69,21 @@ double compute_lower_bound(const Platform& platform, const Problem& problem, con
 
 /// One pricer's best candidate: its total time and its index in the planner's list.
 struct CandidatePick {
-  double total_s = std::numeric_limits<double>::infinity();  ///< +inf: none fits; -inf: pricing failed
+  /// +inf: none fits; kRefusedPick: the pricing refused the candidate (InvalidArgument);
+  /// -inf: the pricing (or the planner before it) failed otherwise.
+  double total_s = std::numeric_limits<double>::infinity();
   std::size_t index = 0;
 };
+
+/// CandidatePick::total_s of a pricing that refused its candidate.
+inline constexpr double kRefusedPick = -std::numeric_limits<double>::max();
 
 /// Where this pricer stands among those that share the search.
 struct PricingSlice {
   std::size_t index = 0;  ///< this pricer's slice, < count
   std::size_t count = 1;  ///< pricers
   /// Returns the overall pick from this slice's (the smallest total_s, then the smallest
-  /// index; -inf when a pricer failed): collective over the pricers. Empty when count == 1.
+  /// index; negative when a pricer failed): collective over the pricers. Empty when count == 1.
   std::function<CandidatePick(const CandidatePick&)> agree;
 };
 
@@ -95,16 +100,30 @@ struct SlicePricing {
 };
 
 /// The order candidates are priced in: increasing compute_lower_bound (ties: list order);
-/// with exhaustive, list order and bounds of 0 (nothing is pruned).
+/// with exhaustive, list order and bounds of 0 (nothing is pruned) and no coarse pass.
 struct PricingOrder {
   std::vector<std::size_t> order;
   std::vector<double> bound;  ///< per candidate, in list order
+  bool coarse_first = true;   ///< price long step sequences coarsely first (price_slice)
 };
+
+/// Steps per sequence of the coarse pass (step_sampling.hpp): a candidate whose full pricing
+/// samples its steps (more than 2·kSampledSteps of them) is priced first on this many strata, and again on kSampledSteps only when its
+/// coarse total is within kCoarseMargin of the best total priced so far.
+inline constexpr std::size_t kCoarseSampledSteps = 12;
+
+/// How far a coarse total may lie from the full one (the relative error of kCoarseSampledSteps
+/// strata on the step models, with room to spare: step_sampling_test.cpp measures it).
+inline constexpr double kCoarseMargin = 0.10;
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
                            const std::vector<Prediction>& predictions, bool exhaustive);
 
 /// Prices slice `index` of `count` (the candidates at positions index, index + count, … of
 /// the pricing order), skipping those whose bound exceeds the best priced so far in the slice.
+/// With order.coarse_first, candidates whose step sequences are sampled are priced on
+/// kCoarseSampledSteps strata first, then, in increasing coarse total, on kSampledSteps while
+/// their coarse total is within kCoarseMargin of the best full total (the others count as
+/// pruned and keep no prediction).
 /// A pricing that throws ends the slice with a pick of -inf at that candidate; the exception
 /// is rethrown by search_candidates.
 /// @param predictions on return, the priced ones hold their prediction.
@@ -125,9 +144,10 @@ struct SearchResult {
 /// options.exhaustive), then agrees on the winner: the fastest that fits in memory, the
 /// earlier on ties, as choose() would among all of them.
 /// @param predictions on return, the priced ones hold their prediction.
-/// @throws InvalidArgument as predict (rethrown on every pricer: another pricer's failure as
-///   Error naming the candidate); Error if no candidate fits in memory; InvalidArgument on a
-///   slice index >= count, or count > 1 without agree.
+/// @throws InvalidArgument as predict (rethrown by its pricer; the others throw an
+///   InvalidArgument naming the candidate, or an Error when some pricer failed otherwise);
+///   Error if no candidate fits in memory; InvalidArgument on a slice index >= count, or
+///   count > 1 without agree.
 SearchResult search_candidates(const Platform& platform, const Problem& problem,
                                std::vector<Prediction>& predictions, const SearchOptions& options);
 

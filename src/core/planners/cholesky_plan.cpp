@@ -1,6 +1,7 @@
 #include "core/planners/cholesky_plan.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/common/error.hpp"
 #include "core/grids/grid_planner.hpp"
@@ -61,7 +62,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     if (k < 2) return;
     if (wants(CholeskyLayoutKind::G2dbc) && g2dbc_parameters(k).c != 0)
       add_pattern(CholeskyLayoutKind::G2dbc, g2dbc_pattern(k), fastest);
-    if (wants(CholeskyLayoutKind::Gcrm)) add_pattern(CholeskyLayoutKind::Gcrm, best_gcrm(k, options_.gcrm).pattern, fastest);
+    if (wants(CholeskyLayoutKind::Gcrm) && fastest.size() <= kMaxGcrmProcessors) add_gcrm(k, fastest);
     if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest))
       add_pattern(CholeskyLayoutKind::HeteroSymmetric,
                   best_hetero_symmetric(speeds_of(platform_, fastest), options_.hetero_symmetric).pattern, fastest);
@@ -69,6 +70,17 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
 
 
  private:
+  /// The best GCR&M pattern for k, if some size gives a balanceable one (at large k none may).
+  void add_gcrm(int k, const std::vector<std::size_t>& fastest) {
+    std::optional<GcrmResult> found;
+    try {
+      found.emplace(best_gcrm(k, options_.gcrm));
+    } catch (const InvalidArgument&) {
+      return;
+    }
+    add_pattern(CholeskyLayoutKind::Gcrm, found->pattern, fastest);
+  }
+
   void add_pattern(CholeskyLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
     const double T = cholesky_cost(pattern);
     for (std::size_t nb : tiles())

@@ -11,7 +11,9 @@
 ///   - HeterogeneousGrid the grid planner's p×q grid (Boudet1999) with its tile rows and columns
 ///                       in suffix-balanced order (cholesky_ordering.hpp), every p×q = k;
 ///   - G2dbc             G-2DBC when k is not r·r or r·(r+1);
-///   - Gcrm              the best GCR&M pattern found for k (pattern_gcrm.hpp);
+///   - Gcrm              the best GCR&M pattern found for k (pattern_gcrm.hpp), for k up to
+///                       kMaxGcrmProcessors (its search costs about k^2.5: every size up to
+///                       6√k, each pattern k cells or more) and where some size balances;
 ///   - HeteroSymmetric   the heterogeneous symmetric pattern (pattern_hetero_symmetric.hpp),
 ///                       when the k processors' speeds differ.
 /// Process counts: every k for the grids; for the patterns (whose search costs more) the
@@ -48,6 +50,10 @@ enum class CholeskyLayoutKind { CallerLayout, BlockCyclic, HeterogeneousGrid, G2
 
 /// "caller layout", "2DBC", "hetero grid", "G-2DBC", "GCR&M", "hetero symmetric".
 const char* cholesky_layout_name(CholeskyLayoutKind kind);
+
+/// The most processors a GCR&M candidate is searched for (beyond, its search alone would
+/// take seconds; G-2DBC and the heterogeneous symmetric pattern remain).
+inline constexpr std::size_t kMaxGcrmProcessors = 512;
 
 struct CholeskyPlanOptions {
   std::vector<std::size_t> tile_sizes{64, 128, 256};  ///< those > N are skipped (the smallest kept)

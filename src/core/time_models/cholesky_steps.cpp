@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/common/error.hpp"
+#include "core/time_models/step_sampling.hpp"
 #include "core/time_models/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -34,23 +35,29 @@ bool has_diagonal_tiles(const TileOwnership& layout) {
   return layout.row_block() == layout.tile && layout.row_offset == layout.col_offset;
 }
 
-CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors)
-    : layout_(layout), processors_(processors), tiles_(layout.col_class.size()) {
+CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors, bool grouped)
+    : layout_(layout), processors_(processors), tiles_(layout.col_class.size()), grouped_(grouped) {
   require_square_layout(layout, processors);
   const std::size_t pairs = layout.rows * layout.cols;
   diagonal_count_.assign(pairs, 0.0);
   below_count_.assign(pairs, 0.0);
+  group_tiles_.assign(pairs, 0.0);
   full_colrow_.resize(pairs);
   full_colrow_known_.assign(pairs, 0);
   owner_stamp_.assign(processors, 0);
   row_stamp_.assign(layout.rows, 0);
-  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i.
-  for (std::size_t j = 1; j < tiles_; ++j) {
+  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i, counted per class pair from the
+  // last column back, with the tile rows below column j per row class: O(K · row classes).
+  std::vector<double> rows_below(layout.rows, 0.0);
+  for (std::size_t j = tiles_; j-- > 1;) {
     const std::size_t b = layout.col_class[j];
     diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
-    for (std::size_t i = j + 1; i < tiles_; ++i)
-      below_count_[layout.row_class[i] * layout.cols + b] += 1.0;
+    for (std::size_t a = 0; a < layout.rows; ++a) below_count_[a * layout.cols + b] += rows_below[a];
+    rows_below[layout.row_class[j]] += 1.0;
   }
+  // rows_below now counts the tile rows i >= 1; column 1, the first to drop, needs i > 1.
+  rows_after_dropped_ = std::move(rows_below);
+  if (tiles_ > 1) rows_after_dropped_[layout.row_class[1]] -= 1.0;
   row_classes_after_.assign(tiles_ + 1, 0);
   std::vector<char> seen(layout.rows, 0);
   for (std::size_t i = tiles_; i-- > 0;) {
@@ -65,8 +72,9 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
 void CholeskySteps::drop_column(std::size_t j) {
   const std::size_t b = layout_.col_class[j];
   diagonal_count_[layout_.row_class[j] * layout_.cols + b] -= 1.0;
-  for (std::size_t i = j + 1; i < tiles_; ++i)
-    below_count_[layout_.row_class[i] * layout_.cols + b] -= 1.0;
+  for (std::size_t a = 0; a < layout_.rows; ++a) below_count_[a * layout_.cols + b] -= rows_after_dropped_[a];
+  dropped_through_ = j;
+  if (j + 1 < tiles_) rows_after_dropped_[layout_.row_class[j + 1]] -= 1.0;  // now the rows below j + 1
 }
 
 const std::vector<std::size_t>& CholeskySteps::colrow_owners(std::size_t i,
@@ -109,15 +117,14 @@ void CholeskySteps::add_broadcast(CholeskyStepLoad& load, std::size_t sender,
 }
 
 CholeskyStepLoad CholeskySteps::step(std::size_t k) {
-  if (k != next_step_ || k >= tiles_) {
+  if (k < next_step_ || k >= tiles_) {
     std::ostringstream msg;
-    msg << "Cholesky steps: step " << k << " asked, expected step " << next_step_ << " of "
+    msg << "Cholesky steps: step " << k << " asked, expected step " << next_step_ << " or later of "
         << tiles_;
     throw InvalidArgument(msg.str());
   }
-  ++next_step_;
-  if (k > 0) drop_column(k);
-  const std::size_t panel_class = layout_.col_class[k];
+  next_step_ = k + 1;
+  while (dropped_through_ < k) drop_column(dropped_through_ + 1);
   const auto owner_of = [&](std::size_t i, std::size_t j) {
     return layout_.at(layout_.row_class[i], layout_.col_class[j]);
   };
@@ -141,16 +148,34 @@ CholeskyStepLoad CholeskySteps::step(std::size_t k) {
     if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
   }
   add_broadcast(load, load.diagonal_owner, scratch_owners_);
+  add_colrow_broadcasts(load, k);
+  return load;
+}
 
+void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k) {
+  const std::size_t panel_class = layout_.col_class[k];
   std::vector<char> cols_seen(layout_.cols, 0);
   std::size_t cols_seen_count = 0;
+  group_pairs_.clear();
   for (std::size_t i = k + 1; i < tiles_; ++i) {
     const std::size_t c = layout_.col_class[i];
     if (!cols_seen[c]) cols_seen[c] = 1, ++cols_seen_count;
-    const std::size_t sender = layout_.at(layout_.row_class[i], panel_class);
-    add_broadcast(load, sender, colrow_owners(i, cols_seen, cols_seen_count));
+    const std::size_t a = layout_.row_class[i];
+    const bool full = cols_seen_count == col_classes_used_ && row_classes_after_[i] == row_classes_used_;
+    if (grouped_ && full) {  // the same sender and receivers as every full colrow of its pair
+      const std::size_t key = a * layout_.cols + c;
+      if (group_tiles_[key] == 0.0) group_pairs_.push_back(key);
+      group_tiles_[key] += 1.0;
+      if (full_colrow_known_[key]) continue;
+    }
+    const std::vector<std::size_t>& owners = colrow_owners(i, cols_seen, cols_seen_count);
+    if (!(grouped_ && full)) add_broadcast(load, layout_.at(a, panel_class), owners);
   }
-  return load;
+  for (std::size_t key : group_pairs_) {
+    add_broadcast(load, layout_.at(key / layout_.cols, panel_class), full_colrow_[key]);
+    load.broadcasts.back().times = group_tiles_[key];
+    group_tiles_[key] = 0.0;
+  }
 }
 
 namespace {
@@ -168,9 +193,9 @@ StepMessages step_messages(const Network& network, const CholeskyStepLoad& load,
   m.own.assign(received.size(), 0.0);
   for (std::size_t b = 0; b < load.broadcasts.size(); ++b) {
     const TileBroadcast& tile = load.broadcasts[b];
-    m.own[tile.sender] += broadcast_time(network, tile.count + 1, tile_bytes);
+    m.own[tile.sender] += tile.times * broadcast_time(network, tile.count + 1, tile_bytes);
     for (std::size_t r = tile.first; r < tile.first + tile.count; ++r)
-      m.own[load.receivers[r]] += network.message_time(tile_bytes);
+      m.own[load.receivers[r]] += tile.times * network.message_time(tile_bytes);
   }
   BroadcastPhase diagonal_phase(network), colrow_phase(network);
   const TileBroadcast& diagonal_tile = load.broadcasts.front();
@@ -178,10 +203,11 @@ StepMessages step_messages(const Network& network, const CholeskyStepLoad& load,
   for (std::size_t r = 0; r < diagonal_tile.count; ++r)
     diagonal_phase.receive(load.receivers[r], tile_bytes);
   std::fill(received.begin(), received.end(), 0.0);
-  for (std::size_t b = 1; b < load.broadcasts.size(); ++b)
-    colrow_phase.broadcast(load.broadcasts[b].sender, load.broadcasts[b].count + 1, tile_bytes);
-  for (std::size_t r = diagonal_tile.count; r < load.receivers.size(); ++r)
-    received[load.receivers[r]] += 1.0;
+  for (std::size_t b = 1; b < load.broadcasts.size(); ++b) {
+    const TileBroadcast& tile = load.broadcasts[b];
+    colrow_phase.broadcast(tile.sender, tile.count + 1, tile_bytes, tile.times);
+    for (std::size_t r = tile.first; r < tile.first + tile.count; ++r) received[load.receivers[r]] += tile.times;
+  }
   for (std::size_t x = 0; x < received.size(); ++x)
     if (received[x] > 0.0) colrow_phase.receive(x, tile_bytes, received[x]);
   m.diagonal = diagonal_phase.time();
@@ -208,16 +234,17 @@ class CriticalPath {
   /// Step k's panel: its owners solve their tiles once both their share of column k and the
   /// factor are there (a rank updates around a factor that is late), then the panel travels.
   /// @return when panel k is at every rank that needs it.
-  double solve_panel(const CholeskyStepLoad& load, const StepMessages& messages) {
+  /// `weight`: the steps this one stands for (step_sampling.hpp), each duration counted so often.
+  double solve_panel(const CholeskyStepLoad& load, const StepMessages& messages, double weight) {
     double ready = factor_done_;
     for (std::size_t x = 0; x < clock_.size(); ++x) {
       if (load.trsm_tiles[x] <= 0.0) continue;
-      const double arrival = factor_done_ + (x == load.diagonal_owner ? 0.0 : messages.diagonal);
-      const double trsm = load.trsm_tiles[x] * tile_s_[x];
+      const double arrival = factor_done_ + (x == load.diagonal_owner ? 0.0 : weight * messages.diagonal);
+      const double trsm = weight * load.trsm_tiles[x] * tile_s_[x];
       ready = std::max(ready, std::max(column_done_[x], arrival) + trsm);
       clock_[x] = std::max(clock_[x], arrival) + trsm;
     }
-    return ready + messages.colrow;
+    return ready + weight * messages.colrow;
   }
 
   /// Step k's trailing update, from panel k (at every rank at `panel_ready`): diagonal tile
@@ -226,27 +253,28 @@ class CriticalPath {
   /// take its time too: MPI moves a single-threaded rank's messages only while it is inside
   /// MPI, so the lookahead hides when a panel travels, not what its messages cost the ranks.
   void update(std::size_t k, const CholeskyStepLoad& load, double panel_ready,
-              const StepMessages& messages) {
+              const StepMessages& messages, double weight) {
     const std::size_t next = k + 1;
     const std::size_t diagonal_owner = owner(next, next);
     std::fill(column_tiles_.begin(), column_tiles_.end(), 0.0);
     column_tiles_[diagonal_owner] += 1.0;  // SYRK nb³
     for (std::size_t i = next + 1; i < layout_.tiles(); ++i) column_tiles_[owner(i, next)] += 2.0;
     for (std::size_t x = 0; x < clock_.size(); ++x) {
-      clock_[x] += messages.own[x];
+      clock_[x] += weight * messages.own[x];
       const double tiles = load.syrk_tiles[x] + 2.0 * load.gemm_tiles[x];  // GEMM 2nb³
       if (tiles <= 0.0) continue;
+      const double tile_s = weight * tile_s_[x];
       double start = std::max(clock_[x], panel_ready);
       // The diagonal's owner: SYRK of (k+1,k+1), its POTRF, then the tiles below.
-      if (x == diagonal_owner) start += factor(x, start + tile_s_[x]);
-      column_done_[x] = start + column_tiles_[x] * tile_s_[x];
-      clock_[x] = column_done_[x] + (tiles - column_tiles_[x]) * tile_s_[x];
-      busy_[x] += tiles * tile_s_[x];
+      if (x == diagonal_owner) start += factor(x, start + tile_s, weight);
+      column_done_[x] = start + column_tiles_[x] * tile_s;
+      clock_[x] = column_done_[x] + (tiles - column_tiles_[x]) * tile_s;
+      busy_[x] += tiles * tile_s;
     }
   }
 
   /// Step 0's POTRF, on the diagonal owner before anything else.
-  void factor_first(std::size_t x) { clock_[x] = factor(x, 0.0); }
+  void factor_first(std::size_t x) { clock_[x] = factor(x, 0.0, 1.0); }
 
   double total() const {
     return std::max(factor_done_, *std::max_element(clock_.begin(), clock_.end()));
@@ -256,8 +284,8 @@ class CriticalPath {
 
  private:
   /// POTRF of a diagonal tile on its owner x, from `start` on; @return its seconds.
-  double factor(std::size_t x, double start) {
-    const double potrf = tile_s_[x] / 3.0;
+  double factor(std::size_t x, double start, double weight) {
+    const double potrf = weight * tile_s_[x] / 3.0;
     factor_done_ = start + potrf;
     return potrf;
   }
@@ -278,19 +306,21 @@ class CriticalPath {
 }  // namespace
 
 TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& layout) {
-  CholeskySteps steps(layout, platform.size());
+  CholeskySteps steps(layout, platform.size(), true);
   const double nb = real(layout.tile);
   const double tile_bytes = nb * nb * kBytesPerElement;
   CriticalPath path(platform, layout);
   std::vector<double> received(platform.size());  // colrow tiles each processor takes in
   double messages_s = 0.0;
-  for (std::size_t k = 0; k < steps.steps(); ++k) {
+  // Tile (0,0)'s factorisation opens the schedule (the first sampled step is always step 0).
+  path.factor_first(layout.at(layout.row_class[0], layout.col_class[0]));
+  for (const SampledStep& sample : sampled_steps(steps.steps())) {
+    const std::size_t k = sample.step;
     const CholeskyStepLoad load = steps.step(k);
-    if (k == 0) path.factor_first(load.diagonal_owner);
     const StepMessages messages = step_messages(platform.network, load, tile_bytes, received);
-    messages_s += messages.diagonal + messages.colrow;
-    const double panel_ready = path.solve_panel(load, messages);
-    if (k + 1 < steps.steps()) path.update(k, load, panel_ready, messages);
+    messages_s += sample.weight * (messages.diagonal + messages.colrow);
+    const double panel_ready = path.solve_panel(load, messages, sample.weight);
+    if (k + 1 < steps.steps()) path.update(k, load, panel_ready, messages, sample.weight);
   }
   // The critical path: the busiest processor's updates, then what it waited for, taken first
   // as communication (at most the messages' own time) and the rest as panel work and waits.
@@ -305,7 +335,10 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
 double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors) {
   CholeskySteps steps(layout, processors);
   double volume = 0.0;
-  for (std::size_t k = 0; k < steps.steps(); ++k) volume += real(steps.step(k).receivers.size());
+  for (std::size_t k = 0; k < steps.steps(); ++k) {
+    const CholeskyStepLoad load = steps.step(k);
+    for (const TileBroadcast& b : load.broadcasts) volume += b.times * real(b.count);
+  }
   return volume;
 }
 

@@ -19,6 +19,8 @@
 ///   compute        the trailing triangle: SYRK on diagonal tiles (nb³), GEMM below (2nb³),
 ///                  on their owners (speed × kernel efficiency; a pattern's tiles at the
 ///                  per-tile rate, KernelRate::update_efficiency).
+/// Beyond 2·kSampledSteps steps, the schedule is followed on the sampled steps only (step_sampling.hpp),
+/// each standing for its stratum: its durations count `weight` times, as that many steps alike.
 /// The steps are scheduled as kernels::cholesky runs them, one clock per processor: step k's
 /// update starts on a processor once it is done with step k−1 and panel k has reached every
 /// rank (the one wait left: a rank needs the panel before its update); the owner of tile
@@ -48,6 +50,7 @@ struct TileBroadcast {
   std::size_t sender = 0;
   std::size_t first = 0;
   std::size_t count = 0;  ///< distinct processors other than the sender
+  double times = 1.0;     ///< tiles sent alike (CholeskySteps' grouped loads; 1 otherwise)
 };
 
 /// What step k of the Cholesky loop asks of each processor.
@@ -76,18 +79,24 @@ class CholeskySteps {
  public:
   /// @param layout kept by reference: it must outlive this object.
   /// @param processors platform size; every owner must be smaller.
+  /// @param grouped whether step() lists the panel tiles whose colrows reach every row and
+  ///   column class alike (same sender, same receivers) as one broadcast of `times` tiles,
+  ///   which makes a step O(K + classes · receivers) instead of O(K · receivers); otherwise
+  ///   one broadcast per tile, in tile order.
   /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
   ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
-  CholeskySteps(const TileOwnership& layout, std::size_t processors);
+  CholeskySteps(const TileOwnership& layout, std::size_t processors, bool grouped = false);
 
   std::size_t steps() const { return tiles_; }
 
-  /// The load of step k. Steps must be visited in increasing order (the trailing counts
-  /// shrink as they go). @throws InvalidArgument if k is out of order or >= steps().
+  /// The load of step k. Steps must be visited in increasing order, some may be skipped (the
+  /// trailing counts shrink as they go, O(row classes) per step passed).
+  /// @throws InvalidArgument if k is below a step already visited or >= steps().
   CholeskyStepLoad step(std::size_t k);
 
  private:
-  void drop_column(std::size_t j);  ///< removes tile column j from the trailing counts
+  void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
+  void add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k);  ///< L(i,k), i > k
   /// Distinct owners of trailing colrow i (cached once the colrow is complete).
   const std::vector<std::size_t>& colrow_owners(std::size_t i, const std::vector<char>& cols_seen,
                                                 std::size_t cols_seen_count);
@@ -97,6 +106,11 @@ class CholeskySteps {
 
   const TileOwnership& layout_;
   std::size_t processors_, tiles_, next_step_ = 0;
+  bool grouped_;
+  std::size_t dropped_through_ = 0;           ///< tile columns 0 … this one are out of the trailing counts
+  std::vector<double> rows_after_dropped_;    ///< per row class: tile rows i > dropped_through_ + 1
+  std::vector<double> group_tiles_;           ///< scratch [a*cols+b]: grouped colrow tiles of a step
+  std::vector<std::size_t> group_pairs_;      ///< scratch: the pairs group_tiles_ holds
   std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
   std::vector<double> below_count_;             ///< [a*cols+b]: trailing tiles strictly below
   std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i

@@ -30,18 +30,30 @@ void require_lu_layout(const TileOwnership& layout, std::size_t processors, cons
 }  // namespace
 
 void merge_pair_messages(std::vector<PairMessage>& messages) {
-  std::sort(messages.begin(), messages.end(), [](const PairMessage& a, const PairMessage& b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
-  std::vector<PairMessage> merged;
-  for (const PairMessage& m : messages) {
-    if (!merged.empty() && merged.back().from == m.from && merged.back().to == m.to) {
-      merged.back().tiles += m.tiles;
+  if (messages.size() < 2) return;
+  // Two stable counting sorts (by `to`, then by `from`): O(messages + processors), where a
+  // comparison sort of a step's O(P) messages was most of an LU candidate's pricing.
+  std::size_t top = 0;
+  for (const PairMessage& m : messages) top = std::max({top, m.from, m.to});
+  std::vector<std::size_t> start(top + 2);
+  std::vector<PairMessage> sorted(messages.size());
+  const auto counting_sort = [&](std::vector<PairMessage>& from, std::vector<PairMessage>& to, auto key) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const PairMessage& m : from) ++start[key(m) + 1];
+    for (std::size_t x = 1; x < start.size(); ++x) start[x] += start[x - 1];
+    for (const PairMessage& m : from) to[start[key(m)]++] = m;
+  };
+  counting_sort(messages, sorted, [](const PairMessage& m) { return m.to; });
+  counting_sort(sorted, messages, [](const PairMessage& m) { return m.from; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    if (kept > 0 && messages[kept - 1].from == messages[i].from && messages[kept - 1].to == messages[i].to) {
+      messages[kept - 1].tiles += messages[i].tiles;
     } else {
-      merged.push_back(m);
+      messages[kept++] = messages[i];
     }
   }
-  messages = std::move(merged);
+  messages.resize(kept);
 }
 
 LuSteps::LuSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
@@ -120,6 +132,7 @@ void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
   const auto& trailing_rows = rows_from_[k + 1];
   const auto& trailing_cols = cols_from_[k + 1];
   const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
+  load.swaps.reserve(layout_.rows * layout_.cols);
   for (std::size_t a = 0; a < layout_.rows; ++a)
     for (std::size_t b = 0; b < layout_.cols; ++b) {
       const std::size_t x = layout_.at(a, b), d = layout_.at(row_k, b);

@@ -3,6 +3,19 @@
 #include <cmath>
 
 namespace hetscal::core {
+namespace {
+
+thread_local std::size_t budget = kSampledSteps;
+
+}  // namespace
+
+std::size_t step_sample_budget() { return budget; }
+
+StepSamplingScope::StepSamplingScope(std::size_t samples) : previous_(budget) { budget = samples; }
+
+StepSamplingScope::~StepSamplingScope() { budget = previous_; }
+
+std::vector<SampledStep> sampled_steps(std::size_t steps) { return sampled_steps(steps, budget); }
 
 std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples) {
   std::vector<SampledStep> picked;

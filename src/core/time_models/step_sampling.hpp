@@ -29,6 +29,27 @@ struct SampledStep {
 /// Every step with weight 1 when steps <= 2·samples; otherwise one step per stratum, increasing,
 /// weights summing to `steps`.
 /// @pre samples >= 1.
-std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples = kSampledSteps);
+std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples);
+
+/// sampled_steps with this thread's budget: kSampledSteps, or what a StepSamplingScope set.
+std::vector<SampledStep> sampled_steps(std::size_t steps);
+
+/// The samples per sequence of this thread's pricings (kSampledSteps outside any scope).
+std::size_t step_sample_budget();
+
+/// Within its lifetime, this thread's step models sample `samples` steps per sequence instead
+/// of kSampledSteps: a search's coarse first pass (candidate_search.hpp) prices many candidates
+/// on few strata, then only the close ones on kSampledSteps.
+class StepSamplingScope {
+ public:
+  /// @pre samples >= 1.
+  explicit StepSamplingScope(std::size_t samples);
+  ~StepSamplingScope();
+  StepSamplingScope(const StepSamplingScope&) = delete;
+  StepSamplingScope& operator=(const StepSamplingScope&) = delete;
+
+ private:
+  std::size_t previous_;
+};
 
 }  // namespace hetscal::core

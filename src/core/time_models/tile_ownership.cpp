@@ -208,15 +208,18 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
   }
   const auto rows = joint_counts(row_axis(from), row_axis(to));
   const auto cols = joint_counts(col_axis(from), col_axis(to));
+  // The cells of `to` each processor owns, row-major: a cell of `from` meets only its own
+  // owner's, so the work is O(cells of from × cells per processor of to), not of both tables.
+  std::vector<std::vector<std::size_t>> cells_of(processors);
+  for (std::size_t cell = 0; cell < to.owner.size(); ++cell) cells_of.at(to.owner[cell]).push_back(cell);
   std::vector<double> kept(processors, 0.0);
   for (std::size_t u = 0; u < from.rows; ++u)
     for (std::size_t v = 0; v < from.cols; ++v) {
       const std::size_t x = from.at(u, v);
-      for (std::size_t i = 0; i < to.rows; ++i) {
+      for (std::size_t cell : cells_of.at(x)) {
+        const std::size_t i = cell / to.cols, j = cell % to.cols;
         const double r = rows[u * to.rows + i];
-        if (r == 0.0) continue;
-        for (std::size_t j = 0; j < to.cols; ++j)
-          if (to.at(i, j) == x) kept.at(x) += r * cols[v * to.cols + j];
+        if (r != 0.0) kept[x] += r * cols[v * to.cols + j];
       }
     }
   return kept;

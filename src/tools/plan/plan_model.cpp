@@ -132,11 +132,12 @@ constexpr std::size_t kTimedSlices = 8;
 // The largest share of one rank when the runtime splits the pricing of `built` over the
 // platform's ranks: building the list (`build_s`, every rank does it) and ordering it, then
 // the slowest of the kTimedSlices slices estimated costliest, each priced and timed here.
+// CPU seconds of this process, so that other processes of a shared machine do not count.
 double per_rank_seconds(const core::Platform& platform, const core::Problem& problem,
                         std::vector<core::Prediction> built, bool exhaustive, double build_s) {
-  const Clock::time_point start = Clock::now();
+  const std::clock_t start = std::clock();
   const core::PricingOrder order = core::pricing_order(platform, problem, built, exhaustive);
-  const double shared_s = build_s + seconds_since(start);
+  const double shared_s = build_s + cpu_seconds_since(start);
   const std::size_t ranks = platform.size();
   const std::size_t slices = std::min(ranks, built.size());
   std::vector<double> estimate(slices, 0.0);
@@ -150,9 +151,9 @@ double per_rank_seconds(const core::Platform& platform, const core::Problem& pro
                     [&](std::size_t a, std::size_t b) { return estimate[a] > estimate[b]; });
   double slowest = 0.0;
   for (std::size_t t = 0; t < timed; ++t) {
-    const Clock::time_point slice_start = Clock::now();
+    const std::clock_t slice_start = std::clock();
     core::price_slice(platform, problem, built, order, costliest[t], ranks);
-    slowest = std::max(slowest, seconds_since(slice_start));
+    slowest = std::max(slowest, cpu_seconds_since(slice_start));
   }
   return shared_s + slowest;
 }
@@ -177,9 +178,9 @@ Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates
   take_priced(report, std::move(predictions), priced, choice.chosen);
   report.pattern_cost = choice.pattern_cost;
 
-  start = Clock::now();
+  const std::clock_t build_start = std::clock();
   core::PlanCandidates<Kind> built = candidates(options);
-  const double build_s = seconds_since(start);
+  const double build_s = cpu_seconds_since(build_start);
   std::vector<core::Prediction> unpriced;
   for (core::PricedCandidate<Kind>& c : built.built) unpriced.push_back(std::move(c.prediction));
   report.planning_per_rank_s =
@@ -196,7 +197,7 @@ void run_gemm_planner(ModelReport& report) {
   const std::clock_t cpu_start = std::clock();
   options.process_counts = core::searched_process_counts(report.platform, 0, search.exhaustive);
   const std::vector<core::Candidate> candidates = core::generate_candidates(report.platform, report.problem, options);
-  const double build_s = seconds_since(start);
+  const double build_s = cpu_seconds_since(cpu_start);
   std::vector<core::Prediction> predictions(candidates.size());
   for (std::size_t i = 0; i < candidates.size(); ++i) predictions[i].candidate = candidates[i];
   const std::vector<core::Prediction> unpriced = predictions;

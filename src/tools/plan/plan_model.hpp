@@ -54,7 +54,7 @@ struct ModelReport {
   double planning_s = 0.0;
   /// CPU seconds of the same call (std::clock): what planning_s would be on an idle core.
   double planning_cpu_s = 0.0;
-  /// Wall seconds of the largest share one rank takes when the runtime splits the pricing
+  /// CPU seconds of the largest share one rank takes when the runtime splits the pricing
   /// over the platform's P ranks: building the candidates plus the slowest slice
   /// (core::price_slice timed here on the slices whose candidates core::prediction_cost
   /// estimates costliest).

@@ -1,0 +1,196 @@
+#include "runtime/in_place_gemm.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+
+#include "core/rebalancing/kept_lines.hpp"
+#include "kernels/scalar.hpp"
+#include "kernels/summa_in_place.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/fault_injection.hpp"
+#include "mpi/message_tags.hpp"
+#include "mpi/mpi_error.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace hetscal::runtime {
+namespace {
+
+bool transposed(kernels::Op op) { return op != kernels::Op::NoTrans; }
+
+template <typename T>
+mpi::CallerMatrix view(const mpi::ContextInfo& context, const CallerOperand<T>& x, std::int64_t rows,
+                       std::int64_t cols) {
+  return mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols);
+}
+
+// The grid row (column) of each tile line in the caller's layout, and the lines' planned
+// grid rows after the fewest moves: the weights of grid line g are the speeds of its ranks.
+std::vector<int> kept_lines(const layout::CartesianDistribution& caller, bool rows, const std::vector<double>& speeds) {
+  const layout::ProcessGrid& grid = caller.grid();
+  const int groups = rows ? grid.nprow() : grid.npcol();
+  std::vector<double> weights(static_cast<std::size_t>(groups), 0.0);
+  for (int r = 0; r < grid.nprow(); ++r)
+    for (int c = 0; c < grid.npcol(); ++c)
+      weights[static_cast<std::size_t>(rows ? r : c)] += speeds.at(static_cast<std::size_t>(grid.rank(r, c)));
+  const std::int64_t lines = rows ? caller.rows().count() : caller.cols().count();
+  std::vector<int> held(static_cast<std::size_t>(lines));
+  for (std::int64_t l = 0; l < lines; ++l)
+    held[static_cast<std::size_t>(l)] = rows ? caller.grid_row(l) : caller.grid_col(l);
+  return core::keep_most_lines(held, core::planned_line_counts(lines, weights));
+}
+
+// One surplus tile's message between the caller's array (strided) and the overflow
+// (contiguous), posted into `requests`.
+template <typename T>
+void post_tile(bool send, T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int peer, MPI_Comm comm,
+               std::vector<MPI_Request>& requests) {
+  MPI_Datatype type;
+  mpi::check_mpi(MPI_Type_vector(static_cast<int>(cols), static_cast<int>(rows), static_cast<int>(ld),
+                                 mpi::mpi_type<T>(), &type),
+                 "MPI_Type_vector");
+  mpi::check_mpi(MPI_Type_commit(&type), "MPI_Type_commit");
+  requests.emplace_back(MPI_REQUEST_NULL);
+  const int code = send ? MPI_Isend(data, 1, type, peer, mpi::tag::kSurplusTile, comm, &requests.back())
+                        : MPI_Irecv(data, 1, type, peer, mpi::tag::kSurplusTile, comm, &requests.back());
+  (void)MPI_Type_free(&type);  // freed once the message completes
+  mpi::check_mpi(code, send ? "MPI_Isend" : "MPI_Irecv");
+}
+
+}  // namespace
+
+template <typename T>
+InPlaceGemm<T>::InPlaceGemm(const mpi::ContextInfo& context, const GemmCall<T>& call, const std::vector<double>& speeds)
+    : context_(context),
+      call_(call),
+      a_(view(context, call.a, transposed(call.op_a) ? call.k : call.m, transposed(call.op_a) ? call.m : call.k)),
+      b_(view(context, call.b, transposed(call.op_b) ? call.n : call.k, transposed(call.op_b) ? call.k : call.n)),
+      c_(view(context, call.c, call.m, call.n)) {
+  if (!kernels::detail::in_place_gemm_aligned(*a_.distribution, call.op_a, *b_.distribution, call.op_b,
+                                              *c_.distribution)) {
+    problem_ = "the in-place route needs op(A), op(B) and sub(C) on the same tiles along each shared dimension "
+               "(block sizes and offsets)";
+    return;
+  }
+  const layout::CartesianDistribution& caller = *c_.distribution;
+  layout_ = std::make_unique<layout::CartesianDistribution>(caller.rows(), caller.cols(), kept_lines(caller, true, speeds),
+                                                            kept_lines(caller, false, speeds), caller.grid());
+  for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
+    for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
+      const layout::GlobalTile t{i, j};
+      if (layout_->owner(t) != context.my_rank) continue;
+      my_tiles_.push_back(t);
+      if (caller.owner(t) == context.my_rank) {
+        overflow_offset_.push_back(-1);
+      } else {
+        overflow_offset_.push_back(overflow_elements_);
+        overflow_elements_ += caller.rows().size(i) * caller.cols().size(j);
+      }
+    }
+  }
+}
+
+template <typename T>
+double InPlaceGemm<T>::new_bytes(const Workspace& workspace) const {
+  const layout::Distribution& c = *layout_;
+  const kernels::detail::PanelIndex a_lines(c.rows(), [&](std::int64_t i) { return c.row_group(i); }, context_.my_rank);
+  const kernels::detail::PanelIndex b_lines(c.cols(), [&](std::int64_t j) { return c.col_group(j); }, context_.my_rank);
+  const layout::TileSplit& k_split = transposed(call_.op_a) ? a_.distribution->rows() : a_.distribution->cols();
+  const double panels = 2.0 * static_cast<double>((a_lines.extent + b_lines.extent) * kernels::detail::largest_tile(k_split));
+  return static_cast<double>(workspace.growth<T>(0, static_cast<std::size_t>(overflow_elements_))) +
+         panels * sizeof(T);
+}
+
+template <typename T>
+TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
+  const auto start = std::chrono::steady_clock::now();
+  const auto since = [](std::chrono::steady_clock::time_point& mark) {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - mark).count();
+    mark = now;
+    return seconds;
+  };
+  auto mark = start;
+  TakeOverOutcome outcome;
+  const MPI_Comm comm = context_.comm;
+  const layout::CartesianDistribution& caller = *c_.distribution;
+  std::optional<kernels::detail::InPlaceSumma<T>> summa;
+  T* overflow = nullptr;
+  // Move C's surplus between the caller's array and the overflow: in (to the overflow) or out.
+  const auto move_surplus = [&](bool in) {
+    std::vector<MPI_Request> requests;
+    std::size_t mine = 0;
+    for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
+      for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
+        const layout::GlobalTile t{i, j};
+        const int held = caller.owner(t), planned = layout_->owner(t);
+        const bool planned_here = planned == context_.my_rank;
+        if (planned_here) ++mine;
+        if (held == planned) continue;
+        const std::int64_t rows = caller.rows().size(i), cols = caller.cols().size(j);
+        if (held == context_.my_rank) {
+          const layout::TileLocation where = c_.storage->tile_location(t);
+          post_tile<T>(in, call_.c.data + where.offset, rows, cols, where.ld, planned, comm, requests);
+        } else if (planned_here) {
+          post_tile<T>(!in, overflow + overflow_offset_[mine - 1], rows, cols, rows, held, comm, requests);
+        }
+      }
+    }
+    mpi::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  };
+  try {
+    mpi::run_agreed(comm, "allocate", [&] {
+      mpi::fault_point(mpi::Stage::Allocate);
+      overflow = workspace.buffer<T>(0, static_cast<std::size_t>(overflow_elements_));
+      kernels::detail::TileBlocks<T> tiles;
+      for (std::size_t i = 0; i < my_tiles_.size(); ++i) {
+        const layout::GlobalTile t = my_tiles_[i];
+        tiles.tiles.push_back(t);
+        if (overflow_offset_[i] < 0) {
+          const layout::TileLocation where = c_.storage->tile_location(t);
+          tiles.data.push_back(call_.c.data + where.offset);
+          tiles.ld.push_back(where.ld);
+        } else {
+          tiles.data.push_back(overflow + overflow_offset_[i]);
+          tiles.ld.push_back(caller.rows().size(t.row));
+        }
+      }
+      summa.emplace(kernels::detail::CallerOperandView<T>{a_.distribution.get(), a_.storage.get(), call_.a.data, call_.op_a},
+                    kernels::detail::CallerOperandView<T>{b_.distribution.get(), b_.storage.get(), call_.b.data, call_.op_b},
+                    *layout_, std::move(tiles), context_.my_rank);
+    });
+    outcome.allocate_s = since(mark);
+    // The group communicators are made before anything moves; the move in only reads the
+    // caller's arrays and writes the overflow.
+    mpi::run_agreed(comm, "move-in", [&] { mpi::fault_point(mpi::Stage::MoveIn); });
+    summa->prepare(comm);
+    if (call_.beta != T(0)) move_surplus(true);
+    mpi::run_agreed(comm, "compute", [&] { mpi::fault_point(mpi::Stage::Compute); });
+    outcome.move_in_s = since(mark);
+  } catch (const std::exception& e) {
+    outcome.status = TakeOverOutcome::Status::Forward;
+    outcome.reason = e.what();
+    outcome.seconds = since(mark) + outcome.allocate_s + outcome.move_in_s;
+    return outcome;
+  }
+  // From here on the caller's C is written: only MPI can fail.
+  try {
+    mpi::slow_compute_point();
+    summa->run(call_.alpha, call_.beta);
+    outcome.compute_s = since(mark);
+    move_surplus(false);
+    outcome.move_out_s = since(mark);
+    outcome.status = TakeOverOutcome::Status::Computed;
+  } catch (const std::exception& e) {
+    outcome.status = TakeOverOutcome::Status::FailedAfterWrite;
+    outcome.reason = std::string("computing in place failed after writing into C: ") + e.what();
+  }
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
+}
+
+#define HETSCAL_INSTANTIATE_IN_PLACE_GEMM(T) template class InPlaceGemm<T>;
+HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_IN_PLACE_GEMM)
+#undef HETSCAL_INSTANTIATE_IN_PLACE_GEMM
+
+}  // namespace hetscal::runtime

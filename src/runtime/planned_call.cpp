@@ -1,0 +1,31 @@
+#include "runtime/planned_call.hpp"
+
+#include <algorithm>
+
+namespace hetscal::runtime {
+
+CallMemory call_memory(ContextState& state, const MachineFigures& machine, double caller_bytes) {
+  const bool set = state.settings.memory_bytes > 0;
+  return {fresh_bytes_allowed(state.settings.memory_bytes, set ? std::nullopt : host_available_bytes(),
+                              machine.ranks_on_host, caller_bytes,
+                              static_cast<double>(state.resources.workspace.bytes())),
+          set ? "HETSCAL_MEMORY" : "MemAvailable"};
+}
+
+std::string copy_route_problem(ContextState& state, const CallMemory& memory, double growth_bytes,
+                               double planned_bytes, double caller_bytes) {
+  if (state.settings.take_over == TakeOverMode::InPlace)
+    return "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet";
+  // The move in and the move out share one pair of message buffers; each holds at most what
+  // leaves or reaches this rank, bounded here by the larger of its two layouts' parts.
+  Workspace& workspace = state.resources.workspace;
+  const double message_bytes = std::max(planned_bytes, caller_bytes);
+  const double message_growth =
+      std::max(0.0, message_bytes - static_cast<double>(workspace.send_buffer().capacity())) +
+      std::max(0.0, message_bytes - static_cast<double>(workspace.receive_buffer().capacity()));
+  const MemoryFit fit =
+      agree_memory_fit(state.context->comm, growth_bytes + message_growth, memory.allowed, memory.limit);
+  return fit.fits ? std::string() : "the copy route does not fit in memory: it " + fit.reason;
+}
+
+}  // namespace hetscal::runtime
