@@ -88,7 +88,7 @@ void report_quietly(const Report& report) noexcept {
 /// Bytes of this rank's local arrays of the operands `descs` (LLD × LOCc(N) each, ScaLAPACK
 /// descriptors already checked): what the caller's own operands occupy here.
 template <typename T>
-double operand_bytes(const mpi::ContextInfo& context, const std::vector<const int*>& descs) {
+double operand_bytes(const mpi::ContextInfo& context, std::initializer_list<const int*> descs) {
   double bytes = 0.0;
   for (const int* desc : descs) {
     const layout::Descriptor d = layout::Descriptor::parse(desc);
