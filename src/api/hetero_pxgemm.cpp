@@ -11,6 +11,7 @@
 #include "hetscal/hetscal.h"
 #include "kernels/gemm.hpp"
 #include "kernels/local_blas.hpp"
+#include "mpi/agreement.hpp"
 #include "runtime/abi_options.hpp"
 #include "runtime/planned_gemm.hpp"
 
@@ -102,11 +103,19 @@ int moved(const Call<T>& call) {
     return 0;
   }
   std::shared_ptr<const runtime::GemmLayout> plan;
-  try {  // deterministic: every process plans the same layout or fails alike
-    plan = context->plan_gemm(call.m, call.n, call.k);
-  } catch (const InvalidArgument&) {
-    return HETSCAL_ERR_NO_PLAN;
+  bool no_plan = false;  // deterministic: every process plans the same layout or refuses alike
+  try {  // memory is not: agreed, so that every process returns the same status
+    mpi::run_agreed(grid->comm, "plan", [&] {
+      try {
+        plan = context->plan_gemm(call.m, call.n, call.k);
+      } catch (const InvalidArgument&) {
+        no_plan = true;
+      }
+    });
+  } catch (const mpi::StageFailed&) {
+    return HETSCAL_ERR_INTERNAL;
   }
+  if (no_plan) return HETSCAL_ERR_NO_PLAN;
   runtime::GemmCall<T> gemm;
   gemm.op_a = *call.trans_a;
   gemm.op_b = *call.trans_b;

@@ -13,6 +13,7 @@
 #include "api/scalapack_operand.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/qr.hpp"
+#include "mpi/agreement.hpp"
 #include "runtime/scalapack_tau.hpp"
 
 namespace hetscal::api {
@@ -36,7 +37,9 @@ struct Call {
 template <typename T>
 std::vector<T> factor(kernels::DistributedMatrix<T> a, const ContextLayout& layout,
                       const Call<T>& call, MPI_Comm comm) {
-  std::vector<T> tau(static_cast<std::size_t>(std::min(call.m, call.n)));
+  // Agreed: a rank short of memory for its τ fails the call with the others.
+  std::vector<T> tau;
+  mpi::run_agreed(comm, "compute", [&] { tau.resize(static_cast<std::size_t>(std::min(call.m, call.n))); });
   kernels::qr<T>(a, tau.data(), comm, layout.lu_options);
   return tau;
 }

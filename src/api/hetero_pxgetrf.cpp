@@ -14,6 +14,7 @@
 #include "api/scalapack_operand.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/lu.hpp"
+#include "mpi/agreement.hpp"
 #include "layout/block_cyclic.hpp"
 #include "runtime/scalapack_pivots.hpp"
 
@@ -36,7 +37,8 @@ struct Call {
 template <typename T>
 std::int64_t factor(kernels::DistributedMatrix<T> a, const ContextLayout& layout,
                     const Call<T>& call, MPI_Comm comm, std::vector<std::int64_t>& pivots) {
-  pivots.assign(static_cast<std::size_t>(std::min(call.m, call.n)), 0);
+  // Agreed: a rank short of memory for its pivots fails the call with the others.
+  mpi::run_agreed(comm, "compute", [&] { pivots.assign(static_cast<std::size_t>(std::min(call.m, call.n)), 0); });
   return kernels::lu<T>(a, pivots.data(), comm, layout.lu_options);
 }
 

@@ -65,7 +65,11 @@ void MovedOperand<T>::move_back(T* caller_data) {
   const layout::Distribution& d = *caller_.distribution;
   const layout::LocalLayout& storage = *caller_.storage;
   const bool lower = written_ == Written::LowerTriangle;
-  for (const layout::GlobalTile& t : storage.owned_tiles()) {
+  // Tile by tile without a list of them: the ranks have started writing back, so nothing
+  // here may fail for memory on one rank alone.
+  for (std::int64_t tile = 0; tile < storage.rows().count() * storage.cols().count(); ++tile) {
+    const layout::GlobalTile t{tile % storage.rows().count(), tile / storage.rows().count()};
+    if (!storage.owns(t)) continue;
     const layout::TileLocation where = storage.tile_location(t);
     const std::int64_t i0 = d.rows().offset(t.row), j0 = d.cols().offset(t.col);
     for (std::int64_t c = 0; c < d.cols().size(t.col); ++c) {
@@ -90,12 +94,18 @@ void allocate_agreed(MPI_Comm comm, std::initializer_list<MovedOperand<T>*> oper
 std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
                                                     std::int64_t rows, std::int64_t cols,
                                                     const layout::MatrixArgument& a) {
-  try {  // deterministic: every process plans the same layout or fails alike
-    return context.plan_factorization(routine, rows, cols,
-                                      runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
-  } catch (const Error&) {
-    return nullptr;
-  }
+  // Deterministic: every process plans the same layout or refuses alike (nullptr); memory is
+  // not, so the planning is agreed (StageFailed on every process).
+  std::shared_ptr<const ContextLayout> planned;
+  mpi::run_agreed(context.grid.comm, "plan", [&] {
+    try {
+      planned = context.plan_factorization(routine, rows, cols,
+                                           runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
+    } catch (const Error&) {
+      planned = nullptr;
+    }
+  });
+  return planned;
 }
 
 // The one place where the element types are instantiated.

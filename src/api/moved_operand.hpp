@@ -13,7 +13,9 @@
 #include "api/hetero_matrix.hpp"
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/caller_matrix.hpp"
+#include "mpi/fault_injection.hpp"
 #include "mpi/redistribution_plan.hpp"
 
 namespace hetscal::api {
@@ -82,12 +84,17 @@ auto compute_on_copy(const Context& context, mpi::CallerMatrix caller, const Con
                      std::int64_t rows, std::int64_t cols, Written written, T* a,
                      Compute&& compute) {
   const MPI_Comm comm = context.grid.comm;
-  MovedOperand<T> copy(comm, std::move(caller),
-                       hetero_matrix(layout, context.grid.my_rank, rows, cols), written);
-  allocate_agreed<T>(comm, {&copy});
-  copy.move_in(a);
-  auto result = compute(copy.view(), comm);
-  copy.move_back(a);  // also after INFO > 0: the partial factors, as ScaLAPACK leaves them
+  // The operand itself (its planned layout) is made inside the agreed allocation as well: a
+  // rank short of memory there fails the call with the others.
+  std::optional<MovedOperand<T>> copy;
+  mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Allocate), [&] {
+    mpi::fault_point(mpi::Stage::Allocate);
+    copy.emplace(comm, std::move(caller), hetero_matrix(layout, context.grid.my_rank, rows, cols), written);
+    copy->allocate();
+  });
+  copy->move_in(a);
+  auto result = compute(copy->view(), comm);
+  copy->move_back(a);  // also after INFO > 0: the partial factors, as ScaLAPACK leaves them
   return result;
 }
 

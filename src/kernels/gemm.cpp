@@ -88,6 +88,7 @@ void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T
   std::optional<detail::OperandMoves<T>> moves;
   std::optional<detail::CartesianSumma<T>> cartesian_summa;
   std::optional<detail::TiledSumma<T>> tiled_summa;
+  std::optional<layout::ProcessGrid> grid;  // for the communicators built for this call
   detail::allocate_agreed(comm, [&] {
     aligned.emplace(detail::align_operands({a.distribution, a.storage, op_a},
                                            {b.distribution, b.storage, op_b}, *c.distribution,
@@ -98,6 +99,8 @@ void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T
       cartesian_summa.emplace(cartesian(aligned->a.distribution, aligned->a.storage, a_data.data),
                               cartesian(aligned->b.distribution, aligned->b.storage, b_data.data),
                               cartesian(c.distribution, c.storage, c.data));
+      if (grid_comms == nullptr)
+        grid.emplace(dynamic_cast<const layout::CartesianDistribution&>(*c.distribution).grid());
     } else {
       tiled_summa.emplace(detail::TiledOperand<const T>{aligned->a.distribution, aligned->a.storage, a_data.data},
                           detail::TiledOperand<const T>{aligned->b.distribution, aligned->b.storage, b_data.data},
@@ -111,8 +114,7 @@ void run_c_stationary(T alpha, Op op_a, Op op_b, const DistributedMatrix<const T
   } else if (grid_comms != nullptr) {
     cartesian_summa->run(alpha, *grid_comms);
   } else {
-    const auto& grid = dynamic_cast<const layout::CartesianDistribution&>(*c.distribution).grid();
-    cartesian_summa->run(alpha, mpi::GridCommunicators(comm, grid));
+    cartesian_summa->run(alpha, mpi::GridCommunicators(comm, std::move(*grid)));
   }
 }
 

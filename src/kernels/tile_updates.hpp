@@ -11,11 +11,18 @@ namespace hetscal::kernels::detail {
 /// Calls f(column pointer, rows) for every column of every tile this rank owns of `x`.
 template <typename T, typename F>
 void for_each_owned_column(const DistributedMatrix<T>& x, F&& f) {
+  // Tile by tile without a list of them: this runs inside a kernel, after its allocations
+  // were agreed, where a rank short of memory would leave the others waiting.
   const layout::Distribution& d = *x.distribution;
-  for (const layout::GlobalTile& t : x.storage->owned_tiles()) {
-    const layout::TileLocation where = x.storage->tile_location(t);
-    for (std::int64_t j = 0; j < d.cols().size(t.col); ++j)
-      f(where.offset + j * where.ld, d.rows().size(t.row));
+  const layout::LocalLayout& storage = *x.storage;
+  for (std::int64_t tj = 0; tj < storage.cols().count(); ++tj) {
+    for (std::int64_t ti = 0; ti < storage.rows().count(); ++ti) {
+      const layout::GlobalTile t{ti, tj};
+      if (!storage.owns(t)) continue;
+      const layout::TileLocation where = storage.tile_location(t);
+      for (std::int64_t j = 0; j < d.cols().size(t.col); ++j)
+        f(where.offset + j * where.ld, d.rows().size(t.row));
+    }
   }
 }
 

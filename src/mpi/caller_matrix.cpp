@@ -122,7 +122,10 @@ CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_contex
   if (info != 0) {
     throw DescriptorError(info, "hetscal: matrix argument refused, INFO = " + std::to_string(info));
   }
-  return caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n);
+  // Its description allocates: agreed, so that a rank short of memory fails with the others.
+  CallerMatrix matrix;
+  run_agreed(context.comm, "argument check", [&] { matrix = caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n); });
+  return matrix;
 }
 
 CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,

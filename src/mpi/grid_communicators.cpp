@@ -29,8 +29,10 @@ int rank_in(MPI_Comm parent, int expected_size) {
 
 }  // namespace
 
-GridCommunicators::GridCommunicators(MPI_Comm parent, const layout::ProcessGrid& grid)
-    : parent_(parent), grid_(grid), me_(grid.coordinates(rank_in(parent, grid.num_ranks()))) {
+// The grid is taken by value and moved in: a caller that must not allocate between an
+// agreement and the splits (a kernel) copies it beforehand.
+GridCommunicators::GridCommunicators(MPI_Comm parent, layout::ProcessGrid grid)
+    : parent_(parent), grid_(std::move(grid)), me_(grid_.coordinates(rank_in(parent, grid_.num_ranks()))) {
   try {
     row_ = split(parent, me_ ? me_->row : MPI_UNDEFINED, me_ ? me_->col : 0);
     col_ = split(parent, me_ ? me_->col : MPI_UNDEFINED, me_ ? me_->row : 0);

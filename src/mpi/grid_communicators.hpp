@@ -21,7 +21,7 @@ class GridCommunicators {
   /// @param parent communicator whose ranks the grid's ranks are; must outlive this object.
   /// @param grid the process grid. @pre grid.num_ranks() == size of parent.
   /// @throws InvalidArgument if the sizes differ; hetscal::Error if MPI fails.
-  GridCommunicators(MPI_Comm parent, const layout::ProcessGrid& grid);
+  GridCommunicators(MPI_Comm parent, layout::ProcessGrid grid);
   ~GridCommunicators();
   GridCommunicators(const GridCommunicators&) = delete;
   GridCommunicators& operator=(const GridCommunicators&) = delete;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "core/common/error.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/copy_block.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -157,7 +159,7 @@ RoundLayout layout_for(const RedistributionPlan& plan, Exchange exchange) {
 }
 
 template <class T>
-void pack(const std::vector<const T*>& sources, const Message& message, T* stream) {
+void pack(const T* const* sources, const Message& message, T* stream) {
   for (const ColumnRun& run : message.runs) {
     std::int64_t position = 0;
     for (const Piece& piece : run.group->pieces) {
@@ -171,8 +173,7 @@ void pack(const std::vector<const T*>& sources, const Message& message, T* strea
 }
 
 template <class T>
-void unpack(const T* stream, const Message& message, const RedistributionPlan& plan,
-            const std::vector<T*>& targets) {
+void unpack(const T* stream, const Message& message, const RedistributionPlan& plan, T* const* targets) {
   for (const ColumnRun& run : message.runs) {
     const Conjugate conjugate = conjugate_of(plan.matrices()[run.matrix].op);
     std::int64_t position = 0;
@@ -186,18 +187,30 @@ void unpack(const T* stream, const Message& message, const RedistributionPlan& p
   }
 }
 
-// One rank's side of a round.
+// One rank's side of a round. Everything it allocates (the round's layout, the buffers when
+// not reserved, the requests and counts) is allocated on construction, which redistribute
+// agrees on before any message: the exchange itself allocates nothing.
 template <class T>
 class Round {
  public:
-  Round(const RedistributionPlan& plan, const std::vector<const T*>& sources,
-        const std::vector<T*>& targets, Exchange exchange)
+  Round(const RedistributionPlan& plan, const T* const* sources, T* const* targets, Exchange exchange)
       : plan_(plan),
         sources_(sources),
         targets_(targets),
         layout_(layout_for<T>(plan, exchange)),
         send_(buffer_of<T>(plan.send_buffer(), layout_.send_elements)),
-        receive_(buffer_of<T>(plan.receive_buffer(), layout_.receive_elements)) {}
+        receive_(buffer_of<T>(plan.receive_buffer(), layout_.receive_elements)) {
+    if (exchange == Exchange::Alltoallv) {
+      const auto ranks = static_cast<std::size_t>(plan_.num_ranks());
+      send_counts_.assign(ranks, 0);
+      send_displs_.assign(ranks, 0);
+      receive_counts_.assign(ranks, 0);
+      receive_displs_.assign(ranks, 0);
+    } else {
+      requests_.assign(layout_.peers.size() * kRequestsPerPeer, MPI_REQUEST_NULL);
+      message_in_.assign(layout_.peers.size() * kRequestsPerPeer, 0);
+    }
+  }
 
   void copy_local() {
     for (std::size_t m = 0; m < plan_.matrices().size(); ++m) {
@@ -214,8 +227,6 @@ class Round {
   // done while they travel, then each completed message makes room for the next one.
   void point_to_point() {
     const std::size_t peers = layout_.peers.size();
-    requests_.assign(peers * kRequestsPerPeer, MPI_REQUEST_NULL);
-    message_in_.assign(peers * kRequestsPerPeer, 0);
     for (std::size_t p = 0; p < peers; ++p) {
       for (int slot = 0; slot < layout_.peers[p].receive.slots; ++slot) start_receive(p, slot);
     }
@@ -243,9 +254,8 @@ class Round {
   }
 
   void all_to_all() {
-    const auto ranks = static_cast<std::size_t>(plan_.num_ranks());
-    std::vector<int> send_counts(ranks), send_displs(ranks), receive_counts(ranks),
-        receive_displs(ranks);
+    std::vector<int>&send_counts = send_counts_, &send_displs = send_displs_, &receive_counts = receive_counts_,
+                     &receive_displs = receive_displs_;
     for (const RoundLayout::Peer& p : layout_.peers) {
       const auto r = static_cast<std::size_t>(p.rank);
       if (!p.send.messages.empty()) {
@@ -301,14 +311,28 @@ class Round {
   }
 
   const RedistributionPlan& plan_;
-  const std::vector<const T*>& sources_;
-  const std::vector<T*>& targets_;
+  const T* const* sources_;
+  T* const* targets_;
   RoundLayout layout_;
   T* send_;
   T* receive_;
   std::vector<MPI_Request> requests_;
   std::vector<std::size_t> message_in_;  // per receive request: the message its slot holds
+  std::vector<int> send_counts_, send_displs_, receive_counts_, receive_displs_;  // all-to-all
 };
+
+// The round made on every rank, agreed (a rank short of memory throws the same StageFailed
+// as the others), then run.
+template <class T>
+void run_round(const RedistributionPlan& plan, const T* const* sources, T* const* targets, Exchange exchange) {
+  std::optional<Round<T>> round;
+  run_agreed(plan.comm(), "redistribution", [&] { round.emplace(plan, sources, targets, exchange); });
+  if (exchange == Exchange::Alltoallv) {
+    round->all_to_all();
+  } else {
+    round->point_to_point();
+  }
+}
 
 }  // namespace
 
@@ -321,12 +345,16 @@ void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& s
                           " matrices given " + std::to_string(sources.size()) + " sources and " +
                           std::to_string(targets.size()) + " targets");
   }
-  Round<T> round(plan, sources, targets, exchange);
-  if (exchange == Exchange::Alltoallv) {
-    round.all_to_all();
-  } else {
-    round.point_to_point();
+  run_round<T>(plan, sources.data(), targets.data(), exchange);
+}
+
+template <class T>
+void redistribute(const RedistributionPlan& plan, const T* source, T* target, Exchange exchange) {
+  if (plan.matrices().size() != 1) {
+    throw InvalidArgument("hetscal: redistribution of " + std::to_string(plan.matrices().size()) +
+                          " matrices given one source and one target");
   }
+  run_round<T>(plan, &source, &target, exchange);
 }
 
 template <class T>

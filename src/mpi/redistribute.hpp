@@ -33,7 +33,9 @@ enum class Exchange {
 /// @param exchange message scheme.
 /// @pre sources[k] and targets[k] do not overlap.
 /// @throws InvalidArgument if the pointer counts differ from the plan's matrix count or a
-///         message exceeds MPI's int count; hetscal::Error if MPI fails.
+///         message exceeds MPI's int count; hetscal::Error if MPI fails; StageFailed on
+///         every rank, before any element is written, when a rank could not allocate the
+///         round (its layout, or buffers not reserved): the ranks agree on that first.
 template <class T>
 void redistribute(const RedistributionPlan& plan, const std::vector<const T*>& sources,
                   const std::vector<T*>& targets, Exchange exchange = Exchange::PointToPoint);
@@ -49,16 +51,15 @@ void reserve_buffers(const RedistributionPlan& plan, Exchange exchange = Exchang
 /// One matrix: target = op(source) for a single-matrix plan.
 template <class T>
 void redistribute(const RedistributionPlan& plan, const T* source, T* target,
-                  Exchange exchange = Exchange::PointToPoint) {
-  redistribute<T>(plan, std::vector<const T*>{source}, std::vector<T*>{target}, exchange);
-}
+                  Exchange exchange = Exchange::PointToPoint);
 
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in redistribute.cpp.
 #define HETSCAL_REDISTRIBUTE_INSTANCES(PREFIX, T)                                               \
   PREFIX template void reserve_buffers<T>(const RedistributionPlan&, Exchange);                 \
   PREFIX template void redistribute<T>(const RedistributionPlan&, const std::vector<const T*>&, \
-                                       const std::vector<T*>&, Exchange);
+                                       const std::vector<T*>&, Exchange);                         \
+  PREFIX template void redistribute<T>(const RedistributionPlan&, const T*, T*, Exchange);
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_REDISTRIBUTE_INSTANCES)
 
 }  // namespace hetscal::mpi

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <new>
 #include <sstream>
 
 #include "core/common/bounded_file.hpp"
@@ -228,6 +229,9 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
       parse();
     } catch (const InvalidArgument& e) {
       config.errors.emplace_back(e.what());
+    } catch (const std::bad_alloc& e) {
+      config.short_of_memory = true;
+      config.errors.emplace_back(std::string("hetscal: reading the configuration failed: ") + e.what());
     } catch (const std::exception& e) {
       config.errors.emplace_back(std::string("hetscal: reading the configuration failed: ") + e.what());
     }

@@ -116,6 +116,9 @@ struct Configuration {
   std::int64_t memory_bytes = 0;
   /// Messages about malformed variables; non-empty means every call is forwarded.
   std::vector<std::string> errors;
+  /// Whether reading failed for want of memory (then in `errors` too): not a malformed
+  /// setting, which the settings agreement says as such.
+  bool short_of_memory = false;
 
   Configuration();
   bool valid() const { return errors.empty(); }

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "core/common/error.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/report.hpp"
 #include "runtime/speed_probe.hpp"
@@ -57,9 +60,11 @@ struct RankReport {
   double speed;
   double fingerprint;  // the settings' hash's bits
   double has_speed;    // 1: `speed` is usable
-  double read;         // 1: this rank read its configuration
+  double read;         // 1: this rank read its configuration; 0: it could not; -1: for memory
   double memory;       // HETSCAL_MEMORY, 0 when unset
 };
+
+constexpr double kReadShortOfMemory = -1.0;
 
 // HETSCAL_MEMORY as the ranks agree on it: the smallest any rank set (ranks that did not set
 // it are bounded by it too), or 0 when none did.
@@ -80,9 +85,15 @@ double as_double(std::uint64_t bits) {
 
 // Reading the configuration may fail on one rank only (memory): that rank still joins the
 // agreement, saying it could not read, so every rank forwards alike and says why.
-const Configuration* read_configuration(std::string& failure) {
+const Configuration* read_configuration(std::string& failure, bool& short_of_memory) {
   try {
-    return &process_configuration();
+    const Configuration& config = process_configuration();
+    short_of_memory = config.short_of_memory;
+    return &config;
+  } catch (const std::bad_alloc& e) {
+    short_of_memory = true;
+    failure = e.what();
+    return nullptr;
   } catch (const std::exception& e) {
     failure = e.what();
     return nullptr;
@@ -99,9 +110,11 @@ std::string context_rank_text(const ContextState& state, int rank) {
 std::string settings_problem(const ContextState& state, const std::vector<RankReport>& all,
                              const Configuration& config, const std::string& read_failure) {
   for (std::size_t r = 0; r < all.size(); ++r) {
-    if (all[r].read == 0.0) {
+    if (all[r].read != 1.0) {
+      // Every rank knows the kind of failure; only the rank itself knows its text.
+      const std::string why = all[r].read == kReadShortOfMemory ? "out of memory" : read_failure;
       return context_rank_text(state, static_cast<int>(r)) + " could not read its HETSCAL_* settings" +
-             (read_failure.empty() ? "" : " (" + read_failure + ")") + ": every call is forwarded";
+             (why.empty() ? "" : " (" + why + ")") + ": every call is forwarded";
     }
   }
   for (std::size_t r = 1; r < all.size(); ++r) {
@@ -128,21 +141,44 @@ void agree_speeds(ContextSpeeds& speeds, const std::vector<RankReport>& all, con
   for (const RankReport& report : all) speeds.values.push_back(report.speed);
 }
 
+void settle(ContextState& state, const std::vector<RankReport>& all, const Configuration& config,
+            const std::string& read_failure, const std::string& speed_problem);
+void report_problems(const ContextState& state, const Configuration& config) noexcept;
+
+// Every rank's report, gathered. What each rank does alone (reading its settings, its
+// speed, the room for the reports) is agreed first: a rank short of memory there throws the
+// same StageFailed as the others, and the context is set up again on its next call. A rank
+// whose configuration could not be read for memory says so in its report.
 void agree(ContextState& state) {
   std::string read_failure, speed_problem;
-  const Configuration* read = read_configuration(read_failure);
-  static const Configuration unread;
-  const Configuration& config = read ? *read : unread;
-  const double speed = read ? configured_speed(config, speed_problem) : 0.0;
-  const RankReport mine{speed, as_double(read ? fingerprint_hash(config.fingerprint()) : 0u),
-                        speed_problem.empty() && speed > 0.0 ? 1.0 : 0.0, read ? 1.0 : 0.0,
-                        static_cast<double>(config.memory_bytes)};
+  bool short_of_memory = false;
+  const Configuration* read = read_configuration(read_failure, short_of_memory);
+  const Configuration* config = read;
+  RankReport mine{0.0, 0.0, 0.0, short_of_memory ? kReadShortOfMemory : read ? 1.0 : 0.0, 0.0};
+  std::vector<RankReport> all;
+  mpi::run_agreed(state.context->comm, "settings agreement", [&] {
+    if (!config) {
+      static const Configuration unread;  // made here: it allocates
+      config = &unread;
+    }
+    mine.speed = read ? configured_speed(*config, speed_problem) : 0.0;
+    mine.has_speed = speed_problem.empty() && mine.speed > 0.0 ? 1.0 : 0.0;
+    mine.fingerprint = as_double(read ? fingerprint_hash(config->fingerprint()) : 0u);
+    mine.memory = static_cast<double>(config->memory_bytes);
+    all.resize(static_cast<std::size_t>(state.context->num_ranks()));
+  });
   constexpr int kReportDoubles = sizeof(RankReport) / sizeof(double);
-  std::vector<RankReport> all(static_cast<std::size_t>(state.context->num_ranks()));
   mpi::check_mpi(MPI_Allgather(&mine, kReportDoubles, MPI_DOUBLE, all.data(), kReportDoubles, MPI_DOUBLE,
                                state.context->comm),
                  "MPI_Allgather of the ranks' settings");
+  mpi::run_agreed(state.context->comm, "settings agreement",
+                  [&] { settle(state, all, *config, read_failure, speed_problem); });
+  report_problems(state, *config);
+}
 
+// The agreed settings and speeds from every rank's report (local: agreed by agree()).
+void settle(ContextState& state, const std::vector<RankReport>& all, const Configuration& config,
+            const std::string& read_failure, const std::string& speed_problem) {
   state.verbosity = config.verbosity;
   state.settings = AgreedSettings::of(config);
   state.settings.memory_bytes = agreed_memory(all);
@@ -150,12 +186,19 @@ void agree(ContextState& state) {
   state.speeds.adapt = config.adapt;
   state.speeds.probed = config.speeds.source == SpeedSource::Probe;
   agree_speeds(state.speeds, all, speed_problem);
-  // Problems of the configuration itself are printed whatever the verbosity: a user who set
-  // HETSCAL_SPEEDS wrongly must learn that hetscal is doing nothing.
-  if (!state.settings.problem.empty()) {
-    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.settings.problem);
-  } else if (!state.settings.disabled && config.speeds.source != SpeedSource::None && !state.speeds.agreed()) {
-    report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.speeds.problem);
+}
+
+// Problems of the configuration itself are printed whatever the verbosity: a user who set
+// HETSCAL_SPEEDS wrongly must learn that hetscal is doing nothing. Only the line is lost
+// when memory fails.
+void report_problems(const ContextState& state, const Configuration& config) noexcept {
+  try {
+    if (!state.settings.problem.empty()) {
+      report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.settings.problem);
+    } else if (!state.settings.disabled && config.speeds.source != SpeedSource::None && !state.speeds.agreed()) {
+      report_once(Verbosity::Once, Verbosity::Once, state.is_root(), state.speeds.problem);
+    }
+  } catch (const std::exception&) {
   }
 }
 
@@ -233,7 +276,8 @@ ContextState& context_state(int blacs_context) {
   mpi::check_mpi(MPI_Comm_get_attr(context.comm, state_keyval(), &cached, &found),
                  "MPI_Comm_get_attr of the context's state");
   if (found) return *static_cast<ContextState*>(cached);
-  auto state = std::make_unique<ContextState>();
+  std::unique_ptr<ContextState> state;
+  mpi::run_agreed(context.comm, "settings agreement", [&] { state = std::make_unique<ContextState>(); });
   state->context = &context;
   agree(*state);
   mpi::check_mpi(MPI_Comm_set_attr(context.comm, state_keyval(), state.get()),

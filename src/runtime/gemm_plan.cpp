@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/common/error.hpp"
+#include "mpi/agreement.hpp"
 #include "core/grids/grid_planner.hpp"
 #include "core/grids/panel_plan.hpp"
 
@@ -215,7 +216,11 @@ namespace hetscal::runtime {
 
 const mpi::GridCommunicators& GemmLayout::grid_communicators(MPI_Comm comm) const {
   if (!communicators_ || !communicators_->serves(comm, c->grid())) {
-    communicators_.emplace(comm, c->grid());
+    // Built inside the compute stage: the grid's copy is agreed before the splits, so that a
+    // rank short of memory fails the stage with the others (StageFailed on every rank).
+    std::optional<layout::ProcessGrid> grid;
+    mpi::run_agreed(comm, "compute", [&] { grid.emplace(c->grid()); });
+    communicators_.emplace(comm, std::move(*grid));
   }
   return *communicators_;
 }

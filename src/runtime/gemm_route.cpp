@@ -54,7 +54,10 @@ core::Problem gemm_problem(const mpi::ContextInfo& context, const GemmCall<T>& c
 template <typename T>
 class GemmRoute {
  public:
-  explicit GemmRoute(const GemmCall<T>& call) : call_(call) {}
+  /// Made inside the route's "decision" stage: what it allocates (the problem's caller
+  /// layout) is agreed there, not in the pricing's set-up where one rank could fail alone.
+  GemmRoute(const mpi::ContextInfo& context, const GemmCall<T>& call)
+      : call_(call), problem_(gemm_problem(context, call)) {}
 
   RoutedCall facts() const {
     RoutedCall facts;
@@ -85,7 +88,7 @@ class GemmRoute {
   /// copy's prediction, moves included, stands for it, with its own first touch).
   Prices price(ContextState& state, const GemmLayout& plan) const {
     const double caller_bytes = operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc});
-    Prices prices = agreed_prices<T>(state, gemm_problem(*state.context, call_), plan.candidate,
+    Prices prices = agreed_prices<T>(state, problem_, plan.candidate,
                                      {plan.a.get(), plan.b.get(), plan.c.get()}, caller_bytes);
     const TakeOverMode mode = state.settings.take_over;
     if (mode == TakeOverMode::Copy || (mode == TakeOverMode::Auto && prices.no_route.empty())) return prices;
@@ -121,6 +124,7 @@ class GemmRoute {
 
  private:
   const GemmCall<T>& call_;
+  core::Problem problem_;
   /// The in-place route, when price() chose it.
   mutable std::optional<InPlaceGemm<T>> in_place_;
 };
@@ -130,7 +134,7 @@ class GemmRoute {
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   ContextState& state = context_state(call.c.desc[layout::field11::kCtxt - 1]);
-  return route(state, [&] { return GemmRoute<T>(call); }).status;
+  return route(state, [&] { return GemmRoute<T>(*state.context, call); }).status;
 }
 
 #define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \

@@ -27,8 +27,11 @@ constexpr int kBandwidthRounds = 4;
 constexpr int kBandwidthBytes = 1 << 20;
 
 // Round-trip time of `bytes` between ranks 0 and 1 (the median of `rounds`), on rank 0.
-double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, int bytes, int rounds) {
-  std::vector<double> times;
+// `times` is reserved for `rounds` beforehand (in the agreed stage): nothing here allocates
+// between the messages, so no rank can leave its partner waiting.
+double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, std::vector<double>& times, int bytes,
+                         int rounds) {
+  times.clear();
   for (int round = 0; round < rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
     if (me == 0) {
@@ -122,8 +125,9 @@ struct Calibration {
 // Every rank's efficiency by inner dimension, averaged (every rank plans with the same
 // table), and made non-decreasing in the tile: a wider update never runs slower, and a noisy
 // reading must not make the planners prefer a narrower tile.
-std::vector<core::TileRate> agreed_tile_rates(MPI_Comm comm, std::vector<core::TileRate> mine, int size) {
-  std::vector<double> sum(mine.size());
+// `sum` has room for one entry per rate (allocated in the agreed stage: nothing here can fail
+// for memory on one rank alone).
+void agree_on_tile_rates(MPI_Comm comm, std::vector<core::TileRate>& mine, std::vector<double>& sum, int size) {
   for (std::size_t i = 0; i < mine.size(); ++i) sum[i] = mine[i].efficiency;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM, comm),
             "MPI_Allreduce");
@@ -132,7 +136,6 @@ std::vector<core::TileRate> agreed_tile_rates(MPI_Comm comm, std::vector<core::T
     floor = std::max(floor, sum[i] / size);
     mine[i].efficiency = floor;
   }
-  return mine;
 }
 
 Calibration calibrate(MPI_Comm comm) {
@@ -142,13 +145,17 @@ Calibration calibrate(MPI_Comm comm) {
   double probe = 0.0;
   std::vector<char> buffer;
   std::vector<core::TileRate> tile_rates;
+  std::vector<double> rate_sums;
+  std::vector<double> times;
+  Calibration measured;
   mpi::run_agreed(comm, "calibration", [&] {
     probe = probed_speed();
     tile_rates = probed_tile_rates();
+    rate_sums.resize(tile_rates.size());
     if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
+    times.reserve(std::max(kLatencyRounds, kBandwidthRounds));
+    measured.probes.resize(static_cast<std::size_t>(size));
   });
-  Calibration measured;
-  measured.probes.resize(static_cast<std::size_t>(size));
   check_mpi(MPI_Allgather(&probe, 1, MPI_DOUBLE, measured.probes.data(), 1, MPI_DOUBLE, comm),
             "MPI_Allgather");
   // Under the emulator's clock (tests only) the network is not measured either: load on the
@@ -157,11 +164,14 @@ Calibration calibrate(MPI_Comm comm) {
   int emulated = kernels::compute_clock_is_emulated() ? 1 : 0, everywhere = 0;
   check_mpi(MPI_Allreduce(&emulated, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   // The emulator charges every flop alike, whatever the shape: its tests price at the peak.
-  if (everywhere == 0) measured.tile_rates = agreed_tile_rates(comm, std::move(tile_rates), size);
+  if (everywhere == 0) {
+    agree_on_tile_rates(comm, tile_rates, rate_sums, size);
+    measured.tile_rates = std::move(tile_rates);
+  }
   if (size > 1 && everywhere == 0) {
     double network[2] = {0.0, 0.0};
-    const double small = ping_pong_seconds(comm, me, buffer, 1, kLatencyRounds);
-    const double large = ping_pong_seconds(comm, me, buffer, kBandwidthBytes, kBandwidthRounds);
+    const double small = ping_pong_seconds(comm, me, buffer, times, 1, kLatencyRounds);
+    const double large = ping_pong_seconds(comm, me, buffer, times, kBandwidthBytes, kBandwidthRounds);
     if (me == 0) {
       network[0] = small / 2.0;
       network[1] = kBandwidthBytes / std::max(large / 2.0 - network[0], 1e-9);
@@ -201,19 +211,35 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   // with the same figures (two contexts with equal speeds predict equal times), and the
   // probe's few milliseconds are paid once. Every rank of comm took part in the same earlier
   // calibrations, so every rank finds (or misses) the entry alike.
+  // Every step that allocates is agreed, so that a rank short of memory throws the same
+  // StageFailed as the others (and the cache stays alike on every rank).
   static std::map<std::vector<int>, Calibration> calibrations;
-  const std::vector<int> key = world_ranks(comm);
-  auto found = calibrations.find(key);
-  if (found == calibrations.end()) found = calibrations.emplace(key, calibrate(comm)).first;
-  const Calibration& measured = found->second;
+  std::vector<int> key;
+  const Calibration* measured = nullptr;
+  mpi::run_agreed(comm, "calibration", [&] {
+    key = world_ranks(comm);  // local: MPI's group calls do not communicate
+    const auto found = calibrations.find(key);
+    if (found != calibrations.end()) measured = &found->second;
+  });
+  if (!measured) {
+    Calibration fresh = calibrate(comm);
+    try {
+      mpi::run_agreed(comm, "calibration", [&] { measured = &calibrations.emplace(key, std::move(fresh)).first->second; });
+    } catch (const mpi::StageFailed&) {
+      calibrations.erase(key);  // on every rank: all calibrate again next time
+      throw;
+    }
+  }
   MachineFigures figures;
-  const double unit = rate_per_unit_speed(measured.probes, speeds);
-  for (double s : speeds) figures.flops.push_back(s * unit);
-  figures.latency_s = measured.latency_s;
-  figures.bandwidth_bytes_per_s = measured.bandwidth_bytes_per_s;
-  figures.memory_bytes = measured.memory_bytes;
-  figures.ranks_on_host = measured.ranks_on_host;
-  figures.tile_rates = measured.tile_rates;
+  mpi::run_agreed(comm, "calibration", [&] {
+    const double unit = rate_per_unit_speed(measured->probes, speeds);
+    for (double s : speeds) figures.flops.push_back(s * unit);
+    figures.tile_rates = measured->tile_rates;
+  });
+  figures.latency_s = measured->latency_s;
+  figures.bandwidth_bytes_per_s = measured->bandwidth_bytes_per_s;
+  figures.memory_bytes = measured->memory_bytes;
+  figures.ranks_on_host = measured->ranks_on_host;
   return figures;
 }
 

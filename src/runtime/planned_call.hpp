@@ -4,6 +4,7 @@
 /// made on every rank and agreed, and both routes priced and agreed, the first touch of the
 /// planned copies included. Each ends in an agreement, so a rank that fails alone (memory,
 /// above all) sends every rank to ScaLAPACK.
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,7 +88,7 @@ void report_quietly(const Report& report) noexcept {
 /// Bytes of this rank's local arrays of the operands `descs` (LLD × LOCc(N) each, ScaLAPACK
 /// descriptors already checked): what the caller's own operands occupy here.
 template <typename T>
-double operand_bytes(const mpi::ContextInfo& context, const std::vector<const int*>& descs) {
+double operand_bytes(const mpi::ContextInfo& context, std::initializer_list<const int*> descs) {
   double bytes = 0.0;
   for (const int* desc : descs) {
     const layout::Descriptor d = layout::Descriptor::parse(desc);
@@ -124,16 +125,17 @@ std::string copy_route_problem(ContextState& state, const CallMemory& memory, do
 /// before the reductions.
 /// @param caller_bytes this rank's local arrays of the call's operands (operand_bytes).
 /// @throws mpi::StageFailed on every rank when any rank failed.
+/// `planned` is a list, not a vector: building it allocates nothing outside the agreed stage.
 template <typename T>
 Prices agreed_prices(ContextState& state, const core::Problem& problem, const core::Candidate& candidate,
-                     const std::vector<const layout::Distribution*>& planned, double caller_bytes) {
+                     std::initializer_list<const layout::Distribution*> planned, double caller_bytes) {
   const MachineFigures& machine = machine_figures(state);
   Prices prices;
   double growth_bytes = 0.0, planned_bytes = 0.0;
   mpi::run_agreed(state.context->comm, "price", [&] {
     prices = price_routes(machine.platform_for<T>(), problem, candidate);
     for (std::size_t slot = 0; slot < planned.size(); ++slot) {
-      const auto part = layout::make_local_layout(*planned[slot], state.context->my_rank);
+      const auto part = layout::make_local_layout(*planned.begin()[slot], state.context->my_rank);
       const auto elements = static_cast<std::size_t>(part->local_elements());
       growth_bytes += static_cast<double>(state.resources.workspace.growth<T>(slot, elements));
       planned_bytes += static_cast<double>(elements * sizeof(T));

@@ -12,24 +12,26 @@ namespace hetscal::runtime {
 template <typename T>
 TakeOverOutcome run_planned(const mpi::ContextInfo& context, const LuLayout& plan,
                                   const GeqrfCall<T>& call, Workspace& workspace) {
-  TakeOver<T> take_over(context.comm, context.my_rank,
-                        {{call.a.data, caller_view(context, call.a, call.m, call.n), plan.a.get(),
-                          Role::InOut, mpi::Op::None, mpi::Part::Whole}},
-                        workspace);
+  TakeOverOutcome refused;
+  std::optional<TakeOver<T>> take_over = agreed_take_over<T>(context.comm, context.my_rank, workspace, refused, [&] {
+    return std::vector<TakeOverOperand<T>>{{call.a.data, caller_view(context, call.a, call.m, call.n), plan.a.get(),
+                                            Role::InOut, mpi::Op::None, mpi::Part::Whole}};
+  });
+  if (!take_over) return refused;
   // τ is allocated in the agreed set-up, so a rank short of memory forwards them all.
   std::vector<T> tau;
-  if (!take_over.move_in() ||
-      !take_over.set_up(try_resize(tau, static_cast<std::size_t>(std::min(call.m, call.n))))) {
-    return take_over.outcome();
+  if (!take_over->move_in() ||
+      !take_over->set_up(try_resize(tau, static_cast<std::size_t>(std::min(call.m, call.n))))) {
+    return take_over->outcome();
   }
   std::string failure;
   try {
-    kernels::qr<T>(take_over.planned(0), tau.data(), context.comm, plan.options);
+    kernels::qr<T>(take_over->planned(0), tau.data(), context.comm, plan.options);
   } catch (const std::exception& e) {
     failure = e.what();
   }
   // PDGEQRF has no failure INFO: every matrix has a QR factorization.
-  const TakeOverOutcome outcome = take_over.move_out(failure, 0);
+  const TakeOverOutcome outcome = take_over->move_out(failure, 0);
   // τ is the same on every rank; writing it is local and cannot fail once checked.
   if (outcome.computed()) {
     write_scalapack_tau(context, call.a.desc, call.a.ja, call.m, call.n, tau.data(), call.tau);

@@ -199,32 +199,78 @@ bool CallRoute::start() {
     measured_ = ledger_has_room(state_, input_.shape_class);
     if (measured_) input_.ledger = &state_.measurements.ledger;
   }
-  if (std::optional<Decision> decision = decide_before_pricing(input_)) settle(std::move(*decision));
+  // The rules allocate only the reason of a forward, which every rank then makes alike: a
+  // rank short of memory for it forwards too, without the reason.
+  std::optional<Decision> decision;
+  try {
+    decision = decide_before_pricing(input_);
+  } catch (const std::exception&) {
+    decision = Decision{};
+  }
+  if (decision) settle(std::move(*decision));
   return !decided_;
 }
 
-void CallRoute::forward_unplanned(const std::string& why) {
-  settle(runtime::forward_unplanned("no heterogeneous plan: " + why));
+void CallRoute::forward_unplanned(const std::string& why) noexcept {
+  Decision forward;
+  try {
+    forward = runtime::forward_unplanned("no heterogeneous plan: " + why);
+  } catch (const std::exception&) {
+    // Memory: the report says less, every rank forwards all the same.
+  }
+  settle(std::move(forward));
 }
 
 bool CallRoute::decide(const Prices& prices) {
-  settle(decide_by_prices(input_, prices));
-  if (measured_) report_measured_choice(state_, input_.shape_class, decision_);
+  // The ledger's advice and the reason allocate: agreed, so that a rank short of memory
+  // forwards with the others instead of leaving them in the take-over.
+  try {
+    mpi::run_agreed(state_.context->comm, "decision", [&] { settle(decide_by_prices(input_, prices)); });
+  } catch (const mpi::StageFailed& e) {
+    forward_unplanned(e.what());
+    return false;
+  }
+  if (measured_) {
+    try {
+      report_measured_choice(state_, input_.shape_class, decision_);
+    } catch (const std::exception&) {
+    }
+  }
   return decision_.route == Route::Heterogeneous;
 }
 
-void CallRoute::settle(Decision decision) {
+void CallRoute::settle(Decision decision) noexcept {
   decision_ = std::move(decision);
   decided_ = true;
   decide_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - deciding_).count();
 }
 
-TakeOverOutcome CallRoute::finish(const TakeOverOutcome& outcome) {
+TakeOverOutcome CallRoute::finish(TakeOverOutcome outcome) noexcept {
+  // Nothing here may send one rank elsewhere than the others: the collective part first,
+  // then what is local, each report losing only its line when memory fails.
+  if (decision_.route == Route::Heterogeneous && outcome.computed()) learn_first_touch(state_, decision_, outcome);
+  try {
+    report_finished(outcome);
+  } catch (const std::exception&) {
+    report_cut_short(outcome.computed());
+  }
+  return outcome;
+}
+
+void CallRoute::report_cut_short(bool computed) const noexcept {
+  // From fixed storage: the report that failed was the only place memory was short, so the
+  // call itself went as decided.
+  if (!state_.is_root() || state_.verbosity == Verbosity::Quiet) return;
+  char name[8];
+  std::fprintf(stderr, "hetscal: %s %s: its report was cut short for want of memory\n",
+               call_.routine.name_into(name), computed ? "computed by hetscal" : "forwarded");
+}
+
+void CallRoute::report_finished(const TakeOverOutcome& outcome) {
   const std::string name = call_.routine.name();
   const std::string shape = name + " " + shape_text(call_.dims);
   if (decision_.route == Route::Heterogeneous) {
     if (!outcome.computed()) decision_.reason = outcome.reason;
-    if (outcome.computed()) learn_first_touch(state_, decision_, outcome);
   } else if (decision_.forward_s > 0.0) {
     // A call priced and handed to ScaLAPACK: the class is ScaLAPACK's for now, and the planned
     // copies would lie idle. Idle memory is not free: after a homogeneous trial, forwarded
@@ -247,7 +293,6 @@ TakeOverOutcome CallRoute::finish(const TakeOverOutcome& outcome) {
             seconds_text(outcome.move_in_s) + ", compute " + seconds_text(outcome.compute_s) +
             ", move out " + seconds_text(outcome.move_out_s) + ")");
   }
-  return outcome;
 }
 
 }  // namespace hetscal::runtime

@@ -42,16 +42,21 @@ class CallRoute {
   bool start();
   /// The call has no heterogeneous plan (`why`: the planner's or the pricing's refusal, or
   /// ScaLAPACK's own layout chosen): it goes to ScaLAPACK.
-  void forward_unplanned(const std::string& why);
+  void forward_unplanned(const std::string& why) noexcept;
   /// Decides by the predicted times of both routes. @return whether hetscal computes the call.
   bool decide(const Prices& prices);
   /// Measures and reports the call. Collective when the call was computed.
   /// @param outcome the take-over's, when hetscal computed (or tried to); default: forwarded.
+  /// Never throws (a rank short of memory loses its report, never its route).
   /// @return `outcome`: Computed, Forward (nothing written: call ScaLAPACK) or FailedAfterWrite.
-  TakeOverOutcome finish(const TakeOverOutcome& outcome = {});
+  TakeOverOutcome finish(TakeOverOutcome outcome = {}) noexcept;
 
  private:
-  void settle(Decision decision);
+  void settle(Decision decision) noexcept;
+  // finish()'s local part: the measurement's start, the copies given back, the reports.
+  void report_finished(const TakeOverOutcome& outcome);
+  // The call's line when report_finished failed for memory, built without any.
+  void report_cut_short(bool computed) const noexcept;
 
   ContextState& state_;
   RoutedCall call_;

@@ -1,5 +1,7 @@
 #include "runtime/routine.hpp"
 
+#include <cstdio>
+
 #include "core/common/value_list.hpp"
 
 namespace hetscal::runtime {
@@ -29,6 +31,11 @@ const char* routine_suffix(core::Routine routine) {
 
 std::string RoutineId::name() const {
   return std::string("P") + precision_letter(scalar) + routine_suffix(routine);
+}
+
+const char* RoutineId::name_into(char (&out)[8]) const noexcept {
+  std::snprintf(out, sizeof out, "P%c%s", precision_letter(scalar), routine_suffix(routine));
+  return out;
 }
 
 std::string RoutineId::lowercase_name() const { return core::ascii_lowercase(name()); }

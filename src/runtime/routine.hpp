@@ -30,6 +30,9 @@ struct RoutineId {
   std::string name() const;
   /// The same in lower case, as HETSCAL_ROUTINES lists it: "pdgemm".
   std::string lowercase_name() const;
+  /// name() written into `out` (allocates nothing, for a report made short of memory).
+  /// @return out.
+  const char* name_into(char (&out)[8]) const noexcept;
 
   friend bool operator<(RoutineId a, RoutineId b) {
     return a.routine != b.routine ? a.routine < b.routine : a.scalar < b.scalar;

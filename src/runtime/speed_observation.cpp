@@ -1,9 +1,11 @@
 #include "runtime/speed_observation.hpp"
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "core/common/error.hpp"
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
 
@@ -53,13 +55,22 @@ void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my
     step.observations[r] = step.gathered[2 * r];
     step.call_seconds[r] = step.gathered[2 * r + 1];
   }
-  // From here on every rank computes the same from the same values, in the step's own room.
-  tracker.observe(step.observations, step.verdicts);
-  step.estimates = tracker.estimates();
-  step.gain = core::replanning_gain(planned, step.estimates);
-  step.replan = step.gain >= 1.0 + tracker.rule().replan_threshold;
-  step.speeds = step.estimates;
-  core::plan_nearly_uniform_as_uniform(step.speeds, tracker.rule().noise_band);
+  // From here on every rank computes the same from the same values, mostly in the step's own
+  // room; what still allocates (the checks' messages, the tracker's next state) is agreed,
+  // and the tracker moves on only once every rank has its next state: a rank short of memory
+  // leaves every tracker where it was.
+  std::optional<core::SpeedTracker> next;
+  step.replan = false;
+  mpi::run_agreed(comm, "speed adaptation", [&] {
+    next.emplace(tracker);
+    next->observe(step.observations, step.verdicts);
+    step.estimates = next->estimates();
+    step.gain = core::replanning_gain(planned, step.estimates);
+    step.replan = step.gain >= 1.0 + next->rule().replan_threshold;
+    step.speeds = step.estimates;
+    core::plan_nearly_uniform_as_uniform(step.speeds, next->rule().noise_band);
+  });
+  tracker = std::move(*next);
 }
 
 }  // namespace hetscal::runtime

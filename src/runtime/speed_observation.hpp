@@ -48,7 +48,8 @@ double observe_self(kernels::ComputeTally& mark, int probe_order);
 /// @param planned the speeds the current plans were made with (one per rank).
 /// @param[in,out] step the outcome; allocates nothing when made by AdaptationStep::for_ranks.
 /// @throws InvalidArgument (before the collective, on every rank alike) if `planned`, the
-///         tracker or `step` does not have one entry per rank.
+///         tracker or `step` does not have one entry per rank; mpi::StageFailed on every
+///         rank when one could not compute the step (memory): every tracker is then unchanged.
 void agree_on_observations(MPI_Comm comm, core::SpeedTracker& tracker, double my_observation,
                            double my_call_seconds, const std::vector<double>& planned,
                            AdaptationStep& step);

@@ -16,6 +16,7 @@
 /// only fails if MPI does (then the caller hears it through ScaLAPACK's error path).
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,9 @@ class TakeOver {
       mpi::redistribute<T>(*out_, out_sources_, out_targets_);
       outcome_.move_out_s = clock_.lap();
       outcome_.status = TakeOverOutcome::Status::Computed;
+    } catch (const mpi::StageFailed& e) {
+      // The round's own set-up failed on some rank, agreed before any element was written.
+      failed(e);
     } catch (const std::exception& e) {
       outcome_.status = TakeOverOutcome::Status::FailedAfterWrite;
       outcome_.reason = std::string("writing the result back failed: ") + e.what();
@@ -287,5 +291,25 @@ class TakeOver {
   std::vector<const T*> in_sources_, out_sources_;
   std::vector<T*> in_targets_, out_targets_;
 };
+
+/// Starts the take-over of the operands `make_operands()` returns (a
+/// std::vector<TakeOverOperand<T>>). Building them allocates (the caller's views, the list),
+/// which one rank may fail alone: that is agreed, as the first step of the "allocate" stage,
+/// so that every rank forwards alike.
+/// @param[out] refused when the start failed: Forward with the reason, on every rank.
+/// @return the take-over, or nullopt when a rank failed.
+template <typename T, typename MakeOperands>
+std::optional<TakeOver<T>> agreed_take_over(MPI_Comm comm, int my_rank, Workspace& workspace,
+                                            TakeOverOutcome& refused, const MakeOperands& make_operands) {
+  std::optional<TakeOver<T>> take_over;
+  try {
+    mpi::run_agreed(comm, "allocate", [&] { take_over.emplace(comm, my_rank, make_operands(), workspace); });
+  } catch (const mpi::StageFailed& e) {
+    take_over.reset();
+    refused.status = TakeOverOutcome::Status::Forward;
+    refused.reason = e.what();
+  }
+  return take_over;
+}
 
 }  // namespace hetscal::runtime
