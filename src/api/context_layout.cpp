@@ -72,12 +72,11 @@ std::pair<core::Candidate, double> fastest(const std::vector<core::Candidate>& c
   return {*best, best_s};
 }
 
-ContextLayout cartesian_layout(const LayoutRequest& request, const std::vector<double>& speeds,
-                               const core::KernelRate& kernel) {
+ContextLayout cartesian_layout(const LayoutRequest& request, const std::vector<double>& speeds) {
   ContextLayout planned;
   const std::int64_t inner =
       request.routine == core::Routine::Gemm ? request.k : std::min(request.m, request.n);
-  runtime::GemmLayout gemm = runtime::plan_gemm_layout(speeds, request.m, request.n, inner, 0, kernel);
+  runtime::GemmLayout gemm = runtime::plan_gemm_layout(speeds, request.m, request.n, inner);
   planned.grid = std::move(gemm.c);
   planned.candidate = std::move(gemm.candidate);
   planned.description = std::move(gemm.description);
@@ -209,12 +208,12 @@ ContextLayout plan_context_layout(const LayoutRequest& request, const std::vecto
   if (request.routine == core::Routine::LU || request.routine == core::Routine::QR)
     return lu_family_layout(request, platform);
   const int ranks = static_cast<int>(speeds.size());
-  if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds, platform.kernel);
+  if (request.kind == LayoutKind::Cartesian) return cartesian_layout(request, speeds);
   const auto [pattern, pattern_s] =
       fastest(pattern_candidates(request, platform), problem, platform);
   if (request.kind == LayoutKind::Pattern) return pattern_layout(pattern, ranks);
   try {  // Any: the grid unless the pattern is predicted faster
-    ContextLayout grid = cartesian_layout(request, speeds, platform.kernel);
+    ContextLayout grid = cartesian_layout(request, speeds);
     if (runtime::predicted_compute_seconds(platform, problem, grid.candidate) <= pattern_s)
       return grid;
   } catch (const InvalidArgument&) {  // no grid fits: the pattern does

@@ -66,7 +66,7 @@ struct Context {
                                                        std::int64_t depth) const {
     return resources.plans.find_or_make<runtime::GemmLayout>(
         {{core::Routine::Gemm, runtime::ScalarType::Double}, {rows, cols, depth}, 0, 0, {}},
-        [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth, 0, machine().kernel()); });
+        [&] { return runtime::plan_gemm_layout(speeds, rows, cols, depth); });
   }
 
   /// The layout hetero_pdpotrf/hetero_pdpotrs compute an N×N Cholesky on when their operands

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi/agreement.hpp"
@@ -123,8 +123,20 @@ CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_contex
     throw DescriptorError(info, "hetscal: matrix argument refused, INFO = " + std::to_string(info));
   }
   // Its description allocates: agreed, so that a rank short of memory fails with the others.
+  // A refusal (RSRC or CSRC = -1) is deterministic, the same on every rank: it passes through
+  // the agreement as itself, not as a failed stage.
   CallerMatrix matrix;
-  run_agreed(context.comm, "argument check", [&] { matrix = caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n); });
+  bool refused = false;
+  std::string why;
+  run_agreed(context.comm, "argument check", [&] {
+    try {
+      matrix = caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n);
+    } catch (const InvalidArgument& e) {
+      refused = true;
+      why = e.what();
+    }
+  });
+  if (refused) throw InvalidArgument(why);
   return matrix;
 }
 

@@ -94,13 +94,14 @@ class GemmRoute {
     if (mode == TakeOverMode::Copy || (mode == TakeOverMode::Auto && prices.no_route.empty())) return prices;
     const MachineFigures& machine = machine_figures(state);
     double needed = 0.0;
+    CallMemory memory;
     mpi::run_agreed(state.context->comm, "price", [&] {
       in_place_.emplace(*state.context, call_, state.speeds.values);
       if (in_place_->problem().empty()) needed = in_place_->new_bytes(state.resources.workspace);
+      memory = call_memory(state, machine, caller_bytes);  // reads /proc/meminfo: allocates
     });
     std::string why = in_place_->problem();  // global: the same on every rank
     if (why.empty()) {
-      const CallMemory memory = call_memory(state, machine, caller_bytes);
       const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
       if (!fit.fits) why = "the in-place route does not fit in memory: it " + fit.reason;
       prices.heterogeneous_s += fit.most_needed_bytes / machine.fresh_memory_bytes_per_s - prices.first_touch_s;

@@ -148,9 +148,15 @@ Calibration calibrate(MPI_Comm comm) {
   std::vector<double> rate_sums;
   std::vector<double> times;
   Calibration measured;
+  // Under the emulator's clock (tests only) the network is not measured either: load on the
+  // machine stretches a ping-pong as it stretches the wall clock, and a test's plan must not
+  // depend on it. The figures of one process stand in, agreed so that no rank pings alone.
+  // Nor are the kernel's rates by tile width: the emulator charges every flop alike.
+  int emulated = kernels::compute_clock_is_emulated() ? 1 : 0, everywhere = 0;
+  check_mpi(MPI_Allreduce(&emulated, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   mpi::run_agreed(comm, "calibration", [&] {
     probe = probed_speed();
-    tile_rates = probed_tile_rates();
+    if (everywhere == 0) tile_rates = probed_tile_rates();
     rate_sums.resize(tile_rates.size());
     if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
     times.reserve(std::max(kLatencyRounds, kBandwidthRounds));
@@ -158,12 +164,6 @@ Calibration calibrate(MPI_Comm comm) {
   });
   check_mpi(MPI_Allgather(&probe, 1, MPI_DOUBLE, measured.probes.data(), 1, MPI_DOUBLE, comm),
             "MPI_Allgather");
-  // Under the emulator's clock (tests only) the network is not measured either: load on the
-  // machine stretches a ping-pong as it stretches the wall clock, and a test's plan must not
-  // depend on it. The figures of one process stand in, agreed so that no rank pings alone.
-  int emulated = kernels::compute_clock_is_emulated() ? 1 : 0, everywhere = 0;
-  check_mpi(MPI_Allreduce(&emulated, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  // The emulator charges every flop alike, whatever the shape: its tests price at the peak.
   if (everywhere == 0) {
     agree_on_tile_rates(comm, tile_rates, rate_sums, size);
     measured.tile_rates = std::move(tile_rates);

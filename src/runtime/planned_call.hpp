@@ -132,7 +132,10 @@ Prices agreed_prices(ContextState& state, const core::Problem& problem, const co
   const MachineFigures& machine = machine_figures(state);
   Prices prices;
   double growth_bytes = 0.0, planned_bytes = 0.0;
+  CallMemory memory;
   mpi::run_agreed(state.context->comm, "price", [&] {
+    // Reads /proc/meminfo through a file buffer: an allocation, so inside the agreed stage.
+    memory = call_memory(state, machine, caller_bytes);
     prices = price_routes(machine.platform_for<T>(), problem, candidate);
     for (std::size_t slot = 0; slot < planned.size(); ++slot) {
       const auto part = layout::make_local_layout(*planned.begin()[slot], state.context->my_rank);
@@ -142,8 +145,7 @@ Prices agreed_prices(ContextState& state, const core::Problem& problem, const co
     }
   });
   price_first_touch(prices, state.context->comm, growth_bytes, machine.fresh_memory_bytes_per_s);
-  prices.no_route = copy_route_problem(state, call_memory(state, machine, caller_bytes), growth_bytes,
-                                      planned_bytes, caller_bytes);
+  prices.no_route = copy_route_problem(state, memory, growth_bytes, planned_bytes, caller_bytes);
   return prices;
 }
 
