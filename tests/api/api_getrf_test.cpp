@@ -31,7 +31,9 @@ void expect_factored_in_place(const LuContext& c, const std::vector<double>& a, 
   EXPECT_EQ(info, expected_info);
   const LapackLu lapack(a, m, n);
   EXPECT_EQ(info, lapack.info);
-  if (std::min(m, n) > 0) EXPECT_EQ(ipiv, lapack.pivots);
+  if (std::min(m, n) > 0) {
+    EXPECT_EQ(ipiv, lapack.pivots);
+  }
   EXPECT_LT(lu_residual(a, whole_of(desc.data(), local), ipiv, m, n), kThreshold);
   bool padding_untouched = true;
   for (std::size_t k = 0; k < local.size(); ++k)

@@ -23,7 +23,7 @@ std::vector<std::int64_t> shuffled(std::int64_t n, unsigned seed) {
   std::vector<std::int64_t> p(static_cast<std::size_t>(n));
   std::iota(p.begin(), p.end(), std::int64_t{0});
   for (std::int64_t k = n - 1; k > 0; --k) {
-    const auto other = static_cast<std::int64_t>((formula(k, 0, seed) + 1.0) / 2.0 * (k + 1));
+    const auto other = static_cast<std::int64_t>((formula(k, 0, seed) + 1.0) / 2.0 * static_cast<double>(k + 1));
     std::swap(p[static_cast<std::size_t>(k)], p[static_cast<std::size_t>(std::min(other, k))]);
   }
   return p;
