@@ -68,12 +68,43 @@ TEST(TileOwnership, ElementsKeptMatchEnumeration) {
   }
 }
 
+// elements_held counts per class and cell; here against every element of submatrices with
+// mb×nb blocks and offsets (ScaLAPACK's IA, JA inside a block), M ≠ N.
+TEST(TileOwnership, ElementsHeldMatchEnumerationWithOffsets) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t m = 1 + rng() % 50, n = 1 + rng() % 50, mb = 1 + rng() % 7, nb = 1 + rng() % 7;
+    const std::size_t p = 1 + rng() % 3, q = 1 + rng() % 3;
+    const BlockCyclicAxis rows{m, mb, rng() % mb, p}, cols{n, nb, rng() % nb, q};
+    const TileOwnership t = block_cyclic_ownership(rows, cols, {});
+    std::vector<double> held(p * q, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        ++held[t.at(t.row_class[t.tile_row_of(i)], t.col_class[t.tile_col_of(j)])];
+    EXPECT_EQ(elements_held(t, p * q), held) << "trial " << trial;
+    EXPECT_EQ(elements_held(t, p * q), elements_kept(t, t, p * q)) << "trial " << trial;
+  }
+}
+
 TEST(TileOwnership, SuffixCountsCountTrailingTiles) {
-  const auto counts = suffix_class_counts({0, 1, 0, 2, 0}, 3);
-  ASSERT_EQ(counts.size(), 6u);
-  EXPECT_EQ(counts[0], (std::vector<std::size_t>{3, 1, 1}));
-  EXPECT_EQ(counts[3], (std::vector<std::size_t>{1, 0, 1}));
-  EXPECT_EQ(counts[5], (std::vector<std::size_t>{0, 0, 0}));
+  const SuffixClassCounts counts({0, 1, 0, 2, 0}, 3);
+  EXPECT_EQ(counts.from(0), (std::vector<std::size_t>{3, 1, 1}));
+  EXPECT_EQ(counts.from(3), (std::vector<std::size_t>{1, 0, 1}));
+  EXPECT_EQ(counts.from(5), (std::vector<std::size_t>{0, 0, 0}));
+  EXPECT_EQ(counts.count(1, 0), 2u);
+  const SuffixClassCounts first_three({0, 1, 0, 2, 0}, 3, 3);  // a prefix of the classes
+  EXPECT_EQ(first_three.from(0), (std::vector<std::size_t>{2, 1, 0}));
+}
+
+TEST(TileOwnership, SuffixCountsMatchABruteForceCount) {
+  std::vector<std::size_t> classes;
+  for (std::size_t t = 0; t < 200; ++t) classes.push_back((t * 7 + t / 13) % 9);
+  const SuffixClassCounts counts(classes, 9);
+  for (std::size_t s = 0; s <= classes.size(); ++s) {
+    std::vector<std::size_t> expected(9, 0);
+    for (std::size_t t = s; t < classes.size(); ++t) ++expected[classes[t]];
+    EXPECT_EQ(counts.from(s), expected) << "from " << s;
+  }
 }
 
 TEST(TileOwnership, RefusesDifferentMatrixOrders) {

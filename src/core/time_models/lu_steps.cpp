@@ -59,19 +59,27 @@ void merge_pair_messages(std::vector<PairMessage>& messages) {
 LuSteps::LuSteps(const TileOwnership& layout, std::size_t processors, PanelRank panel_rank,
                  std::vector<double> speeds)
     : layout_(layout), processors_(processors), tile_rows_(layout.row_class.size()),
-      tile_cols_(layout.col_class.size()), panel_rank_(panel_rank), speeds_(std::move(speeds)) {
+      tile_cols_(layout.col_class.size()), panel_rank_(panel_rank), speeds_(std::move(speeds)),
+      rows_from_(layout.row_class, layout.rows), cols_from_(layout.col_class, layout.cols) {
   require_lu_layout(layout, processors, speeds_);
   steps_ = layout.tile_col_of(std::min(layout.row_extent(), layout.n) - 1) + 1;
-  rows_from_ = suffix_class_counts(layout.row_class, layout.rows);
-  cols_from_ = suffix_class_counts(layout.col_class, layout.cols);
+}
+
+LuSteps::Counts LuSteps::counts(std::size_t k) const {
+  return {rows_from_.from(k), rows_from_.from(k + 1), cols_from_.from(k + 1)};
 }
 
 std::size_t LuSteps::panel_rank(std::size_t k) const {
+  if (k >= steps_) throw InvalidArgument("LU steps: panel rank of step " + std::to_string(k) + " of " + std::to_string(steps_));
+  return panel_rank(k, rows_from_.from(k));
+}
+
+std::size_t LuSteps::panel_rank(std::size_t k, const std::vector<std::size_t>& panel_rows) const {
   const std::size_t column = layout_.col_class[k];
   if (panel_rank_ == PanelRank::DiagonalOwner) return layout_.at(layout_.row_class[k], column);
   std::size_t best = processors_;
   for (std::size_t a = 0; a < layout_.rows; ++a) {
-    if (rows_from_[k][a] == 0) continue;  // owns no panel tile
+    if (panel_rows[a] == 0) continue;  // owns no panel tile
     const std::size_t x = layout_.at(a, column);
     if (best == processors_ || speeds_[x] > speeds_[best] || (speeds_[x] == speeds_[best] && x < best)) best = x;
   }
@@ -84,23 +92,24 @@ LuStepLoad LuSteps::step(std::size_t k) const {
     msg << "LU steps: step " << k << " of " << steps_;
     throw InvalidArgument(msg.str());
   }
+  const Counts c = counts(k);
   LuStepLoad load;
-  load.panel_rank = panel_rank(k);
+  load.panel_rank = panel_rank(k, c.panel_rows);
   load.gathered.assign(processors_, 0.0);
   load.factored.assign(processors_, 0.0);
   load.trsm_tiles.assign(processors_, 0.0);
   load.gemm_tiles.assign(processors_, 0.0);
-  add_panel(load, k);
-  add_swaps_and_update(load, k);
-  add_row_block(load, k);
+  add_panel(load, k, c);
+  add_swaps_and_update(load, k, c);
+  add_row_block(load, k, c);
   return load;
 }
 
-void LuSteps::add_panel(LuStepLoad& load, std::size_t k) const {
+void LuSteps::add_panel(LuStepLoad& load, std::size_t k, const Counts& c) const {
   const std::size_t panel_class = layout_.col_class[k];
-  const auto& panel_rows = rows_from_[k];  // tile rows i >= k per class
-  const auto& trailing_rows = rows_from_[k + 1];
-  const auto& trailing_cols = cols_from_[k + 1];
+  const auto& panel_rows = c.panel_rows;  // tile rows i >= k per class
+  const auto& trailing_rows = c.trailing_rows;
+  const auto& trailing_cols = c.trailing_cols;
   // The processors other than the panel rank that get a tile row's factored tile: the owner
   // of its panel tile and those of its trailing tiles. In O(columns): a processor is listed
   // once per tile row class by stamping it with the class (row k apart, stamped rows).
@@ -126,11 +135,11 @@ void LuSteps::add_panel(LuStepLoad& load, std::size_t k) const {
   for (std::size_t x : readers_of_row(layout_.row_class[k], layout_.rows + 1)) load.factored[x] += 1.0;
 }
 
-void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
+void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k, const Counts& c) const {
   const std::size_t row_k = layout_.row_class[k];
-  const auto& panel_rows = rows_from_[k];
-  const auto& trailing_rows = rows_from_[k + 1];
-  const auto& trailing_cols = cols_from_[k + 1];
+  const auto& panel_rows = c.panel_rows;
+  const auto& trailing_rows = c.trailing_rows;
+  const auto& trailing_cols = c.trailing_cols;
   const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
   load.swaps.reserve(layout_.rows * layout_.cols);
   for (std::size_t a = 0; a < layout_.rows; ++a)
@@ -143,10 +152,10 @@ void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k) const {
   merge_pair_messages(load.swaps);
 }
 
-void LuSteps::add_row_block(LuStepLoad& load, std::size_t k) const {
+void LuSteps::add_row_block(LuStepLoad& load, std::size_t k, const Counts& c) const {
   const std::size_t row_k = layout_.row_class[k];
-  const auto& trailing_rows = rows_from_[k + 1];
-  const auto& trailing_cols = cols_from_[k + 1];
+  const auto& trailing_rows = c.trailing_rows;
+  const auto& trailing_cols = c.trailing_cols;
   std::vector<std::size_t> stamp(processors_, layout_.cols);  // the column class that last listed a processor
   for (std::size_t b = 0; b < layout_.cols; ++b) {
     if (trailing_cols[b] == 0) continue;

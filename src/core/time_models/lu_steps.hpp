@@ -81,15 +81,21 @@ class LuSteps {
   LuStepLoad step(std::size_t k) const;
 
  private:
-  void add_panel(LuStepLoad& load, std::size_t k) const;             ///< gathered, factored
-  void add_swaps_and_update(LuStepLoad& load, std::size_t k) const;  ///< swaps, gemm_tiles
-  void add_row_block(LuStepLoad& load, std::size_t k) const;         ///< trsm_tiles, u_messages
+  /// Step k's tiles per class: panel rows (i >= k), trailing rows and columns (> k).
+  struct Counts {
+    std::vector<std::size_t> panel_rows, trailing_rows, trailing_cols;
+  };
+  Counts counts(std::size_t k) const;
+  std::size_t panel_rank(std::size_t k, const std::vector<std::size_t>& panel_rows) const;
+  void add_panel(LuStepLoad& load, std::size_t k, const Counts& c) const;             ///< gathered, factored
+  void add_swaps_and_update(LuStepLoad& load, std::size_t k, const Counts& c) const;  ///< swaps, gemm_tiles
+  void add_row_block(LuStepLoad& load, std::size_t k, const Counts& c) const;         ///< trsm_tiles, u_messages
 
   const TileOwnership& layout_;
   std::size_t processors_, steps_, tile_rows_, tile_cols_;
   PanelRank panel_rank_;
   std::vector<double> speeds_;
-  std::vector<std::vector<std::size_t>> rows_from_, cols_from_;  ///< suffix class counts
+  SuffixClassCounts rows_from_, cols_from_;
 };
 
 /// Compute, panel and communication seconds of hetscal's LU on layout's M×N matrix.

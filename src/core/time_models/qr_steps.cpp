@@ -20,10 +20,9 @@ QrSteps::QrSteps(const TileOwnership& layout, std::size_t processors, PanelRank 
                  std::vector<double> speeds)
     : layout_(layout),
       processors_(processors),
-      panels_(layout, processors, panel_rank, std::move(speeds)) {
-  rows_from_ = suffix_class_counts(layout.row_class, layout.rows);
-  cols_from_ = suffix_class_counts(layout.col_class, layout.cols);
-}
+      panels_(layout, processors, panel_rank, std::move(speeds)),
+      rows_from_(layout.row_class, layout.rows),
+      cols_from_(layout.col_class, layout.cols) {}
 
 QrStepLoad QrSteps::step(std::size_t k) const {
   if (k >= steps()) {
@@ -37,15 +36,15 @@ QrStepLoad QrSteps::step(std::size_t k) const {
   load.reflectors.assign(processors_, 0.0);
   load.update_tiles.assign(processors_, 0.0);
   load.root_columns.assign(processors_, 0.0);
-  add_panel(load, k);
-  add_reduction(load, k);
+  const Counts panel_rows = rows_from_.from(k), trailing_cols = cols_from_.from(k + 1);
+  add_panel(load, k, panel_rows, trailing_cols);
+  add_reduction(load, k, panel_rows, trailing_cols);
   return load;
 }
 
-void QrSteps::add_panel(QrStepLoad& load, std::size_t k) const {
+void QrSteps::add_panel(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
+                        const Counts& trailing_cols) const {
   const std::size_t panel_class = layout_.col_class[k];
-  const auto& panel_rows = rows_from_[k];  // tile rows i >= k per class
-  const auto& trailing_cols = cols_from_[k + 1];
   // A tile row's V goes to every rank holding its panel tile or a trailing tile of it; the
   // ranks are the same for every tile row of a row class. Stamped with the class so that
   // each is listed once per class.
@@ -65,10 +64,9 @@ void QrSteps::add_panel(QrStepLoad& load, std::size_t k) const {
   }
 }
 
-void QrSteps::add_reduction(QrStepLoad& load, std::size_t k) const {
+void QrSteps::add_reduction(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
+                            const Counts& trailing_cols) const {
   const std::size_t row_k = layout_.row_class[k];
-  const auto& panel_rows = rows_from_[k];
-  const auto& trailing_cols = cols_from_[k + 1];
   std::vector<std::size_t> stamp(processors_,
                                  layout_.cols);  // the column class that last listed a processor
   for (std::size_t b = 0; b < layout_.cols; ++b) {

@@ -58,13 +58,17 @@ class QrSteps {
   QrStepLoad step(std::size_t k) const;
 
  private:
-  void add_panel(QrStepLoad& load, std::size_t k) const;      ///< gathered, reflectors
-  void add_reduction(QrStepLoad& load, std::size_t k) const;  ///< update, roots, W messages
+  /// Tile rows i >= k and tile columns j > k per class.
+  using Counts = std::vector<std::size_t>;
+  void add_panel(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
+                 const Counts& trailing_cols) const;  ///< gathered, reflectors
+  void add_reduction(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
+                     const Counts& trailing_cols) const;  ///< update, roots, W messages
 
   const TileOwnership& layout_;
   std::size_t processors_;
   LuSteps panels_;  ///< the panel rank, chosen as the LU's
-  std::vector<std::vector<std::size_t>> rows_from_, cols_from_;  ///< suffix class counts
+  SuffixClassCounts rows_from_, cols_from_;
 };
 
 /// Compute, panel and communication seconds of hetscal's QR on layout's M×N matrix.

@@ -195,7 +195,23 @@ TileOwnership pattern_ownership(MatrixShape shape, std::size_t tile, std::size_t
 }
 
 std::vector<double> elements_held(const TileOwnership& layout, std::size_t processors) {
-  return elements_kept(layout, layout, processors);
+  // Elements per row class and per column class, then one product per cell: O(tiles + cells),
+  // where elements_kept(layout, layout) pairs every cell with its owner's other cells.
+  const auto per_class = [](const Axis& axis) {
+    std::vector<double> count(axis.classes, 0.0);
+    for (std::size_t t = 0; t < axis.tile_class.size(); ++t) {
+      const std::size_t first = t == 0 ? 0 : t * axis.block - axis.offset;
+      if (first >= axis.extent) break;
+      const std::size_t end = std::min(axis.extent, (t + 1) * axis.block - axis.offset);
+      count[axis.tile_class[t]] += static_cast<double>(end - first);
+    }
+    return count;
+  };
+  const std::vector<double> rows = per_class(row_axis(layout)), cols = per_class(col_axis(layout));
+  std::vector<double> held(processors, 0.0);
+  for (std::size_t a = 0; a < layout.rows; ++a)
+    for (std::size_t b = 0; b < layout.cols; ++b) held.at(layout.at(a, b)) += rows[a] * cols[b];
+  return held;
 }
 
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
@@ -225,15 +241,22 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
   return kept;
 }
 
-std::vector<std::vector<std::size_t>> suffix_class_counts(const std::vector<std::size_t>& classes,
-                                                          std::size_t num_classes) {
-  std::vector<std::vector<std::size_t>> count(classes.size() + 1,
-                                              std::vector<std::size_t>(num_classes, 0));
-  for (std::size_t s = classes.size(); s-- > 0;) {
-    count[s] = count[s + 1];
-    ++count[s][classes[s]];
-  }
-  return count;
+SuffixClassCounts::SuffixClassCounts(const std::vector<std::size_t>& classes, std::size_t num_classes,
+                                     std::size_t tiles)
+    : positions_(num_classes) {
+  tiles = std::min(tiles, classes.size());
+  for (std::size_t t = 0; t < tiles; ++t) positions_[classes[t]].push_back(t);
+}
+
+std::size_t SuffixClassCounts::count(std::size_t s, std::size_t a) const {
+  const std::vector<std::size_t>& at = positions_[a];
+  return static_cast<std::size_t>(at.end() - std::lower_bound(at.begin(), at.end(), s));
+}
+
+std::vector<std::size_t> SuffixClassCounts::from(std::size_t s) const {
+  std::vector<std::size_t> counts(positions_.size());
+  for (std::size_t a = 0; a < positions_.size(); ++a) counts[a] = count(s, a);
+  return counts;
 }
 
 }  // namespace hetscal::core

@@ -78,15 +78,6 @@ StepGeometry step_geometry(const Problem& problem, const TileOwnership& layout) 
   return g;
 }
 
-/// Per-class counts of the first `count` entries of `classes`, by suffix (see
-/// suffix_class_counts).
-std::vector<std::vector<std::size_t>> prefix_suffix_counts(const std::vector<std::size_t>& classes,
-                                                           std::size_t count,
-                                                           std::size_t num_classes) {
-  return suffix_class_counts({classes.begin(), classes.begin() + static_cast<long>(count)},
-                             num_classes);
-}
-
 }  // namespace
 
 MatrixShape step_layout_shape(const Problem& problem) {
@@ -195,8 +186,9 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
   const double panel_flops = costs.panel_flops_per_tile * height;
   const double tile_bytes = real(layout.row_block()) * nb * kBytesPerElement;
   const double row_tile_bytes = nb * nb * kBytesPerElement;
-  const auto rows_from = prefix_suffix_counts(layout.row_class, geometry.tile_rows, layout.rows);
-  const auto cols_from = prefix_suffix_counts(layout.col_class, geometry.tile_cols, layout.cols);
+  const SuffixClassCounts rows_from(layout.row_class, layout.rows, geometry.tile_rows);
+  const SuffixClassCounts cols_from(layout.col_class, layout.cols, geometry.tile_cols);
+  const std::vector<std::size_t> cols_whole = cols_from.from(0);
   const auto column_owners = owners_per_column(layout);
   const GroupSizes groups = group_sizes(layout, column_owners);
   const std::size_t p = platform.size();
@@ -208,9 +200,9 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
     // Tiles of the trailing matrix (GEMM: the whole C every step) and of the panel.
     const std::size_t diagonal = geometry.diagonal_row[k];
     const std::size_t owner_col = layout.col_class[k], owner_row = layout.row_class[diagonal];
-    const auto& r_trail = rows_from[costs.factorisation ? diagonal + 1 : 0];
-    const auto& c_trail = cols_from[costs.factorisation ? k + 1 : 0];
-    const auto& r_panel = rows_from[costs.factorisation ? diagonal : 0];
+    const auto r_trail = rows_from.from(costs.factorisation ? diagonal + 1 : 0);
+    const auto c_trail = cols_from.from(costs.factorisation ? k + 1 : 0);
+    const auto r_panel = rows_from.from(costs.factorisation ? diagonal : 0);
 
     std::vector<double> update(p, 0.0), panel(p, 0.0), row_block(p, 0.0);
     for (std::size_t a = 0; a < layout.rows; ++a)
@@ -243,7 +235,7 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
         // way between the diagonal row's owner and a pivot row's, for each of the nb pivots
         // that lies with one of the g − 1 others (each as likely): latency-bound.
         const std::size_t diagonal_owner = layout.at(owner_row, b);
-        const double row_bytes = real(cols_from[0][b]) * nb * kBytesPerElement;
+        const double row_bytes = real(cols_whole[b]) * nb * kBytesPerElement;
         const double swaps_each = nb / real(groups.col[b]);
         for (std::size_t x : column_owners[b])
           if (x != diagonal_owner) {
