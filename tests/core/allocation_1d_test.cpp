@@ -132,6 +132,50 @@ TEST(Allocation1D, RandomAgainstBruteForce) {
   }
 }
 
+// The orders hand out chunks from a heap; incremental_allocation scans every processor per
+// chunk (Table 1's reading of §2.3.2). Both must select the same processor every time, ties
+// included (lowest index among equal costs).
+TEST(Allocation1D, SliceOrderIsTheIncrementalSelectionReversed) {
+  std::mt19937_64 rng(20261127);
+  std::uniform_int_distribution<int> integer_time(1, 5);  // many ties
+  std::uniform_real_distribution<double> time(0.5, 10.0);
+  for (int instance = 0; instance < 60; ++instance) {
+    std::vector<double> t(1 + static_cast<std::size_t>(instance) % 40);
+    for (double& x : t) x = instance % 2 ? time(rng) : integer_time(rng);
+    const std::int64_t chunks = 3 * instance;
+    std::vector<std::size_t> selected;
+    for (const auto& row : incremental_allocation(t, chunks))
+      if (row.selected != kNoSelection) selected.push_back(row.selected);
+    std::reverse(selected.begin(), selected.end());
+    EXPECT_EQ(lu_slice_order(t, chunks), selected) << "instance " << instance;
+  }
+}
+
+// With caps: the same greedy over the processors still below their count, checked against a
+// scan written out here.
+TEST(Allocation1D, OrderWithCountsMatchesAScanOfTheCappedProcessors) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> integer_time(1, 4), count(0, 6);
+  for (int instance = 0; instance < 40; ++instance) {
+    std::vector<double> t(1 + static_cast<std::size_t>(instance) % 12);
+    std::vector<std::int64_t> caps(t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) t[k] = integer_time(rng), caps[k] = count(rng);
+    std::vector<std::int64_t> held(t.size(), 0);
+    std::vector<std::size_t> expected;
+    const std::int64_t length = std::accumulate(caps.begin(), caps.end(), std::int64_t{0});
+    for (std::int64_t m = 0; m < length; ++m) {
+      std::size_t best = t.size();
+      for (std::size_t k = 0; k < t.size(); ++k)
+        if (held[k] < caps[k] && (best == t.size() || t[k] * double(held[k] + 1) < t[best] * double(held[best] + 1)))
+          best = k;
+      ++held[best];
+      expected.push_back(best);
+    }
+    std::reverse(expected.begin(), expected.end());
+    EXPECT_EQ(lu_order_with_counts(t, caps), expected) << "instance " << instance;
+  }
+}
+
 TEST(Allocation1D, LargeChunkCounts) {
   const auto c = optimal_allocation({1.0, 3.0}, 4'000'000'000);
   EXPECT_EQ(c, (std::vector<std::int64_t>{3'000'000'000, 1'000'000'000}));
