@@ -124,7 +124,12 @@ template <typename Kind>
 void expect_pruned_could_not_win(const Platform& platform, const Problem& problem, const PlanChoice<Kind>& choice) {
   for (const auto& c : choice.priced) {
     const Prediction p = predict(platform, problem, c.prediction.candidate);
-    EXPECT_LE(compute_lower_bound(platform, problem, c.prediction.candidate), p.total_s() * (1.0 + 1e-12))
+    const double bound = compute_lower_bound(platform, problem, c.prediction.candidate);
+    EXPECT_LE(bound, p.total_s() * (1.0 + 1e-12)) << c.prediction.candidate.label;
+    // What the search tests before the steps: the bound and the moves together.
+    const double moves = predict_data(platform, problem, c.prediction.candidate).time.redistribution;
+    EXPECT_LE(bound + moves, p.total_s() * (1.0 + 1e-12)) << c.prediction.candidate.label;
+    EXPECT_LE(step_time_lower_bound(platform, problem, c.prediction.candidate) + moves, p.total_s() * (1.0 + 1e-12))
         << c.prediction.candidate.label;
     if (!c.priced && p.fits_memory()) {
       EXPECT_GE(p.total_s(), choice.predicted_s) << c.prediction.candidate.label;

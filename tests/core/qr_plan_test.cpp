@@ -82,8 +82,8 @@ TEST(QrPlan, NothingThatExceedsMemoryIsChosen) {
   const LuChoice choice = choose_qr_plan(platform, 4000, 4000, caller_grid(2, 2));
   EXPECT_TRUE(choice.priced[choice.chosen].prediction.fits_memory());
   EXPECT_GT(choice.predicted_s, unconstrained.predicted_s);
-  for (const auto& c : choice.priced)
-    if (c.prediction.fits_memory()) {
+  for (const auto& c : choice.priced)  // a pruned candidate keeps no prediction
+    if (c.priced && c.prediction.fits_memory()) {
       EXPECT_GE(c.prediction.total_s(), choice.predicted_s) << c.prediction.candidate.label;
     }
   for (auto& p : platform.processors) p.memory_bytes = 1.0e6;

@@ -140,7 +140,7 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
   if (!exhaustive)
     for (std::size_t i = 0; i < count; ++i)
       result.bound[i] = compute_lower_bound(platform, problem, predictions[i].candidate);
-  result.coarse_first = !exhaustive;
+  result.coarse_first = result.pruning = !exhaustive;
   result.order.resize(count);
   std::iota(result.order.begin(), result.order.end(), std::size_t{0});
   std::stable_sort(result.order.begin(), result.order.end(),
@@ -175,17 +175,30 @@ class SlicePricer {
     slice_.priced.assign(predictions.size(), false);
   }
 
-  /// Prices candidate i on `samples` strata; false if the pricing threw (the slice ends).
-  bool price(std::size_t i, std::size_t samples) {
+  /// Prices candidate i's moves and memory (predict_data); false if that threw (the slice ends).
+  bool price_data(std::size_t i) {
+    return guarded(i, [&] { predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate); });
+  }
+
+  /// Prices candidate i's steps on `samples` strata, on top of price_data's; false if the
+  /// pricing threw (the slice ends).
+  bool price_steps(std::size_t i, std::size_t samples) {
     const StepSamplingScope scope(samples);
-    try {
-      predictions_[i] = predict(platform_, problem_, predictions_[i].candidate);
-    } catch (const std::exception& e) {
-      slice_.pick = {failed_pick_seconds(e), i};
-      failure_ = std::current_exception();
-      return false;  // every pricer learns of it from the agreement
-    }
-    return true;
+    return guarded(i, [&] { add_step_times(platform_, problem_, predictions_[i]); });
+  }
+
+  /// Sets `beaten` when candidate i cannot win whatever its steps cost: it does not fit in
+  /// memory, or its moves (price_data's) and a lower bound of its steps (its compute bound,
+  /// or, checked only when that is not enough, step_time_lower_bound's panel chain) already
+  /// exceed `limit`. Strictly above: a candidate that could tie the best (and come earlier) is
+  /// still priced. False if the bound threw (the slice ends).
+  bool beaten_before_its_steps(std::size_t i, double limit, bool& beaten) {
+    const Prediction& p = predictions_[i];
+    beaten = !p.fits_memory() || order_.bound[i] + p.time.redistribution > limit;
+    if (beaten || limit == std::numeric_limits<double>::infinity()) return true;
+    return guarded(i, [&] {
+      beaten = step_time_lower_bound(platform_, problem_, p.candidate) + p.time.redistribution > limit;
+    });
   }
 
   /// Candidate i priced in full: the slice's pick if it is the fastest that fits.
@@ -204,13 +217,22 @@ class SlicePricer {
     std::vector<std::pair<double, std::size_t>> coarse;  // (coarse total, candidate) that fit
     for (std::size_t position = index; position < predictions_.size(); position += count) {
       const std::size_t i = order_.order[position];
+      const double limit = std::min(slice_.pick.total_s, best_coarse_ * (1.0 + kCoarseMargin));
       // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
-      if (order_.bound[i] > std::min(slice_.pick.total_s, best_coarse_ * (1.0 + kCoarseMargin))) {
+      if (order_.bound[i] > limit) {
+        ++slice_.pruned;
+        continue;
+      }
+      bool beaten = false;
+      if (!price_data(i) || (order_.pruning && !beaten_before_its_steps(i, limit, beaten)))
+        return std::move(slice_);
+      if (beaten) {
+        predictions_[i] = Prediction{std::move(predictions_[i].candidate), {}, 0.0, 0.0, 0};
         ++slice_.pruned;
         continue;
       }
       const bool two_passes = order_.coarse_first && sampled_coarsely(problem_, predictions_[i].candidate);
-      if (!price(i, two_passes ? kCoarseSampledSteps : kSampledSteps)) return std::move(slice_);
+      if (!price_steps(i, two_passes ? kCoarseSampledSteps : kSampledSteps)) return std::move(slice_);
       if (!two_passes) {
         keep_full(i);
         continue;
@@ -231,13 +253,26 @@ class SlicePricer {
         ++slice_.pruned;
         continue;
       }
-      if (!price(i, kSampledSteps)) return std::move(slice_);
+      if (!price_steps(i, kSampledSteps)) return std::move(slice_);
       keep_full(i);
     }
     return std::move(slice_);
   }
 
  private:
+  /// Runs one pricing of candidate i; false, with the slice's pick set to the failure, if it threw.
+  template <typename Pricing>
+  bool guarded(std::size_t i, Pricing pricing) {
+    try {
+      pricing();
+    } catch (const std::exception& e) {
+      slice_.pick = {failed_pick_seconds(e), i};
+      failure_ = std::current_exception();
+      return false;  // every pricer learns of it from the agreement
+    }
+    return true;
+  }
+
   const Platform& platform_;
   const Problem& problem_;
   std::vector<Prediction>& predictions_;

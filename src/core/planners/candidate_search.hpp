@@ -105,6 +105,9 @@ struct PricingOrder {
   std::vector<std::size_t> order;
   std::vector<double> bound;  ///< per candidate, in list order
   bool coarse_first = true;   ///< price long step sequences coarsely first (price_slice)
+  /// Skip a candidate that cannot win (its bound above the best so far; before its steps, its
+  /// moves as well, or it does not fit): not with exhaustive.
+  bool pruning = true;
 };
 
 /// Steps per sequence of the coarse pass (step_sampling.hpp): a candidate whose full pricing
@@ -119,7 +122,9 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
                            const std::vector<Prediction>& predictions, bool exhaustive);
 
 /// Prices slice `index` of `count` (the candidates at positions index, index + count, … of
-/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice.
+/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice,
+/// and, once their moves and memory are priced (predict_data), those that do not fit or whose
+/// bound plus moves exceeds it (they keep no prediction).
 /// With order.coarse_first, candidates whose step sequences are sampled are priced on
 /// kCoarseSampledSteps strata first, then, in increasing coarse total, on kSampledSteps while
 /// their coarse total is within kCoarseMargin of the best full total (the others count as

@@ -7,6 +7,7 @@
 
 #include "core/common/error.hpp"
 #include "core/time_models/lu_steps.hpp"
+#include "core/time_models/panel_chain_bound.hpp"
 #include "core/time_models/qr_steps.hpp"
 #include "core/time_models/time_model_steps.hpp"
 
@@ -175,26 +176,19 @@ TileOwnership caller_ownership(const Problem& problem, MatrixShape shape) {
 }
 
 Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  Prediction prediction = predict_data(platform, problem, candidate);
+  add_step_times(platform, problem, prediction);
+  return prediction;
+}
+
+Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate) {
   require_valid(platform);
   require_valid(problem);
-  // One layout for every step: GEMM's steps reach over A, B and C at once.
-  const MatrixShape shape = step_layout_shape(problem);
-  const TileOwnership caller = caller_ownership(problem, shape);
-  require_owners_exist(caller.owner, platform.size(), "the caller's grid");
-  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
-  const TileOwnership plan = in_place ? caller : ownership_of(candidate, shape);
-  require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
-
+  require_owners_exist(caller_ownership(problem, step_layout_shape(problem)).owner, platform.size(),
+                       "the caller's grid");
+  require_owners_exist(candidate.owner, platform.size(), "candidate '" + candidate.label + "'");
   Prediction prediction;
   prediction.candidate = candidate;
-  // LU, QR: ScaLAPACK's PDGETRF, PDGEQRF where the caller's layout is kept, hetscal's
-  // kernels elsewhere.
-  if (problem.routine == Routine::LU && !in_place)
-    prediction.time = simulate_lu(platform, plan, candidate.panel_rank);
-  else if (problem.routine == Routine::QR && !in_place)
-    prediction.time = simulate_qr(platform, plan, candidate.panel_rank);
-  else
-    prediction.time = simulate_steps(platform, problem, plan);
   const DataCost data = data_cost(platform, problem, candidate);
   prediction.time.redistribution = data.redistribution_s;
   prediction.moved_bytes = data.moved_bytes;
@@ -210,6 +204,33 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
   return prediction;
 }
 
+double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  const bool hetscal_kernel = problem.routine == Routine::LU || problem.routine == Routine::QR;
+  if (!hetscal_kernel || candidate.kind == CandidateKind::CallerLayout) return 0.0;
+  const TileOwnership plan = ownership_of(candidate, step_layout_shape(problem));
+  require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
+  return panel_chain_lower_bound(platform, problem.routine, plan);
+}
+
+void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction) {
+  // One layout for every step: GEMM's steps reach over A, B and C at once.
+  const Candidate& candidate = prediction.candidate;
+  const MatrixShape shape = step_layout_shape(problem);
+  const bool in_place = candidate.kind == CandidateKind::CallerLayout;
+  const TileOwnership plan = in_place ? caller_ownership(problem, shape) : ownership_of(candidate, shape);
+  require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
+  const double redistribution = prediction.time.redistribution;
+  // LU, QR: ScaLAPACK's PDGETRF, PDGEQRF where the caller's layout is kept, hetscal's
+  // kernels elsewhere.
+  if (problem.routine == Routine::LU && !in_place)
+    prediction.time = simulate_lu(platform, plan, candidate.panel_rank);
+  else if (problem.routine == Routine::QR && !in_place)
+    prediction.time = simulate_qr(platform, plan, candidate.panel_rank);
+  else
+    prediction.time = simulate_steps(platform, problem, plan);
+  prediction.time.redistribution = redistribution;
+}
+
 PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
                                std::size_t processors) {
   const auto steps_of = [&](std::size_t tile) {
@@ -220,7 +241,8 @@ PredictionCost prediction_cost(const Problem& problem, const Candidate& candidat
   const double cells = rows * cols;
   const double caller_cells =
       static_cast<double>(problem.caller.grid_rows) * static_cast<double>(problem.caller.grid_cols);
-  // A step's class counts are one vector per suffix (a heap block of its own each).
+  // The class tables (one entry per tile row and column) and their per-class positions
+  // (SuffixClassCounts), one heap block per class.
   constexpr double kVectorBytes = 48.0;
   PredictionCost cost;
   cost.operations = steps * (cells + rows + cols + static_cast<double>(processors)) +  // simulate_steps
@@ -230,8 +252,7 @@ PredictionCost prediction_cost(const Problem& problem, const Candidate& candidat
   // every step walks its panel's K − k colrows, each reaching about √P owners.
   if (problem.routine == Routine::Cholesky)
     cost.operations += steps * steps * (1.0 + std::sqrt(static_cast<double>(processors)));
-  cost.peak_bytes = (steps + 1.0) * ((rows + cols) * sizeof(std::size_t) + 2.0 * kVectorBytes) +
-                    2.0 * caller_steps * sizeof(std::size_t);
+  cost.peak_bytes = 4.0 * (steps + caller_steps) * sizeof(std::size_t) + (rows + cols) * kVectorBytes;
   return cost;
 }
 

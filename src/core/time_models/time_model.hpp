@@ -160,24 +160,44 @@ struct Prediction {
   double total_s() const { return time.total(); }
 };
 
-/// Prices one candidate.
+/// Prices one candidate: predict_data, then its steps (add_step_times).
 /// @throws InvalidArgument if the platform or problem is invalid (N = 0, Cholesky with
 ///   m ≠ n, a caller offset not inside its block, caller grid not matching its processor list
 ///   or naming a processor the platform lacks) or the candidate is inconsistent (sizes,
 ///   shares, an owner outside the platform, tile = 0).
 Prediction predict(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
+/// What predict() charges a candidate besides its steps: the moves of the caller's matrices
+/// to its layout and back (time.redistribution, moved_bytes) and the memory each processor
+/// needs (memory_fraction); the other times are 0. It walks no step, so a search can drop a
+/// candidate that does not fit, or whose moves alone (with its compute_lower_bound) exceed
+/// the best total so far, before pricing its steps: at a thousand processors and a slow
+/// network, the moves alone rule out most of them.
+/// @throws InvalidArgument as predict.
+Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate);
+
+/// A lower bound of add_step_times' total for the candidate, from its layout without walking
+/// its steps: for LU and QR on hetscal's layouts, panel_chain_lower_bound.hpp's; 0 for the
+/// caller's layout and the other routines.
+/// @throws InvalidArgument as predict.
+double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate);
+
+/// Completes a prediction from predict_data with the compute, panel and communication times
+/// of its candidate's steps (replacing any it had; redistribution is kept).
+/// @throws InvalidArgument as predict.
+void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction);
+
 /// What predict() costs for one candidate, estimated from sizes alone, so that a caller can
 /// refuse a problem it cannot price in reasonable time or memory before pricing it.
 struct PredictionCost {
   double operations = 0.0;  ///< steps × (owner cells + classes + processors) + the overlap count
-  double peak_bytes = 0.0;  ///< the per-step class counts simulate_steps holds at once
+  double peak_bytes = 0.0;  ///< the class tables and counts a pricing holds at once
 };
 
 /// The cost of predict(platform, problem, candidate) for a platform of `processors`: K = ⌈N/nb⌉
-/// steps each visit the owner table, the classes and the processors; the overlaps with the
-/// candidate itself and with the caller's layout compare pairs of cells (elements_kept); the
-/// class tables hold one entry per tile row and column.
+/// steps each visit the owner table, the classes and the processors; the overlap with the
+/// caller's layout compares pairs of cells (elements_kept); the class tables hold a few entries
+/// per tile row and column.
 /// Cholesky adds K²·(1 + √P) (its trailing counts and colrow walks, cholesky_steps.hpp).
 PredictionCost prediction_cost(const Problem& problem, const Candidate& candidate,
                                std::size_t processors);
