@@ -123,16 +123,17 @@ CallerLayout squarest_caller(std::size_t processors) {
 template <typename Kind>
 void expect_pruned_could_not_win(const Platform& platform, const Problem& problem, const PlanChoice<Kind>& choice) {
   for (const auto& c : choice.priced) {
-    const Prediction p = predict(platform, problem, c.prediction.candidate);
-    const double bound = compute_lower_bound(platform, problem, c.prediction.candidate);
-    EXPECT_LE(bound, p.total_s() * (1.0 + 1e-12)) << c.prediction.candidate.label;
+    const Candidate candidate = built_candidate(c);  // a pruned grid is left a sketch
+    const Prediction p = predict(platform, problem, candidate);
+    const double bound = compute_lower_bound(platform, problem, candidate);
+    EXPECT_LE(bound, p.total_s() * (1.0 + 1e-12)) << candidate.label;
     // What the search tests before the steps: the bound and the moves together.
-    const double moves = predict_data(platform, problem, c.prediction.candidate).time.redistribution;
-    EXPECT_LE(bound + moves, p.total_s() * (1.0 + 1e-12)) << c.prediction.candidate.label;
-    EXPECT_LE(step_time_lower_bound(platform, problem, c.prediction.candidate) + moves, p.total_s() * (1.0 + 1e-12))
-        << c.prediction.candidate.label;
+    const double moves = predict_data(platform, problem, candidate).time.redistribution;
+    EXPECT_LE(bound + moves, p.total_s() * (1.0 + 1e-12)) << candidate.label;
+    EXPECT_LE(step_time_lower_bound(platform, problem, candidate) + moves, p.total_s() * (1.0 + 1e-12))
+        << candidate.label;
     if (!c.priced && p.fits_memory()) {
-      EXPECT_GE(p.total_s(), choice.predicted_s) << c.prediction.candidate.label;
+      EXPECT_GE(p.total_s(), choice.predicted_s) << candidate.label;
     }
   }
 }
@@ -224,7 +225,9 @@ void expect_same_plan_in_every_slice(std::size_t slices, Choose choose) {
     const PlanChoice<Kind> choice = choose(PricingSlice{s, slices, [&](const CandidatePick&) { return overall; }});
     EXPECT_EQ(choice.candidate.label, whole.candidate.label) << "slice " << s << " of " << slices;
     EXPECT_EQ(choice.tile, whole.tile);
-    EXPECT_EQ(choice.candidate.owner, whole.candidate.owner);
+    EXPECT_EQ(choice.candidate.owner, whole.candidate.owner);  // built on every pricer, deferred or not
+    EXPECT_EQ(choice.candidate.row_order, whole.candidate.row_order);
+    EXPECT_EQ(choice.candidate.col_order, whole.candidate.col_order);
     EXPECT_EQ(choice.candidate.panel_rank, whole.candidate.panel_rank);
     EXPECT_DOUBLE_EQ(choice.predicted_s, whole.predicted_s);
   }
@@ -247,19 +250,92 @@ TEST(Split, EveryPricerEndsWithTheSamePlanWhateverItsSlice) {
   }
 }
 
+/// The LU planner's candidates on 24 processors of three generations, as the search takes them.
+struct ListedCandidates {
+  Problem problem;
+  std::vector<Prediction> predictions;
+  DeferredCandidates deferred;
+};
+
+ListedCandidates listed_lu_candidates(const Platform& platform) {
+  PlanCandidates<LuLayoutKind> built = lu_plan_candidates(Routine::LU, platform, 4000, 4000, caller_grid(4, 6));
+  ListedCandidates listed{built.problem, {}, {}};
+  for (auto& c : built.built) {
+    listed.predictions.push_back(c.prediction);
+    listed.deferred.push_back(c.deferred);
+  }
+  return listed;
+}
+
 TEST(Split, EachSlicePricesOnlyItsShare) {
   const Platform platform = planner_platform(three_generations(24));
-  PlanCandidates<LuLayoutKind> built = lu_plan_candidates(Routine::LU, platform, 4000, 4000, caller_grid(4, 6));
-  std::vector<Prediction> predictions;
-  for (auto& c : built.built) predictions.push_back(c.prediction);
-  const PricingOrder order = pricing_order(platform, built.problem, predictions, true);
-  std::vector<std::size_t> times_priced(predictions.size(), 0);
+  ListedCandidates listed = listed_lu_candidates(platform);
+  const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, true, listed.deferred);
+  std::vector<std::size_t> times_priced(listed.predictions.size(), 0);
   for (std::size_t s = 0; s < 5; ++s) {
-    const SlicePricing slice = price_slice(platform, built.problem, predictions, order, s, 5);
+    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, s, 5, listed.deferred);
     EXPECT_EQ(slice.pruned, 0u);  // exhaustive order: bounds of 0
-    for (std::size_t i = 0; i < predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
+    for (std::size_t i = 0; i < listed.predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
   }
-  for (std::size_t i = 0; i < predictions.size(); ++i) EXPECT_EQ(times_priced[i], 1u) << i;
+  for (std::size_t i = 0; i < listed.predictions.size(); ++i) EXPECT_EQ(times_priced[i], 1u) << i;
+}
+
+TEST(Split, OnlyTheFirstSliceCountsTheFirstCandidateThatEverySlicePrunesAgainst) {
+  const Platform platform = planner_platform(three_generations(24));
+  ListedCandidates listed = listed_lu_candidates(platform);
+  const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, false, listed.deferred);
+  ASSERT_EQ(listed.predictions[order.order.front()].candidate.kind, CandidateKind::CallerLayout);
+  std::vector<std::size_t> times_priced(listed.predictions.size(), 0);
+  std::size_t pruned = 0;
+  for (std::size_t s = 0; s < 5; ++s) {
+    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, s, 5, listed.deferred);
+    pruned += slice.pruned;
+    for (std::size_t i = 0; i < listed.predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
+  }
+  EXPECT_EQ(times_priced[order.order.front()], 1u);
+  for (std::size_t i = 0; i < listed.predictions.size(); ++i) EXPECT_LE(times_priced[i], 1u) << i;
+  EXPECT_GT(pruned, 0u);
+}
+
+TEST(Deferral, ASketchNamesWhatItsBuildMakes) {
+  for (std::size_t processors : {6u, 24u}) {
+    const Platform platform = planner_platform(three_generations(processors));
+    const ListedCandidates listed = listed_lu_candidates(platform);
+    std::size_t deferred = 0;
+    for (std::size_t i = 0; i < listed.predictions.size(); ++i) {
+      if (!listed.deferred[i].build) continue;
+      ++deferred;
+      const Candidate& sketch = listed.predictions[i].candidate;
+      const Candidate built = listed.deferred[i].build();
+      EXPECT_TRUE(sketch.owner.empty()) << sketch.label;
+      EXPECT_EQ(sketch.label, built.label);
+      EXPECT_EQ(sketch.kind, built.kind) << sketch.label;
+      EXPECT_EQ(sketch.tile, built.tile) << sketch.label;
+      EXPECT_EQ(sketch.rows, built.rows) << sketch.label;
+      EXPECT_EQ(sketch.cols, built.cols) << sketch.label;
+      EXPECT_EQ(sketch.panel_rank, built.panel_rank) << sketch.label;
+      // The bound the search orders a sketch by is the built candidate's.
+      EXPECT_DOUBLE_EQ(compute_lower_bound(platform, listed.problem, sketch.tile, listed.deferred[i].speed_flops),
+                       compute_lower_bound(platform, listed.problem, built))
+          << sketch.label;
+    }
+    EXPECT_GT(deferred, 0u);
+  }
+}
+
+TEST(Deferral, CholeskySketchesNameWhatTheirBuildsMake) {
+  const Platform platform = planner_platform(three_generations(12));
+  const PlanCandidates<CholeskyLayoutKind> listed = cholesky_plan_candidates(platform, 3000, caller_grid(3, 4));
+  std::size_t deferred = 0;
+  for (const auto& c : listed.built) {
+    if (!c.deferred.build) continue;
+    ++deferred;
+    const Candidate built = c.deferred.build();
+    EXPECT_EQ(c.prediction.candidate.label, built.label);
+    EXPECT_EQ(c.prediction.candidate.tile, built.tile);
+    EXPECT_EQ(c.prediction.candidate.rows * c.prediction.candidate.cols, built.owner.size());
+  }
+  EXPECT_GT(deferred, 0u);
 }
 
 TEST(Split, AFailureOnAnotherPricerFailsEveryPricer) {

@@ -73,7 +73,7 @@ TEST(LuPlan, HeterogeneousGridsTakeTheLuOrderOfTheirShape) {
   for (const auto& c : choice.priced) {
     if (c.kind != LuLayoutKind::HeterogeneousGrid) continue;
     ++grids;
-    const Candidate& g = c.prediction.candidate;
+    const Candidate g = built_candidate(c);
     const std::size_t tile_rows = (3000 + g.tile - 1) / g.tile, tile_cols = (1700 + g.tile - 1) / g.tile;
     EXPECT_EQ(g.row_order, suffix_balanced_order(g.row_share, tile_rows)) << g.label;
     EXPECT_EQ(g.col_order, suffix_balanced_order(g.col_share, tile_cols)) << g.label;

@@ -124,22 +124,42 @@ double compute_lower_bound(const Platform& platform, const Problem& problem, con
   double speed = 0.0;
   for (std::size_t x : candidate.processors())
     if (x < platform.size()) speed += platform.processors[x].speed_flops;
-  if (speed <= 0.0) return 0.0;
-  const double nb = static_cast<double>(candidate.tile);
+  return compute_lower_bound(platform, problem, candidate.tile, speed);
+}
+
+double compute_lower_bound(const Platform& platform, const Problem& problem, std::size_t tile, double speed_flops) {
+  if (tile == 0 || speed_flops <= 0.0) return 0.0;
+  const double nb = static_cast<double>(tile);
   // The kernel's best rate for this tile: grouped or tile by tile, whichever is faster.
   const double efficiency =
       platform.kernel.efficiency(nb) * std::max(1.0, platform.kernel.per_tile_calls);
-  return update_units(problem, candidate.tile) * nb * nb * nb / (speed * efficiency);
+  return update_units(problem, tile) * nb * nb * nb / (speed_flops * efficiency);
+}
+
+Candidate sketch_of(const Candidate& candidate) {
+  Candidate sketch;
+  sketch.kind = candidate.kind;
+  sketch.label = candidate.label;
+  sketch.tile = candidate.tile;
+  sketch.rows = candidate.rows;
+  sketch.cols = candidate.cols;
+  sketch.panel_rank = candidate.panel_rank;
+  return sketch;
 }
 
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
-                           const std::vector<Prediction>& predictions, bool exhaustive) {
+                           const std::vector<Prediction>& predictions, bool exhaustive,
+                           const DeferredCandidates& deferred) {
   PricingOrder result;
   const std::size_t count = predictions.size();
   result.bound.assign(count, 0.0);
   if (!exhaustive)
-    for (std::size_t i = 0; i < count; ++i)
-      result.bound[i] = compute_lower_bound(platform, problem, predictions[i].candidate);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Candidate& c = predictions[i].candidate;
+      const bool sketch = i < deferred.size() && deferred[i].build && c.owner.empty();
+      result.bound[i] = sketch ? compute_lower_bound(platform, problem, c.tile, deferred[i].speed_flops)
+                               : compute_lower_bound(platform, problem, c);
+    }
   result.coarse_first = result.pruning = !exhaustive;
   result.order.resize(count);
   std::iota(result.order.begin(), result.order.end(), std::size_t{0});
@@ -166,18 +186,48 @@ bool sampled_coarsely(const Problem& problem, const Candidate& candidate) {
   return shortest / candidate.tile > 2 * kSampledSteps;
 }
 
+/// True when candidate i is still the sketch of a deferred candidate.
+bool is_sketch(const DeferredCandidates& deferred, const std::vector<Prediction>& predictions, std::size_t i) {
+  return i < deferred.size() && deferred[i].build && predictions[i].candidate.owner.empty();
+}
+
 /// One slice's pricing: the candidates in pricing order, the best full total so far.
 class SlicePricer {
  public:
   SlicePricer(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
-              const PricingOrder& order, std::exception_ptr& failure)
-      : platform_(platform), problem_(problem), predictions_(predictions), order_(order), failure_(failure) {
+              const PricingOrder& order, const DeferredCandidates& deferred, std::exception_ptr& failure)
+      : platform_(platform), problem_(problem), predictions_(predictions), order_(order), deferred_(deferred),
+        failure_(failure) {
     slice_.priced.assign(predictions.size(), false);
   }
 
-  /// Prices candidate i's moves and memory (predict_data); false if that threw (the slice ends).
+  /// Builds candidate i if it is deferred, then prices its moves and memory (predict_data);
+  /// false if either threw (the slice ends).
   bool price_data(std::size_t i) {
-    return guarded(i, [&] { predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate); });
+    return guarded(i, [&] {
+      if (is_sketch(deferred_, predictions_, i)) predictions_[i].candidate = deferred_[i].build();
+      predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate);
+    });
+  }
+
+  /// Candidate i without a prediction, and a sketch again if it was deferred (a slice keeps no
+  /// owner table of what it dropped).
+  void forget(std::size_t i) {
+    Candidate& c = predictions_[i].candidate;
+    const bool deferred = i < deferred_.size() && deferred_[i].build;
+    predictions_[i] = Prediction{deferred ? sketch_of(c) : std::move(c), {}, 0.0, 0.0, 0};
+  }
+
+  /// With pruning, a slice other than the first prices the first candidate of the order too
+  /// (the caller's layout, where there is one) to prune against from its start; it stays the
+  /// first slice's to count and choose. False if its pricing threw (the slice ends).
+  bool price_incumbent(std::size_t index) {
+    if (index == 0 || !order_.pruning || order_.order.empty()) return true;
+    const std::size_t first = order_.order.front();
+    if (!price_data(first) || !price_steps(first, kSampledSteps)) return false;
+    if (predictions_[first].fits_memory()) incumbent_s_ = predictions_[first].total_s();
+    forget(first);
+    return true;
   }
 
   /// Prices candidate i's steps on `samples` strata, on top of price_data's; false if the
@@ -210,14 +260,18 @@ class SlicePricer {
       mine = {p.total_s(), i};
   }
 
+  /// The best full total known: the slice's pick, or the incumbent's.
+  double best_full_s() const { return std::min(slice_.pick.total_s, incumbent_s_); }
+
   /// What the coarse totals may be compared with: the best full total, widened by the margin.
-  double coarse_ceiling() const { return slice_.pick.total_s * (1.0 + kCoarseMargin); }
+  double coarse_ceiling() const { return best_full_s() * (1.0 + kCoarseMargin); }
 
   SlicePricing run(std::size_t index, std::size_t count) {
+    if (!price_incumbent(index)) return std::move(slice_);
     std::vector<std::pair<double, std::size_t>> coarse;  // (coarse total, candidate) that fit
     for (std::size_t position = index; position < predictions_.size(); position += count) {
       const std::size_t i = order_.order[position];
-      const double limit = std::min(slice_.pick.total_s, best_coarse_ * (1.0 + kCoarseMargin));
+      const double limit = std::min(best_full_s(), best_coarse_ * (1.0 + kCoarseMargin));
       // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
       if (order_.bound[i] > limit) {
         ++slice_.pruned;
@@ -227,7 +281,7 @@ class SlicePricer {
       if (!price_data(i) || (order_.pruning && !beaten_before_its_steps(i, limit, beaten)))
         return std::move(slice_);
       if (beaten) {
-        predictions_[i] = Prediction{std::move(predictions_[i].candidate), {}, 0.0, 0.0, 0};
+        forget(i);
         ++slice_.pruned;
         continue;
       }
@@ -249,7 +303,7 @@ class SlicePricer {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [coarse_s, i] : coarse) {
       if (coarse_s > coarse_ceiling()) {  // and every later one: too slow to win
-        predictions_[i] = Prediction{std::move(predictions_[i].candidate), {}, 0.0, 0.0, 0};
+        forget(i);
         ++slice_.pruned;
         continue;
       }
@@ -277,28 +331,33 @@ class SlicePricer {
   const Problem& problem_;
   std::vector<Prediction>& predictions_;
   const PricingOrder& order_;
+  const DeferredCandidates& deferred_;
   std::exception_ptr& failure_;
   SlicePricing slice_;
   double best_coarse_ = std::numeric_limits<double>::infinity();
+  double incumbent_s_ = std::numeric_limits<double>::infinity();  ///< price_incumbent's total
 };
 
 /// price_slice, keeping the exception of a failed pricing for search_candidates.
 SlicePricing price_slice_keeping(const Platform& platform, const Problem& problem,
                                  std::vector<Prediction>& predictions, const PricingOrder& order,
-                                 std::size_t index, std::size_t count, std::exception_ptr& failure) {
-  return SlicePricer(platform, problem, predictions, order, failure).run(index, count);
+                                 std::size_t index, std::size_t count, const DeferredCandidates& deferred,
+                                 std::exception_ptr& failure) {
+  return SlicePricer(platform, problem, predictions, order, deferred, failure).run(index, count);
 }
 
 }  // namespace
 
 SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
-                         const PricingOrder& order, std::size_t index, std::size_t count) {
+                         const PricingOrder& order, std::size_t index, std::size_t count,
+                         const DeferredCandidates& deferred) {
   std::exception_ptr failure;
-  return price_slice_keeping(platform, problem, predictions, order, index, count, failure);
+  return price_slice_keeping(platform, problem, predictions, order, index, count, deferred, failure);
 }
 
 SearchResult search_candidates(const Platform& platform, const Problem& problem,
-                               std::vector<Prediction>& predictions, const SearchOptions& options) {
+                               std::vector<Prediction>& predictions, const SearchOptions& options,
+                               const DeferredCandidates& deferred) {
   const PricingSlice& slice = options.slice;
   if (slice.count == 0 || slice.index >= slice.count)
     throw InvalidArgument("search_candidates: slice " + std::to_string(slice.index) + " of " +
@@ -307,8 +366,9 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
     throw InvalidArgument("search_candidates: " + std::to_string(slice.count) + " slices but no agreement");
   const std::size_t count = predictions.size();
   std::exception_ptr failure;
-  const PricingOrder order = pricing_order(platform, problem, predictions, options.exhaustive);
-  SlicePricing mine = price_slice_keeping(platform, problem, predictions, order, slice.index, slice.count, failure);
+  const PricingOrder order = pricing_order(platform, problem, predictions, options.exhaustive, deferred);
+  SlicePricing mine =
+      price_slice_keeping(platform, problem, predictions, order, slice.index, slice.count, deferred, failure);
   const CandidatePick agreed = slice.count > 1 ? slice.agree(mine.pick) : mine.pick;
   if (agreed.total_s < 0.0) {  // a pricer failed
     if (failure && agreed.index == mine.pick.index && agreed.total_s == mine.pick.total_s)
@@ -323,6 +383,9 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
     msg << "choose: none of the " << count << " candidates fits in memory";
     throw Error(msg.str());
   }
+  // Every pricer builds the winner alike (the builds are deterministic): the same plan everywhere.
+  if (is_sketch(deferred, predictions, agreed.index))
+    predictions[agreed.index].candidate = deferred[agreed.index].build();
   SearchResult result;
   result.chosen = agreed.index;
   result.total_s = agreed.total_s;

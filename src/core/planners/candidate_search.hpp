@@ -67,6 +67,25 @@ std::size_t near_square_count(std::size_t count);
 /// the candidate's processors, at the kernel's best rate for its tile size.
 double compute_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
+/// compute_lower_bound for a candidate of tile `tile` whose processors' speeds add up to
+/// `speed_flops` (0: no bound, 0 is returned).
+double compute_lower_bound(const Platform& platform, const Problem& problem, std::size_t tile, double speed_flops);
+
+/// A candidate a planner lists before building it. At a thousand processors one rank prices a
+/// few of thousands of candidates, and building each one's owner table and tile orders (N/nb
+/// entries) was most of a rank's share. Its prediction holds a sketch (sketch_of: kind, label,
+/// tile, grid size, no owner) until the search prices or chooses it and calls `build`.
+struct DeferredCandidate {
+  std::function<Candidate()> build;  ///< empty: the candidate is built already
+  double speed_flops = 0.0;          ///< its processors' summed speed (compute_lower_bound)
+};
+
+/// The candidate without its owner table, shares and orders: what a listing needs to name it.
+Candidate sketch_of(const Candidate& candidate);
+
+/// Per candidate, how to build it; empty, or an empty `build`: the candidate is built already.
+using DeferredCandidates = std::vector<DeferredCandidate>;
+
 /// One pricer's best candidate: its total time and its index in the planner's list.
 struct CandidatePick {
   /// +inf: none fits; kRefusedPick: the pricing refused the candidate (InvalidArgument);
@@ -119,10 +138,14 @@ inline constexpr std::size_t kCoarseSampledSteps = 12;
 /// strata on the step models, with room to spare: step_sampling_test.cpp measures it).
 inline constexpr double kCoarseMargin = 0.10;
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
-                           const std::vector<Prediction>& predictions, bool exhaustive);
+                           const std::vector<Prediction>& predictions, bool exhaustive,
+                           const DeferredCandidates& deferred = {});
 
 /// Prices slice `index` of `count` (the candidates at positions index, index + count, … of
-/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice,
+/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice
+/// (with pruning, every slice but the first prices the first candidate of the order as well,
+/// without counting it as its own: a bound to prune against from the start, where the first
+/// is the caller's layout that every other candidate must beat),
 /// and, once their moves and memory are priced (predict_data), those that do not fit or whose
 /// bound plus moves exceeds it (they keep no prediction).
 /// With order.coarse_first, candidates whose step sequences are sampled are priced on
@@ -131,10 +154,12 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
 /// pruned and keep no prediction).
 /// A pricing that throws ends the slice with a pick of -inf at that candidate; the exception
 /// is rethrown by search_candidates.
+/// A deferred candidate is built when the slice prices it (and sketched again if it is pruned).
 /// @param predictions on return, the priced ones hold their prediction.
 /// @pre index < count.
 SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
-                         const PricingOrder& order, std::size_t index, std::size_t count);
+                         const PricingOrder& order, std::size_t index, std::size_t count,
+                         const DeferredCandidates& deferred = {});
 
 /// What search_candidates chose.
 struct SearchResult {
@@ -148,12 +173,15 @@ struct SearchResult {
 /// lowest bound first, skipping those whose bound exceeds the best priced so far (none when
 /// options.exhaustive), then agrees on the winner: the fastest that fits in memory, the
 /// earlier on ties, as choose() would among all of them.
-/// @param predictions on return, the priced ones hold their prediction.
+/// @param predictions on return, the priced ones hold their prediction, and the winner its
+///   built candidate on every pricer (deferred: built here if another pricer priced it).
+/// @param deferred per candidate, how to build it (empty: all are built).
 /// @throws InvalidArgument as predict (rethrown by its pricer; the others throw an
 ///   InvalidArgument naming the candidate, or an Error when some pricer failed otherwise);
 ///   Error if no candidate fits in memory; InvalidArgument on a slice index >= count, or
 ///   count > 1 without agree.
 SearchResult search_candidates(const Platform& platform, const Problem& problem,
-                               std::vector<Prediction>& predictions, const SearchOptions& options);
+                               std::vector<Prediction>& predictions, const SearchOptions& options,
+                               const DeferredCandidates& deferred = {});
 
 }  // namespace hetscal::core

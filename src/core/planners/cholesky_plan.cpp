@@ -1,6 +1,7 @@
 #include "core/planners/cholesky_plan.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "core/common/error.hpp"
@@ -34,24 +35,32 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem));
   }
 
-  /// 2DBC and the planner's heterogeneous grid on every shape p×q = k.
+  /// 2DBC and the planner's heterogeneous grid on every shape p×q = k, deferred: only the
+  /// grids a search prices are built.
   void add_grids(const std::vector<std::size_t>& fastest) {
+    const auto processors = std::make_shared<const std::vector<std::size_t>>(fastest);
+    const double speed = summed_speed(platform_, fastest);
     for (const GridShape shape : grid_shapes(fastest.size())) {
       const std::size_t p = shape.rows, q = shape.cols;
       if (wants(CholeskyLayoutKind::BlockCyclic)) {
         const double T = cholesky_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        const std::string label = label_of(CholeskyLayoutKind::BlockCyclic, p, q);
         for (std::size_t nb : tiles())
-          add(CholeskyLayoutKind::BlockCyclic,
-              block_cyclic_grid(label_of(CholeskyLayoutKind::BlockCyclic, p, q), nb, shape, fastest), T);
+          add_deferred(CholeskyLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
+                       {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T);
       }
       if (wants(CholeskyLayoutKind::HeterogeneousGrid) && fastest.size() > 1) {
-        const GridChoice plan = plan_grid_shape(cycle_times_, p, q);
+        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, p, q));
+        const std::string label = label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q);
+        const std::size_t n = n_;
         for (std::size_t nb : tiles())
-          add(CholeskyLayoutKind::HeterogeneousGrid,
-              with_cholesky_order(cartesian_candidate(label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q), nb, p,
-                                                      q, plan.arrangement.processor, plan.shares.r, plan.shares.c),
-                                  n_),
-              0.0);
+          add_deferred(CholeskyLayoutKind::HeterogeneousGrid, cartesian_sketch(label + " ordered", nb, shape),
+                       {[=] {
+                          return with_cholesky_order(cartesian_candidate(label, nb, p, q, plan->arrangement.processor,
+                                                                         plan->shares.r, plan->shares.c),
+                                                     n);
+                        },
+                        speed});
       }
     }
   }

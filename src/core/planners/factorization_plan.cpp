@@ -77,6 +77,31 @@ Candidate block_cyclic_grid(std::string label, std::size_t tile, GridShape shape
   return c;
 }
 
+Candidate cartesian_sketch(std::string label, std::size_t tile, GridShape shape) {
+  Candidate sketch;
+  sketch.kind = CandidateKind::Cartesian;
+  sketch.label = std::move(label);
+  sketch.tile = tile;
+  sketch.rows = shape.rows;
+  sketch.cols = shape.cols;
+  return sketch;
+}
+
+double summed_speed(const Platform& platform, const std::vector<std::size_t>& processors) {
+  double speed = 0.0;
+  for (std::size_t x : processors) speed += platform.processors[x].speed_flops;
+  return speed;
+}
+
+bool columns_mix_speeds(const Platform& platform, std::size_t rows, std::size_t cols,
+                        const std::vector<std::size_t>& owner) {
+  for (std::size_t b = 0; b < cols; ++b)
+    for (std::size_t a = 1; a < rows; ++a)
+      if (platform.processors[owner[a * cols + b]].speed_flops != platform.processors[owner[b]].speed_flops)
+        return true;
+  return false;
+}
+
 std::vector<double> cycle_times_of(const Platform& platform) {
   std::vector<double> t;
   for (const auto& proc : platform.processors) t.push_back(1.0 / proc.speed_flops);

@@ -59,6 +59,18 @@ std::string plan_label(const std::string& name, std::size_t p, std::size_t q);
 Candidate block_cyclic_grid(std::string label, std::size_t tile, GridShape shape,
                             std::vector<std::size_t> processors);
 
+/// The sketch of a Cartesian candidate on a p×q grid (sketch_of, candidate_search.hpp): what a
+/// planner lists for a grid it builds only if the search prices or chooses it.
+Candidate cartesian_sketch(std::string label, std::size_t tile, GridShape shape);
+
+/// The summed speed of `processors` (platform indices).
+double summed_speed(const Platform& platform, const std::vector<std::size_t>& processors);
+
+/// True when some column of a rows×cols owner table (row-major platform processors) has
+/// owners of different speeds.
+bool columns_mix_speeds(const Platform& platform, std::size_t rows, std::size_t cols,
+                        const std::vector<std::size_t>& owner);
+
 /// 1/speed of every processor of the platform (the grid planner's cycle-times).
 std::vector<double> cycle_times_of(const Platform& platform);
 
@@ -76,7 +88,16 @@ struct PricedCandidate {
   Prediction prediction;     ///< the candidate (owners, tile, orders) and its predicted time
   bool priced = false;       ///< false: pruned by its lower bound, or priced by another slice
   double pattern_cost = 0.0; ///< patterns and 2DBC: the routine's T (pattern_cost.hpp); 0 for the rest
+  /// How to build the candidate while prediction.candidate is its sketch (candidate_search.hpp):
+  /// the search builds those it prices and the winner; the others stay sketches.
+  DeferredCandidate deferred;
 };
+
+/// The candidate in full: built now if the search left it a sketch (it was not priced here).
+template <typename Kind>
+Candidate built_candidate(const PricedCandidate<Kind>& c) {
+  return c.deferred.build && c.prediction.candidate.owner.empty() ? c.deferred.build() : c.prediction.candidate;
+}
 
 /// What a planner decided, and everything it priced.
 template <typename Kind>
@@ -136,6 +157,12 @@ class CandidateList {
     c.pattern_cost = pattern_cost;
     built_.push_back(std::move(c));
   }
+  /// Lists a candidate to be built only if the search prices or chooses it: `sketch` names it
+  /// (sketch_of), `deferred` builds it and gives its processors' speed.
+  void add_deferred(Kind kind, Candidate sketch, DeferredCandidate deferred, double pattern_cost = 0.0) {
+    add(kind, std::move(sketch), pattern_cost);
+    built_.back().deferred = std::move(deferred);
+  }
   std::vector<PricedCandidate<Kind>>& built() { return built_; }
 
  private:
@@ -155,9 +182,14 @@ PlanChoice<Kind> price_and_choose(const Platform& platform, const Problem& probl
   PlanChoice<Kind> choice;
   choice.priced = std::move(built);
   std::vector<Prediction> predictions;
+  DeferredCandidates deferred;
   predictions.reserve(choice.priced.size());
-  for (auto& c : choice.priced) predictions.push_back(std::move(c.prediction));
-  const SearchResult result = search_candidates(platform, problem, predictions, search);
+  deferred.reserve(choice.priced.size());
+  for (auto& c : choice.priced) {
+    predictions.push_back(std::move(c.prediction));
+    deferred.push_back(c.deferred);
+  }
+  const SearchResult result = search_candidates(platform, problem, predictions, search, deferred);
   for (std::size_t i = 0; i < predictions.size(); ++i) {
     choice.priced[i].prediction = std::move(predictions[i]);
     choice.priced[i].priced = result.priced[i];

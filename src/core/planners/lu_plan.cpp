@@ -1,6 +1,7 @@
 #include "core/planners/lu_plan.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "core/common/error.hpp"
@@ -31,28 +32,37 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner)),
         platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
 
-  void add_caller(const Problem& problem) { add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem)); }
-
   /// 2DBC on every shape p×q = k; the planner's heterogeneous grid with its tiles in LU
   /// order where the speeds differ (with equal speeds it is 2DBC again: built only when 2DBC
-  /// itself is not wanted).
+  /// itself is not wanted). Both deferred: only the grids a search prices are built.
   void add_grids(const std::vector<std::size_t>& fastest) {
     const bool hetero = speeds_differ(platform_, fastest) || !wants(LuLayoutKind::BlockCyclic);
+    const auto processors = std::make_shared<const std::vector<std::size_t>>(fastest);
+    const double speed = summed_speed(platform_, fastest);
     for (const GridShape shape : grid_shapes(fastest.size())) {
       const std::size_t p = shape.rows, q = shape.cols;
       if (wants(LuLayoutKind::BlockCyclic)) {
         const double T = lu_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        const std::string label = label_of(LuLayoutKind::BlockCyclic, p, q);
+        const bool mixes = columns_mix_speeds(platform_, p, q, fastest);
         for (std::size_t nb : tiles())
-          add(LuLayoutKind::BlockCyclic, block_cyclic_grid(label_of(LuLayoutKind::BlockCyclic, p, q), nb, shape, fastest), T);
+          add_grid(LuLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
+                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
-        const GridChoice plan = plan_grid_shape(cycle_times_, p, q);
+        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, p, q));
+        const std::string label = label_of(LuLayoutKind::HeterogeneousGrid, p, q);
+        const bool mixes = columns_mix_speeds(platform_, p, q, plan->arrangement.processor);
+        const MatrixShape matrix = shape_;
         for (std::size_t nb : tiles())
-          add(LuLayoutKind::HeterogeneousGrid,
-              with_suffix_balanced_order(cartesian_candidate(label_of(LuLayoutKind::HeterogeneousGrid, p, q), nb, p, q,
-                                                             plan.arrangement.processor, plan.shares.r, plan.shares.c),
-                                         shape_),
-              0.0);
+          add_grid(LuLayoutKind::HeterogeneousGrid, cartesian_sketch(label, nb, shape),
+                   {[=] {
+                      return with_suffix_balanced_order(cartesian_candidate(label, nb, p, q, plan->arrangement.processor,
+                                                                            plan->shares.r, plan->shares.c),
+                                                        matrix);
+                    },
+                    speed},
+                   0.0, mixes);
       }
     }
   }
@@ -75,34 +85,53 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   void add_fastest_panel_variants() {
     const std::size_t count = built().size();
     for (std::size_t i = 0; i < count; ++i) {
+      if (!columns_mix_[i]) continue;
       const LuCandidate c = built()[i];  // a copy: add() grows the list
-      if (c.kind == LuLayoutKind::CallerLayout || !columns_mix_speeds(c.prediction.candidate)) continue;
-      Candidate fastest_panel = c.prediction.candidate;
-      fastest_panel.panel_rank = PanelRank::Fastest;
-      fastest_panel.label += "/fast";
-      add(c.kind, std::move(fastest_panel), c.pattern_cost);
+      Candidate variant = c.prediction.candidate;  // the candidate, or its sketch
+      variant.panel_rank = PanelRank::Fastest;
+      variant.label += "/fast";
+      if (!c.deferred.build) {
+        add(c.kind, std::move(variant), c.pattern_cost);
+        continue;
+      }
+      const auto build = c.deferred.build;
+      add_deferred(c.kind, std::move(variant),
+                   {[build] {
+                      Candidate built = build();
+                      built.panel_rank = PanelRank::Fastest;
+                      built.label += "/fast";
+                      return built;
+                    },
+                    c.deferred.speed_flops},
+                   c.pattern_cost);
     }
   }
 
+  void add_caller(const Problem& problem) {
+    add(LuLayoutKind::CallerLayout, caller_layout_candidate(problem));
+    columns_mix_.push_back(false);  // ScaLAPACK's own kernel factorises its panels
+  }
 
  private:
-  bool columns_mix_speeds(const Candidate& c) const {
-    for (std::size_t b = 0; b < c.cols; ++b)
-      for (std::size_t a = 1; a < c.rows; ++a)
-        if (platform_.processors[c.owner[a * c.cols + b]].speed_flops != platform_.processors[c.owner[b]].speed_flops)
-          return true;
-    return false;
+  void add_grid(LuLayoutKind kind, Candidate sketch, DeferredCandidate deferred, double T, bool columns_mix) {
+    add_deferred(kind, std::move(sketch), std::move(deferred), T);
+    columns_mix_.push_back(columns_mix);
   }
 
   void add_pattern(LuLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
     const double T = lu_cost(pattern);
-    for (std::size_t nb : tiles()) add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);
+    for (std::size_t nb : tiles()) {
+      add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);
+      const Candidate& c = built().back().prediction.candidate;
+      columns_mix_.push_back(columns_mix_speeds(platform_, c.rows, c.cols, c.owner));
+    }
   }
 
   const Platform& platform_;
   MatrixShape shape_;
   const LuPlanOptions& options_;
   std::vector<double> cycle_times_;
+  std::vector<bool> columns_mix_;  ///< per listed candidate: a column of its owner table mixes speeds
 };
 
 }  // namespace

@@ -134,9 +134,10 @@ constexpr std::size_t kTimedSlices = 8;
 // the slowest of the kTimedSlices slices estimated costliest, each priced and timed here.
 // CPU seconds of this process, so that other processes of a shared machine do not count.
 double per_rank_seconds(const core::Platform& platform, const core::Problem& problem,
-                        std::vector<core::Prediction> built, bool exhaustive, double build_s) {
+                        std::vector<core::Prediction> built, const core::DeferredCandidates& deferred,
+                        bool exhaustive, double build_s) {
   const std::clock_t start = std::clock();
-  const core::PricingOrder order = core::pricing_order(platform, problem, built, exhaustive);
+  const core::PricingOrder order = core::pricing_order(platform, problem, built, exhaustive, deferred);
   const double shared_s = build_s + cpu_seconds_since(start);
   const std::size_t ranks = platform.size();
   const std::size_t slices = std::min(ranks, built.size());
@@ -152,7 +153,7 @@ double per_rank_seconds(const core::Platform& platform, const core::Problem& pro
   double slowest = 0.0;
   for (std::size_t t = 0; t < timed; ++t) {
     const std::clock_t slice_start = std::clock();
-    core::price_slice(platform, problem, built, order, costliest[t], ranks);
+    core::price_slice(platform, problem, built, order, costliest[t], ranks, deferred);
     slowest = std::max(slowest, cpu_seconds_since(slice_start));
   }
   return shared_s + slowest;
@@ -182,9 +183,13 @@ Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates
   core::PlanCandidates<Kind> built = candidates(options);
   const double build_s = cpu_seconds_since(build_start);
   std::vector<core::Prediction> unpriced;
-  for (core::PricedCandidate<Kind>& c : built.built) unpriced.push_back(std::move(c.prediction));
-  report.planning_per_rank_s =
-      per_rank_seconds(report.platform, built.problem, std::move(unpriced), options.search.exhaustive, build_s);
+  core::DeferredCandidates deferred;
+  for (core::PricedCandidate<Kind>& c : built.built) {
+    unpriced.push_back(std::move(c.prediction));
+    deferred.push_back(std::move(c.deferred));
+  }
+  report.planning_per_rank_s = per_rank_seconds(report.platform, built.problem, std::move(unpriced), deferred,
+                                                options.search.exhaustive, build_s);
   return choice.kind;
 }
 
@@ -206,7 +211,7 @@ void run_gemm_planner(ModelReport& report) {
   report.planning_cpu_s = cpu_seconds_since(cpu_start);
   take_priced(report, std::move(predictions), result.priced, result.chosen);
   report.planning_per_rank_s =
-      per_rank_seconds(report.platform, report.problem, unpriced, search.exhaustive, build_s);
+      per_rank_seconds(report.platform, report.problem, unpriced, {}, search.exhaustive, build_s);
   const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, options);
   if (largest_pattern < report.platform.size()) report.patterns_left_out_from = largest_pattern + 1;
 }
