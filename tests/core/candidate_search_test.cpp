@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -152,6 +153,36 @@ TEST(Pruning, APrunedCandidateCouldNotHaveWon) {
     pruned += lu.pruned + qr.pruned + cholesky.pruned;
   }
   EXPECT_GT(pruned, 0u);  // the bound did prune: the test checked something
+}
+
+// The bound's update work, summed step by step as the step models count it (whole trailing
+// tiles), against its closed form.
+TEST(Pruning, TheComputeBoundSumsTheStepsUpdates) {
+  const Platform platform = planner_platform(three_generations(6));
+  for (Routine routine : {Routine::LU, Routine::QR, Routine::Cholesky}) {
+    for (std::size_t m : {1000u, 4100u}) {
+      for (std::size_t nb : {32u, 100u, 256u}) {
+        Problem problem;
+        problem.routine = routine;
+        problem.n = 3000;
+        problem.m = routine == Routine::Cholesky ? 3000 : m;
+        const double b = static_cast<double>(nb);
+        const double rows = std::ceil(static_cast<double>(problem.rows()) / b), cols = std::ceil(3000.0 / b);
+        double units = 0.0;
+        for (double k = 0.0; k < std::min(rows, cols); k += 1.0) {
+          const double below = rows - k - 1.0, right = cols - k - 1.0;
+          units += routine == Routine::LU ? 2.0 * below * right
+                   : routine == Routine::QR ? 4.0 * (below + 1.0) * right
+                                            : below + below * (below - 1.0);
+        }
+        const double speed = 7.0e9;
+        const double rate = speed * platform.kernel.efficiency(b) * std::max(1.0, platform.kernel.per_tile_calls);
+        EXPECT_NEAR(compute_lower_bound(platform, problem, nb, speed), units * b * b * b / rate,
+                    1e-12 * units * b * b * b / rate)
+            << routine_name(routine) << " m " << m << " nb " << nb;
+      }
+    }
+  }
 }
 
 TEST(Pruning, ExhaustivePricesEveryCandidate) {

@@ -19,24 +19,27 @@ double tiles_of(std::size_t extent, std::size_t tile) {
   return static_cast<double>((extent + tile - 1) / tile);
 }
 
+/// Σ_{k=0}^{S−1} (A − k)(B − k), in closed form.
+double sum_of_products(double S, double A, double B) {
+  return S * A * B - (A + B) * S * (S - 1.0) / 2.0 + (S - 1.0) * S * (2.0 * S - 1.0) / 6.0;
+}
+
 /// The update work of the routine's steps in units of nb³ flops, as the step models count it
 /// (lu_steps.hpp, qr_steps.hpp, cholesky_steps.hpp, time_model_steps.hpp for GEMM): whole
-/// trailing tiles, summed over the steps.
+/// trailing tiles, summed over the steps k < S = min(rows, cols) tiles, in closed form (a
+/// search bounds thousands of candidates, and N/nb steps each would add up).
 double update_units(const Problem& problem, std::size_t nb) {
   const double rows = tiles_of(problem.rows(), nb), cols = tiles_of(problem.n, nb);
   if (problem.routine == Routine::Gemm) return 2.0 * tiles_of(problem.inner(), nb) * rows * cols;
-  const double steps = tiles_of(std::min(problem.rows(), problem.n), nb);
-  double units = 0.0;
-  for (double k = 0.0; k < steps; k += 1.0) {
-    const double below = std::max(0.0, rows - k - 1.0), right = std::max(0.0, cols - k - 1.0);
-    switch (problem.routine) {
-      case Routine::LU: units += 2.0 * below * right; break;                   // GEMM 2nb³
-      case Routine::QR: units += 4.0 * (below + 1.0) * right; break;           // Vᴴ·A and the update
-      case Routine::Cholesky: units += below + below * (below - 1.0); break;  // SYRK nb³, GEMM 2nb³ (lower)
-      case Routine::Gemm: break;
-    }
+  const double steps = std::min(rows, cols);
+  switch (problem.routine) {
+    case Routine::LU: return 2.0 * sum_of_products(steps, rows - 1.0, cols - 1.0);  // GEMM 2nb³
+    case Routine::QR: return 4.0 * sum_of_products(steps, rows, cols - 1.0);        // Vᴴ·A and the update
+    case Routine::Cholesky:  // SYRK nb³ and GEMM 2nb³ on b tiles below: b + b(b − 1) = b²
+      return sum_of_products(steps, rows - 1.0, rows - 1.0);
+    case Routine::Gemm: break;
   }
-  return units;
+  return 0.0;
 }
 
 /// Keeps the `most` boundaries with the largest speed drop to the next class (and the last).
