@@ -73,6 +73,11 @@ GridChoice plan_grid_shape(const std::vector<double>& cycle_times, std::size_t p
   return plan_sorted_shape(cycle_times, sorted, p, q, options);
 }
 
+GridChoice plan_grid_shape(const std::vector<double>& cycle_times, const SortedProcessors& sorted, std::size_t p,
+                           std::size_t q, const PlannerOptions& options) {
+  return plan_sorted_shape(cycle_times, sorted, p, q, options);
+}
+
 GridChoice choose_grid(const std::vector<double>& cycle_times, const PlannerOptions& options,
                        const GridScore& score) {
   const std::vector<GridCandidate> candidates = list_grid_shapes(cycle_times, options);

@@ -75,6 +75,12 @@ const GridCandidate& best_candidate(const std::vector<GridCandidate>& candidates
 GridChoice plan_grid_shape(const std::vector<double>& cycle_times, std::size_t p, std::size_t q,
                            const PlannerOptions& options = {});
 
+/// plan_grid_shape with the processors sorted once (sort_processors(cycle_times)) for many
+/// shapes: a planner that tries every shape of thousands of processors sorted them for each.
+/// @pre sorted == sort_processors(cycle_times).
+GridChoice plan_grid_shape(const std::vector<double>& cycle_times, const SortedProcessors& sorted, std::size_t p,
+                           std::size_t q, const PlannerOptions& options = {});
+
 /// list_grid_shapes, best_candidate, then the full plan of the winner.
 /// @throws InvalidArgument as list_grid_shapes and best_candidate.
 GridChoice choose_grid(const std::vector<double>& cycle_times, const PlannerOptions& options = {},

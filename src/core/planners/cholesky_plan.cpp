@@ -29,7 +29,8 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
  public:
   CandidateBuilder(const Platform& platform, std::size_t n, const CholeskyPlanOptions& options)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan")),
-        platform_(platform), n_(n), options_(options), cycle_times_(cycle_times_of(platform)) {}
+        platform_(platform), n_(n), options_(options), cycle_times_(cycle_times_of(platform)),
+        sorted_(sort_processors(cycle_times_)) {}
 
   void add_caller(const Problem& problem) {
     add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem));
@@ -50,7 +51,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
                        {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T);
       }
       if (wants(CholeskyLayoutKind::HeterogeneousGrid) && fastest.size() > 1) {
-        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, p, q));
+        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, sorted_, p, q));
         const std::string label = label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q);
         const std::size_t n = n_;
         for (std::size_t nb : tiles())
@@ -100,6 +101,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
   std::size_t n_;
   const CholeskyPlanOptions& options_;
   std::vector<double> cycle_times_;
+  SortedProcessors sorted_;  ///< cycle_times_ sorted once for every shape
 };
 
 }  // namespace

@@ -30,7 +30,8 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
                      const std::string& planner)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner)),
-        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)) {}
+        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)),
+        sorted_(sort_processors(cycle_times_)) {}
 
   /// 2DBC on every shape p×q = k; the planner's heterogeneous grid with its tiles in LU
   /// order where the speeds differ (with equal speeds it is 2DBC again: built only when 2DBC
@@ -50,7 +51,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                    {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
-        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, p, q));
+        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, sorted_, p, q));
         const std::string label = label_of(LuLayoutKind::HeterogeneousGrid, p, q);
         const bool mixes = columns_mix_speeds(platform_, p, q, plan->arrangement.processor);
         const MatrixShape matrix = shape_;
@@ -131,6 +132,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   MatrixShape shape_;
   const LuPlanOptions& options_;
   std::vector<double> cycle_times_;
+  SortedProcessors sorted_;  ///< cycle_times_ sorted once for every shape
   std::vector<bool> columns_mix_;  ///< per listed candidate: a column of its owner table mixes speeds
 };
 
