@@ -139,7 +139,9 @@ GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, s
                             std::int64_t k, std::int64_t largest_tile, const core::KernelRate& kernel) {
   std::vector<double> cycle_times;
   for (double s : speeds) cycle_times.push_back(1.0 / s);
-  const std::vector<core::GridCandidate> shapes = core::list_grid_shapes(cycle_times);
+  // Only shapes whose sides a panel plan accepts (maps_for_tile): at most max_panel of them.
+  const auto longest_side = static_cast<std::size_t>(core::PanelSizeOptions{}.max_panel);
+  const std::vector<core::GridCandidate> shapes = core::list_bounded_grid_shapes(cycle_times, longest_side);
   // No tile narrower than the kernel runs efficiently, where the matrix is that wide: a
   // SUMMA step on 1-wide tiles is a rank-1 update, memory-bound (issue 29's skinny PDGEMMs).
   const std::int64_t efficient = std::min<std::int64_t>(

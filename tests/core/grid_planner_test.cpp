@@ -164,6 +164,32 @@ TEST(GridPlanner, ChooseUsesTheScore) {
   EXPECT_THROW(best_candidate(list_grid_shapes({1.0}), GridScore{}), InvalidArgument);
 }
 
+TEST(GridPlanner, ListsTheShapesOfBoundedSides) {
+  // Up to the bound: list_grid_shapes' shapes, planned alike.
+  const std::vector<GridCandidate> every = list_grid_shapes(kWorkstations);
+  const std::vector<GridCandidate> bounded = list_bounded_grid_shapes(kWorkstations, 4);
+  ASSERT_EQ(bounded.size(), 4u);
+  for (std::size_t p = 1; p <= 4; ++p) {
+    EXPECT_EQ(bounded[p - 1].rows, p);
+    EXPECT_EQ(bounded[p - 1].cols, std::min<std::size_t>(4, 9 / p));
+    if (9 / p <= 4) {
+      EXPECT_EQ(bounded[p - 1].figures.work_per_time, every[p - 1].figures.work_per_time);
+    }
+  }
+  // 1x4 instead of 1x9: the fastest four, in one row (W = their Σ 1/t).
+  const GridChoice g14 = plan_grid_shape(kWorkstations, 1, 4);
+  EXPECT_EQ(bounded[0].figures.work_per_time, g14.candidate.figures.work_per_time);
+  // Thousands of processors: no more shapes than the bound, no side longer.
+  const std::vector<double> many(20000, 1.0);
+  const std::vector<GridCandidate> wide = list_bounded_grid_shapes(many, 64);
+  ASSERT_EQ(wide.size(), 64u);
+  for (const GridCandidate& c : wide) {
+    EXPECT_LE(c.rows, 64u);
+    EXPECT_EQ(c.cols, 64u);  // 20,000 / p >= 64 for every p <= 64
+  }
+  EXPECT_THROW(list_bounded_grid_shapes(kWorkstations, 0), InvalidArgument);
+}
+
 TEST(GridPlanner, RefusesBadInput) {
   EXPECT_THROW(list_grid_shapes({}), InvalidArgument);
   EXPECT_THROW(plan_grid_shape({1.0, 2.0}, 2, 2), InvalidArgument);

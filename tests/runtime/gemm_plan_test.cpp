@@ -66,6 +66,20 @@ TEST(ShimGemmPlan, TileBounds) {
   EXPECT_EQ(planned_tile(160, 400, 4), 20);
 }
 
+// Beyond 64 × 64 ranks every p × ⌊P/p⌋ grid has a side longer than a panel plan takes: the
+// plan uses the fastest ranks of a grid of sides <= 64 instead of refusing every PDGEMM.
+TEST(ShimGemmPlan, ThousandsOfRanksGetAGridOfBoundedSides) {
+  std::vector<double> speeds;
+  for (int r = 0; r < 16384; ++r) speeds.push_back(static_cast<double>(1 << (r % 3)));
+  const GemmLayout plan = plan_gemm_layout(speeds, 100000, 100000, 100000);
+  const layout::ProcessGrid& grid = plan.c->grid();
+  EXPECT_LE(grid.nprow(), 64);
+  EXPECT_LE(grid.npcol(), 64);
+  EXPECT_GT(grid.nprow() * grid.npcol(), 1024);
+  for (int r = 0; r < grid.nprow(); ++r)
+    for (int c = 0; c < grid.npcol(); ++c) EXPECT_EQ(speeds[static_cast<std::size_t>(grid.rank(r, c))], 4.0);
+}
+
 TEST(ShimGemmPlan, NoTileNarrowerThanTheKernelRunsEfficiently) {
   // PDGETRI's 600x32x504 PDGEMM on 4 ranks (issue 29): planned_tile alone gives 4, and the
   // tiles tried went down to 1 (rank-1 updates). With the kernel measured, 16 is the

@@ -1,5 +1,6 @@
 #include "core/grids/grid_planner.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "core/common/error.hpp"
@@ -48,6 +49,17 @@ std::vector<GridCandidate> list_grid_shapes(const std::vector<double>& cycle_tim
   candidates.reserve(n);
   for (std::size_t p = 1; p <= n; ++p)
     candidates.push_back(plan_sorted_shape(cycle_times, sorted, p, n / p, options).candidate);
+  return candidates;
+}
+
+std::vector<GridCandidate> list_bounded_grid_shapes(const std::vector<double>& cycle_times, std::size_t longest_side,
+                                                    const PlannerOptions& options) {
+  if (longest_side == 0) throw InvalidArgument("list_bounded_grid_shapes: a longest side of 0");
+  const SortedProcessors sorted = sort_processors(cycle_times);
+  const std::size_t n = sorted.size();
+  std::vector<GridCandidate> candidates;
+  for (std::size_t p = 1; p <= std::min(n, longest_side); ++p)
+    candidates.push_back(plan_sorted_shape(cycle_times, sorted, p, std::min(longest_side, n / p), options).candidate);
   return candidates;
 }
 

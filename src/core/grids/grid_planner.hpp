@@ -65,6 +65,15 @@ double score_by_work_per_time(const GridCandidate& candidate);
 std::vector<GridCandidate> list_grid_shapes(const std::vector<double>& cycle_times,
                                             const PlannerOptions& options = {});
 
+/// The shapes with no side longer than `longest_side`: p × min(longest_side, ⌊n/p⌋) for
+/// p = 1 … min(n, longest_side), each planned on the fastest p·q processors. list_grid_shapes'
+/// n shapes cost O(n²) or more (9 s at n = 16,384), and beyond longest_side² processors none
+/// of them is short enough for a panel plan of that side; these are at most longest_side.
+/// @return by increasing p; the same as list_grid_shapes' first entries where ⌊n/p⌋ <= longest_side.
+/// @throws InvalidArgument on a bad cycle-time or longest_side = 0.
+std::vector<GridCandidate> list_bounded_grid_shapes(const std::vector<double>& cycle_times, std::size_t longest_side,
+                                                    const PlannerOptions& options = {});
+
 /// The candidate with the highest score (the first, i.e. fewest rows, among equals).
 /// @throws InvalidArgument if `candidates` is empty or `score` is empty.
 const GridCandidate& best_candidate(const std::vector<GridCandidate>& candidates,
