@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "core/common/error.hpp"
+#include "core/time_models/cholesky_steps.hpp"
+#include "core/time_models/cholesky_work_bound.hpp"
 #include "core/time_models/lu_steps.hpp"
 #include "core/time_models/panel_chain_bound.hpp"
 #include "core/time_models/qr_steps.hpp"
@@ -206,10 +208,14 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
 
 double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate) {
   const bool hetscal_kernel = problem.routine == Routine::LU || problem.routine == Routine::QR;
-  if (!hetscal_kernel || candidate.kind == CandidateKind::CallerLayout) return 0.0;
+  if (candidate.kind == CandidateKind::CallerLayout) return 0.0;
+  if (!hetscal_kernel && problem.routine != Routine::Cholesky) return 0.0;
   const TileOwnership plan = ownership_of(candidate, step_layout_shape(problem));
   require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
-  return panel_chain_lower_bound(platform, problem.routine, plan);
+  if (hetscal_kernel) return panel_chain_lower_bound(platform, problem.routine, plan);
+  // Cholesky: what simulate_steps prices with simulate_cholesky (tiles on the diagonal).
+  const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
+  return triangle ? cholesky_update_lower_bound(platform, plan) : 0.0;
 }
 
 void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction) {

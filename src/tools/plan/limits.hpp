@@ -15,6 +15,10 @@ inline constexpr std::size_t kMaxProcessors = 1024;
 /// Processors with --model: the runtime's planner (speed classes, a few process counts,
 /// pruned candidates; core/planners/candidate_search.hpp); tests/bench/scale/planning_time.sh measures it.
 inline constexpr std::size_t kMaxModelProcessors = 16384;
+/// Processors up to which --model also prints the grid plan: its shape search scores each of
+/// the P shapes with the time model (a Cholesky prediction each), minutes at 1,024 processors
+/// and N = 10⁶ where the model's own planner takes seconds.
+inline constexpr std::size_t kMaxGridWithModelProcessors = 128;
 /// Processors with --model --exhaustive: its candidates (every process count, every
 /// factorisation, every tile size) grow as P·d(P); 2.8 s at 128.
 inline constexpr std::size_t kMaxExhaustiveProcessors = 128;

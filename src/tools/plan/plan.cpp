@@ -62,8 +62,9 @@ Report build_report(const Options& options) {
     report.pattern = pattern_report(options.pattern, options.speeds, options.grid,
                                   options.matrix_tiles.value_or(0));
     report.picture_tiles = report.pattern->tiles;
-  } else if (!options.model || options.speeds.size() <= kMaxProcessors) {
-    // Beyond kMaxProcessors the grid plan's shape search would take minutes: --model alone.
+  } else if (!options.model || options.speeds.size() <= kMaxGridWithModelProcessors) {
+    // Beyond that the grid plan's shape search, every shape priced by the model, would take
+    // minutes: --model alone.
     plan_grid(options, report);
     report.picture_tiles = options.matrix_tiles.value_or(default_grid_picture_tiles(*report.grid));
   }

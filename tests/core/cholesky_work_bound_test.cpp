@@ -1,0 +1,78 @@
+// cholesky_update_lower_bound (cholesky_work_bound.hpp): never above the Cholesky step model
+// on grids and patterns of random shapes and speeds, equal to its compute where the slowest
+// owner is the busiest, and far above the balanced compute bound on 2D block-cyclic over ranks
+// of different speeds (what lets the search skip those).
+#include "core/time_models/cholesky_work_bound.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/planners/candidate_search.hpp"
+#include "core/time_models/cholesky_steps.hpp"
+#include "plan_test_support.hpp"
+
+namespace hetscal::core {
+namespace {
+
+/// A random layout of an n×n matrix: a Cartesian grid of random shares, or a pattern whose
+/// cells name random ranks (every third trial).
+TileOwnership random_layout(std::mt19937_64& rng, std::size_t processors, std::size_t n, std::size_t tile,
+                            int trial) {
+  std::uniform_int_distribution<std::size_t> side(1, 4), rank(0, processors - 1);
+  std::uniform_real_distribution<double> share(0.5, 3.0);
+  const std::size_t rows = side(rng), cols = side(rng);
+  std::vector<std::size_t> owner(rows * cols);
+  if (trial % 3 == 0) {
+    for (std::size_t& x : owner) x = rank(rng);
+    return pattern_ownership(n, tile, rows, cols, owner);
+  }
+  for (std::size_t c = 0; c < owner.size(); ++c) owner[c] = c % processors;
+  std::vector<double> row_share(rows), col_share(cols);
+  for (double& s : row_share) s = share(rng);
+  for (double& s : col_share) s = share(rng);
+  return cartesian_ownership(n, tile, rows, cols, owner, row_share, col_share);
+}
+
+TEST(CholeskyUpdateBound, NeverAboveTheStepModel) {
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> speed(1.0e8, 4.0e9), bandwidth(1.0e6, 1.0e10);
+  for (int trial = 0; trial < 60; ++trial) {
+    // Up to 2·kSampledSteps tiles a side: every step walked, no sampling error.
+    const std::size_t processors = 16, tile = 16, n = 16 * (1 + static_cast<std::size_t>(trial) % 40);
+    std::vector<double> speeds(processors);
+    for (double& s : speeds) s = speed(rng);
+    const Platform platform = planner_platform(speeds, bandwidth(rng),
+                                               trial % 2 ? NetworkKind::Switched : NetworkKind::SharedBus);
+    const TileOwnership layout = random_layout(rng, processors, n, tile, trial);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const TimeBreakdown model = simulate_cholesky(platform, layout);
+    const double bound = cholesky_update_lower_bound(platform, layout);
+    EXPECT_LE(bound, model.compute * (1.0 + 1e-12));  // the busiest owner's updates
+    EXPECT_LE(bound, model.total() * (1.0 + 1e-12));
+  }
+}
+
+// One rank: its updates are all the model's compute.
+TEST(CholeskyUpdateBound, IsTheComputeOfASingleRank) {
+  const Platform platform = planner_platform({2.0e9});
+  const TileOwnership layout = block_cyclic_ownership(1024, 64, 1, 1, {});
+  EXPECT_NEAR(cholesky_update_lower_bound(platform, layout), simulate_cholesky(platform, layout).compute,
+              1e-12 * simulate_cholesky(platform, layout).compute);
+}
+
+// 2DBC over ranks of speeds 1, 2 and 4: every rank holds as much, so the slowest one's
+// updates take about (1 + 2 + 4)/3 times the balanced bound.
+TEST(CholeskyUpdateBound, SeesTheSlowestRankOfAnEvenSplit) {
+  const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 4.0e9, 2.0e9, 1.0e9});
+  Problem problem;
+  problem.routine = Routine::Cholesky;
+  problem.n = 4096;
+  const TileOwnership layout = block_cyclic_ownership(4096, 64, 2, 3, {});
+  const double balanced = compute_lower_bound(platform, problem, 64, 14.0e9);
+  EXPECT_GT(cholesky_update_lower_bound(platform, layout), 2.0 * balanced);
+  EXPECT_LE(cholesky_update_lower_bound(platform, layout), simulate_cholesky(platform, layout).total());
+}
+
+}  // namespace
+}  // namespace hetscal::core
