@@ -1,6 +1,6 @@
 # Builds hetscal's MPI-only layers and the simulated programs with SimGrid's smpicxx (a
 # separate build tree), then runs the smoke test on the simulated platforms.
-# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
+# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN= [-DBUILD_DIR=] (SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
 simgrid_build(simgrid_smoke simgrid_speed_change)
 

@@ -4,7 +4,7 @@
 #   - the adaptive variant kept its plan before the change and re-planned within 3 calls of
 #     it (calls 3-5), for a speed of rank 1 within 15 % of its host's new speed;
 #   - its calls from the change on took less time in all than the static variant's.
-# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
+# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN= [-DBUILD_DIR=] (SimgridBuild.cmake)
 cmake_policy(VERSION 3.18)  # lists keep empty elements (2dbc's planned speed is empty)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBenchChecks.cmake)

@@ -2,7 +2,7 @@
 # tiny sizes: builds them with smpicxx, runs them, and checks what they wrote. Each program
 # itself fails unless every simulated factorisation injected exactly N³/3 + N²/2 + N/6 flops
 # with INFO = 0.
-# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
+# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN= [-DBUILD_DIR=] (SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBenchChecks.cmake)
 simgrid_build(bench_cholesky_nine_workstations bench_cholesky_switched_cluster)

@@ -2,7 +2,7 @@
 # builds them with smpicxx, runs them, and checks what they wrote. Each program itself fails
 # unless every simulated factorisation injected exactly LAWN 41's 2N³/3 − N²/2 + 5N/6 flops
 # with INFO = 0.
-# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN=
+# Inputs: -DSOURCE_DIR= -DWORK_DIR= -DSMPIRUN= [-DBUILD_DIR=] (SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBuild.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/SimgridBenchChecks.cmake)
 simgrid_build(bench_lu_nine_workstations bench_lu_switched_cluster)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds a second libhetscal.so, against MPICH and Debian's libscalapack-mpich (HETSCAL_MPI=mpich),
 # in its own build directory: configured once, then only the target hetscal (no tests, tools
-# or benchmarks). The MPICH testers preload it (tests/mpich/CMakeLists.txt).
+# or benchmarks), its MPI-free layers (core, layout) taken from the Open MPI build
+# OPENMPI_BUILD_DIR rather than compiled again. The MPICH testers preload it
+# (tests/mpich/CMakeLists.txt).
 #
-# usage: build_library.sh SOURCE_DIR BUILD_DIR BUILD_TYPE [COMPILER_LAUNCHER]
+# usage: build_library.sh SOURCE_DIR BUILD_DIR BUILD_TYPE OPENMPI_BUILD_DIR [COMPILER_LAUNCHER]
 set -euo pipefail
-source_dir=$1 build_dir=$2 build_type=$3 launcher=${4:-}
+source_dir=$1 build_dir=$2 build_type=$3 openmpi_build_dir=$4 launcher=${5:-}
 options=(-DHETSCAL_MPI=mpich -DHETSCAL_BUILD_TESTS=OFF -DHETSCAL_BUILD_BENCHMARKS=OFF
-         -DCMAKE_BUILD_TYPE="$build_type")
+         -DCMAKE_BUILD_TYPE="$build_type" -DHETSCAL_MPI_FREE_LAYERS="$openmpi_build_dir")
 if [ -n "$launcher" ]; then
   options+=(-DCMAKE_C_COMPILER_LAUNCHER="$launcher" -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher")
 fi

@@ -13,6 +13,8 @@
 #include "fail_allocation.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <unwind.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -68,18 +70,43 @@ static int runtime_library(const char* name) {
   return strstr(name, "/libc.so") || strstr(name, "/libstdc++") || strstr(name, "/libgcc_s");
 }
 
-/* Whether the allocation in progress comes from hetscal's code. frames[0] is this function,
- * frames[1] fails(), frames[2] the allocator's entry point, frames[3] its caller. */
+/* The file name of the object holding code address `pc` ("" for the program), or NULL.
+ * Every allocation of an armed call asks this for a few frames: _dl_find_object looks the
+ * object up without allocating and in O(log objects), where dladdr searches its symbol table
+ * too (most of the sweep's run time). */
+static const char* object_name(void* pc) {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+  struct dl_find_object found;
+  return _dl_find_object(pc, &found) == 0 && found.dlfo_link_map ? found.dlfo_link_map->l_name : NULL;
+#else
+  Dl_info info;
+  return dladdr(pc, &info) ? info.dli_fname : NULL;
+#endif
+}
+
+/* The walk up the stack of from_hetscal(): frames counted, and the verdict once known. */
+struct walk {
+  int depth;
+  int from_hetscal;
+};
+
+/* One frame of the walk: frame 0 is from_hetscal(), 1 fails(), 2 the allocator's entry point,
+ * 3 its caller. The first caller outside the runtime libraries decides, and the walk stops
+ * there (the unwinding of each frame is most of what is left of the sweep's cost). */
+static _Unwind_Reason_Code visit_frame(struct _Unwind_Context* context, void* argument) {
+  struct walk* walk = argument;
+  if (walk->depth++ < 3) return _URC_NO_REASON;
+  const char* name = object_name((void*)_Unwind_GetIP(context));
+  if (name && runtime_library(name) && walk->depth < 16) return _URC_NO_REASON;
+  walk->from_hetscal = name && strstr(name, "libhetscal") != NULL;
+  return _URC_END_OF_STACK;
+}
+
+/* Whether the allocation in progress comes from hetscal's code. */
 static __attribute__((noinline)) int from_hetscal(void) {
-  void* frames[16];
-  const int depth = backtrace(frames, 16);
-  for (int i = 3; i < depth; ++i) {
-    Dl_info info;
-    if (!dladdr(frames[i], &info) || !info.dli_fname) return 0;
-    if (runtime_library(info.dli_fname)) continue;
-    return strstr(info.dli_fname, "libhetscal") != NULL;
-  }
-  return 0;
+  struct walk walk = {0, 0};
+  _Unwind_Backtrace(visit_frame, &walk);
+  return walk.from_hetscal;
 }
 
 /* Whether this allocation is the one to fail (counting it when it is hetscal's). */
