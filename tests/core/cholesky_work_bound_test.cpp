@@ -15,25 +15,6 @@
 namespace hetscal::core {
 namespace {
 
-/// A random layout of an n×n matrix: a Cartesian grid of random shares, or a pattern whose
-/// cells name random ranks (every third trial).
-TileOwnership random_layout(std::mt19937_64& rng, std::size_t processors, std::size_t n, std::size_t tile,
-                            int trial) {
-  std::uniform_int_distribution<std::size_t> side(1, 4), rank(0, processors - 1);
-  std::uniform_real_distribution<double> share(0.5, 3.0);
-  const std::size_t rows = side(rng), cols = side(rng);
-  std::vector<std::size_t> owner(rows * cols);
-  if (trial % 3 == 0) {
-    for (std::size_t& x : owner) x = rank(rng);
-    return pattern_ownership(n, tile, rows, cols, owner);
-  }
-  for (std::size_t c = 0; c < owner.size(); ++c) owner[c] = c % processors;
-  std::vector<double> row_share(rows), col_share(cols);
-  for (double& s : row_share) s = share(rng);
-  for (double& s : col_share) s = share(rng);
-  return cartesian_ownership(n, tile, rows, cols, owner, row_share, col_share);
-}
-
 TEST(CholeskyUpdateBound, NeverAboveTheStepModel) {
   std::mt19937_64 rng(41);
   std::uniform_real_distribution<double> speed(1.0e8, 4.0e9), bandwidth(1.0e6, 1.0e10);

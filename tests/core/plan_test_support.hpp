@@ -2,12 +2,14 @@
 /// @file plan_test_support.hpp
 /// Helpers shared by the factorisation planners' tests.
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/common/error.hpp"
 #include "core/planners/factorization_plan.hpp"
 #include "core/time_models/platform.hpp"
+#include "core/time_models/tile_ownership.hpp"
 #include "core/time_models/time_model.hpp"
 
 namespace hetscal::core {
@@ -57,6 +59,26 @@ inline std::string message_of(const std::function<void()>& call) {
     return e.what();
   }
   return "no InvalidArgument";
+}
+
+/// A random layout of an n×n matrix on `processors` processors: a Cartesian grid of random
+/// shapes (1–4 a side) and shares, or, every third trial, a pattern whose cells name random
+/// processors (ranks repeat). For the tests of the bounds against the step models.
+inline TileOwnership random_layout(std::mt19937_64& rng, std::size_t processors, std::size_t n, std::size_t tile,
+                                   int trial) {
+  std::uniform_int_distribution<std::size_t> side(1, 4), rank(0, processors - 1);
+  std::uniform_real_distribution<double> share(0.5, 3.0);
+  const std::size_t rows = side(rng), cols = side(rng);
+  std::vector<std::size_t> owner(rows * cols);
+  if (trial % 3 == 0) {
+    for (std::size_t& x : owner) x = rank(rng);
+    return pattern_ownership(n, tile, rows, cols, owner);
+  }
+  for (std::size_t c = 0; c < owner.size(); ++c) owner[c] = c % processors;
+  std::vector<double> row_share(rows), col_share(cols);
+  for (double& s : row_share) s = share(rng);
+  for (double& s : col_share) s = share(rng);
+  return cartesian_ownership(n, tile, rows, cols, owner, row_share, col_share);
 }
 
 }  // namespace hetscal::core
