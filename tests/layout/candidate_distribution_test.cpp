@@ -26,7 +26,7 @@ TEST(CandidateDistribution, OwnsEveryTileAsPriced) {
   const core::CholeskyChoice choice = core::choose_cholesky_plan(platform, n, {1, 1, 64, {0}}, options);
   std::size_t checked = 0;
   for (const core::CholeskyCandidate& c : choice.priced) {
-    const core::Candidate& candidate = c.prediction.candidate;
+    const core::Candidate candidate = core::built_candidate(c);  // an unpriced grid is a sketch
     if (candidate.kind == core::CandidateKind::CallerLayout) {
       EXPECT_THROW(distribution_of(candidate, n, 7), InvalidArgument);
       continue;
