@@ -21,6 +21,7 @@
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/lu_panel.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -73,7 +74,7 @@ class RowInterchanges {
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
-  std::vector<T> send_, receive_;
+  ScalarBuffer<T> send_, receive_;
   /// Per rank: elements sent to / received from it, where they start, a packing cursor.
   std::vector<std::int64_t> send_count_, receive_count_, send_offset_, receive_offset_, cursor_;
   std::vector<std::int64_t> block_count_, slot_;  ///< per rank, within one tile column
