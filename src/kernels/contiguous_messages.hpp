@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/flop_counter.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -75,7 +76,8 @@ class ContiguousSends {
     if (blocks > 1) {
       require_room(staging_, staged_, count);
       T* packed = staging_.data() + staged_;
-      for (std::size_t b = 0; b < blocks; ++b) packed = std::copy_n(data + offsets[b], lengths[b], packed);
+      for (std::size_t b = 0; b < blocks && elements_are_copied(); ++b)
+        packed = std::copy_n(data + offsets[b], lengths[b], packed);
       staged_ += count;
     }
     mpi::check_mpi(MPI_Isend(start, mpi::mpi_count(count, "blocks sent"), mpi::mpi_type<T>(), peer,
@@ -123,6 +125,7 @@ class ContiguousReceives {
   /// targets and starts a new round.
   void unpack() {
     for (const Pending& p : pending_) {
+      if (!elements_are_copied()) break;
       const T* from = staging_.data() + p.at;
       for (std::size_t b = p.first; b < p.first + p.blocks; ++b) {
         std::copy_n(from, block_lengths_[b], p.target + block_offsets_[b]);

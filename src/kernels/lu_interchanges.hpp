@@ -20,6 +20,7 @@
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/lu_panel.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "mpi/mpi_error.hpp"
@@ -181,6 +182,7 @@ void RowInterchanges<T>::copy_pieces(const FactorizationTiles& tiles, const Dist
                          block_count_[at(partner)]});
     }
     for (std::size_t r = 0; r < block_count_.size(); ++r) cursor_[r] += block_count_[r] * width;
+    if (!elements_are_copied()) continue;
     for (std::int64_t c = 0; c < width; ++c) {
       for (const Piece& piece : pieces_) {
         T& element = piece.element[c * piece.stride];
@@ -245,6 +247,7 @@ bool RowInterchanges<T>::swap_locally(const FactorizationTiles& tiles,
     local_rows_.push_back(*row);
     local_pivots_.push_back(*pivot);
   }
+  if (!elements_are_copied()) return true;
   const layout::CartesianLocalLayout& array = array_->array();
   const layout::LocalCol to = array_->local_col_from(last);
   for (layout::LocalCol c = array_->local_col_from(first); c < to; c = c + 1) {
