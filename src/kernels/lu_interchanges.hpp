@@ -144,6 +144,7 @@ void RowInterchanges<T>::count(const FactorizationTiles& tiles, std::int64_t fir
   std::fill(send_count_.begin(), send_count_.end(), 0);
   std::fill(receive_count_.begin(), receive_count_.end(), 0);
   for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;  // no piece of column j to send or receive
     for (const Move& move : moves_) {
       const int from = tiles.owner(move.from_tile, j), to = tiles.owner(move.to_tile, j);
       if (from == me) send_count_[static_cast<std::size_t>(to)] += tiles.cols().size(j);
@@ -159,6 +160,7 @@ void RowInterchanges<T>::copy_pieces(const FactorizationTiles& tiles, const Dist
   const int me = tiles.my_rank();
   const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
   for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;  // no piece of column j here: no block
     const std::int64_t width = tiles.cols().size(j);
     // Who this rank exchanges each move's piece with, and the block of each partner.
     std::fill(block_count_.begin(), block_count_.end(), 0);
