@@ -20,6 +20,7 @@
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -93,8 +94,8 @@ class StepPanel {
 
   PanelExchange plan_;
   std::int64_t kb_ = 0;
-  std::vector<T> buffer_;    ///< the step's panel tiles (plan_.start)
-  std::vector<T> diagonal_;  ///< the factorised diagonal tile, kb×kb
+  ScalarBuffer<T> buffer_;    ///< the step's panel tiles (plan_.start)
+  ScalarBuffer<T> diagonal_;  ///< the factorised diagonal tile, kb×kb
   std::vector<int> diagonal_recipients_;
   std::vector<MPI_Request> receives_, sends_;
   MPI_Request diagonal_receive_ = MPI_REQUEST_NULL, info_request_ = MPI_REQUEST_NULL;

@@ -18,6 +18,7 @@
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "layout/local_storage.hpp"
 
 namespace hetscal::kernels::detail {
@@ -237,8 +238,8 @@ class LocalArrayUpdate {
 
   const layout::CartesianLocalLayout* storage_;
   std::vector<std::int64_t> my_tile_rows_, my_tile_cols_;
-  std::vector<T> row_stack_, column_stack_;
-  std::vector<T> group_lines_;  ///< one group's panel lines side by side (gather_lines)
+  ScalarBuffer<T> row_stack_, column_stack_;
+  ScalarBuffer<T> group_lines_;  ///< one group's panel lines side by side (gather_lines)
   std::int64_t step_ = 0, kb_ = 0;
   layout::LocalRow row_origin_;   ///< local row of row_stack_'s first line
   std::int64_t row_ld_ = 1;       ///< row_stack_'s leading dimension

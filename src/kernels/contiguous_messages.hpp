@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/flop_counter.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -50,7 +52,7 @@ inline std::int64_t total_length(const std::vector<int>& lengths) {
 /// A staging buffer's bound is the kernel's own arithmetic: exceeding it is a bug, refused
 /// here rather than written past. @throws std::logic_error
 template <typename T>
-void require_room(const std::vector<T>& staging, std::int64_t staged, std::int64_t count) {
+void require_room(const ScalarBuffer<T>& staging, std::int64_t staged, std::int64_t count) {
   if (staged + count > static_cast<std::int64_t>(staging.size()))
     throw std::logic_error("contiguous_messages: staging of " + std::to_string(staging.size()) +
                            " elements cannot hold " + std::to_string(staged + count));
@@ -74,7 +76,8 @@ class ContiguousSends {
     if (blocks > 1) {
       require_room(staging_, staged_, count);
       T* packed = staging_.data() + staged_;
-      for (std::size_t b = 0; b < blocks; ++b) packed = std::copy_n(data + offsets[b], lengths[b], packed);
+      for (std::size_t b = 0; b < blocks && elements_are_copied(); ++b)
+        packed = std::copy_n(data + offsets[b], lengths[b], packed);
       staged_ += count;
     }
     mpi::check_mpi(MPI_Isend(start, mpi::mpi_count(count, "blocks sent"), mpi::mpi_type<T>(), peer,
@@ -86,7 +89,7 @@ class ContiguousSends {
   void end_round() { staged_ = 0; }
 
  private:
-  std::vector<T> staging_;
+  ScalarBuffer<T> staging_;
   std::int64_t staged_ = 0;
 };
 
@@ -122,6 +125,7 @@ class ContiguousReceives {
   /// targets and starts a new round.
   void unpack() {
     for (const Pending& p : pending_) {
+      if (!elements_are_copied()) break;
       const T* from = staging_.data() + p.at;
       for (std::size_t b = p.first; b < p.first + p.blocks; ++b) {
         std::copy_n(from, block_lengths_[b], p.target + block_offsets_[b]);
@@ -141,7 +145,7 @@ class ContiguousReceives {
     std::size_t first;  ///< its first block in block_lengths_ / block_offsets_
     std::size_t blocks;
   };
-  std::vector<T> staging_;
+  ScalarBuffer<T> staging_;
   std::int64_t staged_ = 0;
   std::vector<Pending> pending_;
   std::vector<int> block_lengths_, block_offsets_;

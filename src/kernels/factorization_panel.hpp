@@ -31,6 +31,7 @@
 #include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -92,7 +93,7 @@ class GatheredPanel {
 
  private:
   struct Slot {
-    std::vector<T> l;                   ///< received tile rows, stacked (l_rows×width)
+    ScalarBuffer<T> l;                  ///< received tile rows, stacked (l_rows×width)
     std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, or -1
     std::int64_t l_rows = 0;
     std::vector<Shared> shared;  ///< what the panel rank broadcasts
@@ -120,9 +121,9 @@ class GatheredPanel {
                       std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  std::vector<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
+  ScalarBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
   Factor factor_;
-  std::vector<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
+  ScalarBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;

@@ -43,6 +43,12 @@ enum class ComputeMode {
 void set_compute_mode(ComputeMode mode);
 ComputeMode compute_mode();
 
+/// False in ComputeMode::Skip, where no computation reads the matrices' elements: the
+/// kernels then skip their local copies of elements too (panel and message packing, row
+/// interchanges), which cost no simulated time but most of a large simulation's real time;
+/// the messages still travel at their full size. Always true outside SimGrid builds.
+inline bool elements_are_copied() { return compute_mode() == ComputeMode::Execute; }
+
 /// Adds `flops` to this process's tally and, in SimGrid builds, advances simulated time by
 /// `flops` on this host (smpi_execute_flops) so simulated times are bit-reproducible.
 void account_flops(double flops);

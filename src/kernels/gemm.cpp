@@ -18,6 +18,7 @@
 #include "kernels/gemm_choice.hpp"
 #include "kernels/gemm_operands.hpp"
 #include "kernels/operand_moves.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_cartesian.hpp"
 #include "kernels/summa_reduce.hpp"
 #include "kernels/summa_tiled.hpp"
@@ -128,7 +129,7 @@ void run_reduce(Stationary keep, T alpha, Op op_a, Op op_b, const DistributedMat
   std::optional<detail::ReduceOperands> layouts;
   detail::OperandData<T> kept, moving;
   std::optional<detail::OperandMoves<T>> moves;
-  std::vector<T> sums, home;  // partial products, then the same in C's layout
+  ScalarBuffer<T> sums, home;  // partial products, then the same in C's layout
   std::optional<detail::ReduceSumma<T>> summa;
   std::optional<mpi::RedistributionPlan> home_plan;
   detail::allocate_agreed(comm, [&] {

@@ -20,7 +20,9 @@
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/lu_panel.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
@@ -73,7 +75,7 @@ class RowInterchanges {
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
-  std::vector<T> send_, receive_;
+  ScalarBuffer<T> send_, receive_;
   /// Per rank: elements sent to / received from it, where they start, a packing cursor.
   std::vector<std::int64_t> send_count_, receive_count_, send_offset_, receive_offset_, cursor_;
   std::vector<std::int64_t> block_count_, slot_;  ///< per rank, within one tile column
@@ -142,6 +144,7 @@ void RowInterchanges<T>::count(const FactorizationTiles& tiles, std::int64_t fir
   std::fill(send_count_.begin(), send_count_.end(), 0);
   std::fill(receive_count_.begin(), receive_count_.end(), 0);
   for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;  // no piece of column j to send or receive
     for (const Move& move : moves_) {
       const int from = tiles.owner(move.from_tile, j), to = tiles.owner(move.to_tile, j);
       if (from == me) send_count_[static_cast<std::size_t>(to)] += tiles.cols().size(j);
@@ -157,6 +160,7 @@ void RowInterchanges<T>::copy_pieces(const FactorizationTiles& tiles, const Dist
   const int me = tiles.my_rank();
   const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
   for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;  // no piece of column j here: no block
     const std::int64_t width = tiles.cols().size(j);
     // Who this rank exchanges each move's piece with, and the block of each partner.
     std::fill(block_count_.begin(), block_count_.end(), 0);
@@ -180,6 +184,7 @@ void RowInterchanges<T>::copy_pieces(const FactorizationTiles& tiles, const Dist
                          block_count_[at(partner)]});
     }
     for (std::size_t r = 0; r < block_count_.size(); ++r) cursor_[r] += block_count_[r] * width;
+    if (!elements_are_copied()) continue;
     for (std::int64_t c = 0; c < width; ++c) {
       for (const Piece& piece : pieces_) {
         T& element = piece.element[c * piece.stride];
@@ -244,6 +249,7 @@ bool RowInterchanges<T>::swap_locally(const FactorizationTiles& tiles,
     local_rows_.push_back(*row);
     local_pivots_.push_back(*pivot);
   }
+  if (!elements_are_copied()) return true;
   const layout::CartesianLocalLayout& array = array_->array();
   const layout::LocalCol to = array_->local_col_from(last);
   for (layout::LocalCol c = array_->local_col_from(first); c < to; c = c + 1) {

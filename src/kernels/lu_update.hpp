@@ -21,6 +21,7 @@
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/lu_panel.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
@@ -81,7 +82,7 @@ class LuUpdate {
   }
 
   std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
-  std::vector<T> stacked_, outgoing_;                   ///< the U tiles this rank uses / sends
+  ScalarBuffer<T> stacked_, outgoing_;                  ///< the U tiles this rank uses / sends
   ContiguousSends<T> u_sends_;        ///< one step's U tiles sent (contiguous_messages.hpp)
   ContiguousReceives<T> u_receives_;  ///< one call's U tiles received
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1

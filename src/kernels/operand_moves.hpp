@@ -16,6 +16,7 @@
 #include "kernels/gemm_operands.hpp"
 #include "kernels/move_op.hpp"
 #include "kernels/scalar.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "mpi/redistribute.hpp"
 
 namespace hetscal::kernels::detail {
@@ -23,7 +24,7 @@ namespace hetscal::kernels::detail {
 /// The operand a loop reads: the caller's data, or a copy moved into the aligned layout.
 template <typename T>
 struct OperandData {
-  std::vector<T> moved;
+  ScalarBuffer<T> moved;
   const T* data = nullptr;
 };
 

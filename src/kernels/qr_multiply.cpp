@@ -17,6 +17,7 @@
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/qr_update.hpp"
 #include "kernels/scalar.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/view_checks.hpp"
 
 namespace hetscal::kernels {
@@ -186,7 +187,7 @@ class Multiply {
   std::int64_t reflectors_, steps_ = 0;
   Op op_;
   detail::FactorizationTiles tiles_;  ///< C's tiles: who roots and updates which columns
-  std::vector<T> panel_, received_, own_, stack_, t_;
+  ScalarBuffer<T> panel_, received_, own_, stack_, t_;
   std::vector<int> counts_, displacements_;
   detail::QrUpdate<T> update_;
   detail::StepReflectors<T> step_;

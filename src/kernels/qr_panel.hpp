@@ -10,6 +10,7 @@
 #include "kernels/factorization_panel.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -47,7 +48,7 @@ class QrPanelFactor {
   }
 
  private:
-  std::vector<T> work_;  ///< xGEQRF's workspace
+  ScalarBuffer<T> work_;  ///< xGEQRF's workspace
 };
 
 template <typename T>

@@ -29,6 +29,7 @@
 #include "kernels/factorization_panel.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -97,8 +98,8 @@ class QrUpdate {
                         const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last);
 
   std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
-  std::vector<T> w_;                      ///< this rank's W columns, r×width each, side by side
-  std::vector<T> incoming_;               ///< partials received by a root, by contributor
+  ScalarBuffer<T> w_;                     ///< this rank's W columns, r×width each, side by side
+  ScalarBuffer<T> incoming_;              ///< partials received by a root, by contributor
   std::vector<std::int64_t> w_start_;     ///< per tile column: first column in w_, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, partial_sends_, sends_;

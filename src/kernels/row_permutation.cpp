@@ -12,6 +12,7 @@
 
 #include "core/common/error.hpp"
 #include "kernels/allocate_agreed.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -118,7 +119,7 @@ void permute_rows(DistributedMatrix<T> x, const std::vector<std::int64_t>& sourc
     if (piece.to == me) received[static_cast<std::size_t>(piece.from)] += width;
   }
   const Counts out(sent), in(received);
-  std::vector<T> send_buffer, receive_buffer;
+  ScalarBuffer<T> send_buffer, receive_buffer;
   detail::allocate_agreed(comm, [&] {
     send_buffer.resize(out.total());
     receive_buffer.resize(in.total());

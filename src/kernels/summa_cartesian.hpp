@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "layout/local_storage.hpp"
@@ -113,7 +114,7 @@ class CartesianSumma {
   CartesianOperand<const T> a_, b_;
   CartesianOperand<T> c_;
   std::int64_t rows_ = 0, cols_ = 0;  ///< LOCr(C), LOCc(C); 0 outside the grid
-  std::array<std::vector<T>, 2> a_panel_, b_panel_;
+  std::array<ScalarBuffer<T>, 2> a_panel_, b_panel_;
 };
 
 }  // namespace hetscal::kernels::detail

@@ -29,6 +29,7 @@
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "layout/distribution.hpp"
@@ -177,7 +178,7 @@ class InPlaceSumma {
   // into its panel.
   template <typename TileOf, typename GroupOf>
   void forward(const CallerOperandView<T>& x, std::int64_t lines, const TileOf& tile_of, const GroupOf& group_of,
-               std::vector<T>& panel, const PanelIndex& index, std::int64_t k, int slot) {
+               ScalarBuffer<T>& panel, const PanelIndex& index, std::int64_t k, int slot) {
     const int tag = mpi::tag::kInPlacePanel;
     for (std::int64_t line = 0; line < lines; ++line) {
       const mpi::GroupCommunicator& group = group_of(line);
@@ -209,7 +210,7 @@ class InPlaceSumma {
   // The broadcasts of the lines this rank needs, from the tile's owner or, when it is not in
   // the group, from the group's first rank (which received it above).
   template <typename TileOf, typename GroupOf>
-  void broadcast(const CallerOperandView<T>& x, const TileOf& tile_of, const GroupOf& group_of, std::vector<T>& panel,
+  void broadcast(const CallerOperandView<T>& x, const TileOf& tile_of, const GroupOf& group_of, ScalarBuffer<T>& panel,
                  const PanelIndex& index, std::int64_t k, int slot) {
     const std::int64_t kb = k_split().size(k);
     for (const std::int64_t line : index.lines) {
@@ -249,7 +250,7 @@ class InPlaceSumma {
   PanelIndex a_index_, b_index_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<mpi::GroupCommunicators> groups_;  // one, after prepare()
-  std::array<std::vector<T>, 2> a_panel_, b_panel_;
+  std::array<ScalarBuffer<T>, 2> a_panel_, b_panel_;
   std::array<std::vector<MPI_Request>, 2> requests_, forwards_;
 };
 

@@ -22,6 +22,7 @@
 
 #include "kernels/gemm.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/summa_tiled.hpp"
 #include "mpi/group_communicators.hpp"
@@ -150,7 +151,7 @@ class ReduceSumma {
   int me_;
   PanelIndex x_index_, p_index_;
   std::vector<std::vector<std::int64_t>> my_k_;  ///< per output line: my K tiles of S there
-  std::array<std::vector<T>, 2> x_panel_, p_panel_;
+  std::array<ScalarBuffer<T>, 2> x_panel_, p_panel_;
   std::array<std::vector<MPI_Request>, 2> broadcasts_, reductions_;
 };
 

@@ -5,15 +5,17 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/flop_counter.hpp"
 #include "layout/distribution.hpp"
 
 namespace hetscal::kernels::detail {
 
-/// Copies a rows×cols column-major block (leading dimensions ld_src, ld_dst).
+/// Copies a rows×cols column-major block (leading dimensions ld_src, ld_dst), unless
+/// elements are not copied (elements_are_copied).
 template <typename T>
 void copy_matrix(const T* src, std::int64_t ld_src, T* dst, std::int64_t ld_dst,
                  std::int64_t rows, std::int64_t cols) {
-  if (rows <= 0) return;
+  if (rows <= 0 || !elements_are_copied()) return;
   for (std::int64_t j = 0; j < cols; ++j)
     std::memcpy(dst + j * ld_dst, src + j * ld_src, static_cast<std::size_t>(rows) * sizeof(T));
 }

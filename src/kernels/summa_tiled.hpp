@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
@@ -150,7 +151,7 @@ class TiledSumma {
   int me_;
   PanelIndex a_index_, b_index_;
   std::vector<layout::GlobalTile> owned_;
-  std::array<std::vector<T>, 2> a_panel_, b_panel_;
+  std::array<ScalarBuffer<T>, 2> a_panel_, b_panel_;
   std::array<std::vector<MPI_Request>, 2> requests_;
 };
 

@@ -17,6 +17,7 @@
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/triangular_solve_order.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -106,8 +107,8 @@ class FanInSolve {
   const SolveCall<T> call_;
   const SolveOrder order_;
   const std::int64_t n_, nrhs_;
-  std::vector<T> sums_;  ///< W: N×NRHS, column-major, ld = N
-  std::vector<T> row_;   ///< the residual, then X, of the step's row: NB_k×NRHS, ld = NB_k
+  ScalarBuffer<T> sums_;  ///< W: N×NRHS, column-major, ld = N
+  ScalarBuffer<T> row_;   ///< the residual, then X, of the step's row: NB_k×NRHS, ld = NB_k
 };
 
 }  // namespace hetscal::kernels::detail

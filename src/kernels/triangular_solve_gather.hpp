@@ -18,6 +18,7 @@
 #include "kernels/allocate_agreed.hpp"
 #include "kernels/gather_layout.hpp"
 #include "kernels/local_blas.hpp"
+#include "kernels/scalar_buffer.hpp"
 #include "kernels/triangular_solve_order.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -95,7 +96,7 @@ class GatherPanelsSolve {
         gathered = std::max(gathered, layouts_[0].total());
         packed = std::max(packed, layouts_[0].elements_of(call_.me));
       }
-      for (std::vector<T>& buffer : gathered_) buffer.resize(static_cast<std::size_t>(gathered));
+      for (ScalarBuffer<T>& buffer : gathered_) buffer.resize(static_cast<std::size_t>(gathered));
       pack_.resize(static_cast<std::size_t>(packed));
       row_position_.resize(static_cast<std::size_t>(b_cols_));
     });
@@ -172,7 +173,7 @@ class GatherPanelsSolve {
   const std::int64_t steps_, b_cols_;
   const SolveOrder order_;
   GatherLayout layouts_[2];
-  std::vector<T> gathered_[2], pack_;
+  ScalarBuffer<T> gathered_[2], pack_;
   std::vector<std::int64_t> row_position_;  ///< where B's gathered row tile j starts
 };
 

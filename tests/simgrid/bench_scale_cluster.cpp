@@ -5,8 +5,8 @@
 // functions the shim calls) chooses a layout on the ranks' agreed speeds; hetscal's kernel then
 // runs on that layout and on ScaLAPACK's 2D block-cyclic layout over all ranks (the squarest
 // grid, the tile of 64, 128 or 256 the model prices fastest for it), flops injected
-// (ComputeMode::Skip) and matrices in SMPI shared memory. Both runs start with the data in
-// place: the comparison is of the layouts, not of the moves.
+// (ComputeMode::Skip), matrices and the kernels' element buffers in SMPI shared memory. Both
+// runs start with the data in place: the comparison is of the layouts, not of the moves.
 //
 // The time model has no notion of a link shared by a node's ranks: the planner is given each
 // rank's fair share of its node's link (link bandwidth / ranks per node), what a rank sees
@@ -51,6 +51,7 @@
 #include "runtime/getrf_plan.hpp"
 #include "runtime/potrf_plan.hpp"
 #include "runtime_gemm_plan.hpp"
+#include "shared_workspace.hpp"
 #include "simulated_cluster.hpp"
 #include "simulated_factorization.hpp"
 #include "simulation_support.hpp"
@@ -176,6 +177,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// Rank 0 says which plan it is about to simulate: at scale a simulation lasts minutes, and
+/// a run that fails in it should still tell what it was running.
+void announce_plan(const Cluster& c, const RoutineResult& r) {
+  if (c.rank != 0) return;
+  std::printf("%-8s N=%lld simulating plan %s, tile %zu, %zu ranks (planned in %.2f s)\n",
+              r.routine.c_str(), (long long)r.n, r.plan.c_str(), r.tile, r.plan_ranks,
+              r.planning_s);
+  std::fflush(stdout);
+}
+
 /// C = A·B + C on three distributions (one call, every rank); the flop count checked.
 bench::SimulatedRun simulate_gemm(const layout::Distribution& a, const layout::Distribution& b,
                                   const layout::Distribution& c, std::int64_t n,
@@ -211,6 +222,7 @@ RoutineResult compare_gemm(const Cluster& c, std::int64_t n) {
   const core::Problem problem = problem_of(core::Routine::Gemm, n, caller_of(c.ranks, cyclic.candidate.tile));
   r.plan = plan.candidate.label, r.tile = plan.candidate.tile;
   r.plan_ranks = plan.candidate.processors().size();
+  announce_plan(c, r);
   r.hetscal_model_s = bench::kernel_seconds(core::predict(c.platform, problem, plan.candidate));
   const bench::SimulatedRun mine = simulate_gemm(*plan.a, *plan.b, *plan.c, n, c.relative);
   r.hetscal_s = mine.seconds, r.hetscal_balance = mine.balance;
@@ -276,6 +288,7 @@ RoutineResult compare_factorization(const Cluster& c, core::Routine routine, std
       planned_factorization(c, routine, n, caller_of(c.ranks, cyclic.candidate.tile), r.planning_s);
   r.plan = planned.candidate.label, r.tile = planned.candidate.tile;
   r.plan_ranks = planned.candidate.processors().size();
+  announce_plan(c, r);
   r.hetscal_model_s = bench::kernel_seconds(planned);
   const auto d = layout::distribution_of(planned.candidate, n, c.ranks);
   const bench::SimulatedRun mine = simulate_factorization(routine, planned.candidate, *d, c.relative);
@@ -327,6 +340,7 @@ int run(int argc, char** argv, int rank) {
   for (std::string name; std::getline(list, name, ',');) names.push_back(name);
   const Cluster cluster = agree_on_cluster(ranks_per_node, link, latency);
   kernels::set_compute_mode(kernels::ComputeMode::Skip);
+  bench::share_kernel_buffers();
   if (rank == 0)
     std::printf("%d ranks, %d per node, speeds %g-%g (relative), theory %.3f; model link share %.3g B/s\n",
                 cluster.ranks, ranks_per_node, 1.0,

@@ -77,6 +77,7 @@ inline int run_simulation(int argc, char** argv, int (*run)(int, char**, int)) {
     status = run(argc, argv, rank);
   } catch (const std::exception& e) {
     std::printf("rank %d: %s\n", rank, e.what());
+    std::fflush(stdout);  // a rank that fails may be followed by another's abort
     status = 1;
   }
   MPI_Finalize();
