@@ -63,6 +63,11 @@ struct Processor {
   double memory_bytes = 0.0;  ///< memory available to hetscal's data, caller's arrays included
 };
 
+/// A processor slower than this fraction of the fastest is never planned: it would hold one
+/// element for every 10⁹ the fastest holds, which no matrix that fits in memory gives it,
+/// and shares and rates at such ratios lose their precision or underflow.
+inline constexpr double kSmallestPlannedSpeedRatio = 1e-9;
+
 struct Platform {
   std::vector<Processor> processors;
   Network network;
