@@ -1,8 +1,10 @@
 #include "core/planners/gemm_grid_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -55,9 +57,37 @@ std::vector<std::int64_t> extent_per_line(std::int64_t extent, std::int64_t tile
   return per_line;
 }
 
+// A grid shape's arrangement and panel plan on one subset. The panel plan depends on the
+// matrix only through its tile rows and columns capped at the largest panel, so the tile
+// sizes of a large matrix share one (each costs 0.06-0.12 s on 100 to 1,000 ranks).
+struct ShapePlan {
+  GridChoice choice;
+  PanelPlan panel;
+};
+using ShapeKey = std::array<std::int64_t, 4>;  ///< grid rows, columns, capped tile rows, columns
+using ShapePlans = std::map<ShapeKey, ShapePlan>;
+
+const ShapePlan& shape_plan(ShapePlans& plans, const RankSubset& subset, const GridCandidate& shape,
+                            std::int64_t tile_rows, std::int64_t tile_cols) {
+  PanelSizeOptions options;
+  options.tile_rows = std::min(tile_rows, options.max_panel);
+  options.tile_cols = std::min(tile_cols, options.max_panel);
+  const ShapeKey key{static_cast<std::int64_t>(shape.rows), static_cast<std::int64_t>(shape.cols), options.tile_rows,
+                     options.tile_cols};
+  auto found = plans.find(key);
+  if (found == plans.end()) {
+    ShapePlan plan;
+    plan.choice = plan_grid_shape(subset.cycle_times, subset.sorted, shape.rows, shape.cols);
+    plan.panel = default_panel_plan(plan.choice.arrangement, plan.choice.shares, options);
+    for (std::size_t& processor : plan.choice.arrangement.processor) processor = subset.rank[processor];
+    found = plans.emplace(key, std::move(plan)).first;
+  }
+  return found->second;
+}
+
 // One tile size's plan on `subset`, or nothing when no shape fits the matrix.
 std::optional<GemmGridPlan> plan_for_tile(const std::vector<double>& speeds, const RankSubset& subset,
-                                          std::int64_t m, std::int64_t n, std::int64_t tile) {
+                                          ShapePlans& shape_plans, std::int64_t m, std::int64_t n, std::int64_t tile) {
   const std::int64_t tile_rows = tiles(m, tile), tile_cols = tiles(n, tile);
   // The best shape by W among those with at least one tile row per grid row and one tile
   // column per grid column (the panel plan gives every grid line a block), and no side longer
@@ -72,14 +102,11 @@ std::optional<GemmGridPlan> plan_for_tile(const std::vector<double>& speeds, con
     return fits(g) ? score_by_work_per_time(g) : -std::numeric_limits<double>::infinity();
   });
   if (!fits(best)) return std::nullopt;
+  const ShapePlan& shape = shape_plan(shape_plans, subset, best, tile_rows, tile_cols);
   GemmGridPlan plan;
   plan.tile = tile;
-  plan.choice = plan_grid_shape(subset.cycle_times, subset.sorted, best.rows, best.cols);
-  PanelSizeOptions panel_options;
-  panel_options.tile_rows = tile_rows;
-  panel_options.tile_cols = tile_cols;
-  plan.panel = default_panel_plan(plan.choice.arrangement, plan.choice.shares, panel_options);
-  for (std::size_t& processor : plan.choice.arrangement.processor) processor = subset.rank[processor];
+  plan.choice = shape.choice;
+  plan.panel = shape.panel;
   plan.rows = extent_per_line(m, tile, plan.panel.row_of_panel_row, best.rows);
   plan.cols = extent_per_line(n, tile, plan.panel.col_of_panel_col, best.cols);
   for (std::size_t i = 0; i < best.rows; ++i) {
@@ -89,6 +116,15 @@ std::optional<GemmGridPlan> plan_for_tile(const std::vector<double>& speeds, con
     }
   }
   return plan;
+}
+
+// m·n over the summed speed of the fastest `count` ranks: no plan on them has a slowest cell
+// below it.
+double balanced_slowest(const std::vector<double>& speeds, const std::vector<std::size_t>& order, std::size_t count,
+                        std::int64_t m, std::int64_t n) {
+  double speed = 0.0;
+  for (std::size_t i = 0; i < count; ++i) speed += speeds[order[i]];
+  return static_cast<double>(m) * static_cast<double>(n) / speed;
 }
 
 }  // namespace
@@ -135,15 +171,22 @@ GemmGridPlan plan_gemm_grid(const std::vector<double>& speeds, std::int64_t m, s
   std::optional<GemmGridPlan> best;
   // Most ranks first: fewer ranks, or a smaller tile, must be clearly better to be chosen.
   for (std::size_t count : counts) {
+    // Fewer ranks cannot win when even their perfect balance is not clearly better (kernel
+    // efficiencies are at most 1).
+    if (best && balanced_slowest(speeds, order, count, m, n) >= 0.97 * priced(*best)) continue;
     const RankSubset subset = fastest_ranks(speeds, order, count);
+    ShapePlans shape_plans;
     // The panel repeats over the matrix, and a matrix that is not a whole number of panels
     // leaves its last, partial panel unbalanced: a few smaller tiles are tried too, and a
     // smaller one kept only when it balances clearly better at its kernel rate.
+    // A grid side holds at most max_panel ranks, so no grid needs tiles narrower than for
+    // that many (16,384 ranks planned tiles of 3 at N = 10⁵).
+    const auto widest_side = static_cast<int>(std::min<std::size_t>(count, PanelSizeOptions{}.max_panel));
     const std::int64_t largest =
-        largest_tile > 0 ? largest_tile : std::max(planned_tile(m, n, static_cast<int>(count)), efficient);
+        largest_tile > 0 ? largest_tile : std::max(planned_tile(m, n, widest_side), efficient);
     const std::int64_t smallest = std::max<std::int64_t>({1, largest / 4, std::min(efficient, largest)});
     for (std::int64_t tile = largest; tile >= smallest; tile = tile * 3 / 4) {
-      std::optional<GemmGridPlan> plan = plan_for_tile(speeds, subset, m, n, tile);
+      std::optional<GemmGridPlan> plan = plan_for_tile(speeds, subset, shape_plans, m, n, tile);
       if (plan && (!best || priced(*plan) < 0.97 * priced(*best))) best = std::move(plan);
       if (tile == 1) break;
     }
