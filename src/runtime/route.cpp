@@ -241,9 +241,12 @@ bool CallRoute::decide(const Prices& prices) {
 }
 
 void CallRoute::report_idle_ranks(const core::Candidate& plan) const noexcept {
+  if (!state_.is_root()) return;  // only rank 0 prints
   try {
+    std::vector<std::size_t> planned = plan.processors();
+    if (planned.size() == state_.speeds.values.size()) return;
     const IdleRanks idle =
-        idle_ranks(call_.routine.name() + " " + shape_text(call_.dims), plan.processors(), state_.speeds.values);
+        idle_ranks(call_.routine.name() + " " + shape_text(call_.dims), std::move(planned), state_.speeds.values);
     // A user who gave speeds should learn that some ranks do nothing; a small call planned on
     // a few of equal ranks is only the plan's business (HETSCAL_VERBOSE).
     const Verbosity verbosity = idle.slower_than_planned ? Verbosity::Once : std::min(state_.verbosity, Verbosity::Once);
