@@ -33,9 +33,6 @@ struct GemmGridPlan {
 /// efficient local BLAS (at most 256), small enough to leave several tiles per process.
 std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks);
 
-/// The fraction of the kernel's peak below which a tile is too narrow to plan.
-inline constexpr double kEfficientTileRate = 0.5;
-
 /// Process counts tried at most besides all ranks: the largest speed drops.
 inline constexpr std::size_t kMaxGemmSpeedDrops = 7;
 

@@ -58,6 +58,10 @@ struct KernelRate {
   double smallest_efficient_tile(double fraction) const;
 };
 
+/// The fraction of the kernel's peak below which a tile is too narrow to plan where the
+/// matrix allows a wider one (KernelRate::smallest_efficient_tile).
+inline constexpr double kEfficientTileRate = 0.5;
+
 struct Processor {
   double speed_flops = 0.0;   ///< peak rate of the local kernel, flop/s
   double memory_bytes = 0.0;  ///< memory available to hetscal's data, caller's arrays included
