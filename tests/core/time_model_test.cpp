@@ -111,6 +111,50 @@ TEST(TimeModelSteps, GemmCommunicationByHand) {
   }
 }
 
+// Issue 32: a node's processors share one link into the switch.
+TEST(SharedLinks, ALinkCarriesItsProcessorsMessagesOneAfterAnother) {
+  Network own{1e-6, 1e9, NetworkKind::Switched};
+  EXPECT_DOUBLE_EQ(own.busiest({1.0, 2.0, 0.5, 0.5}), 2.0);
+  Network shared = own;
+  shared.node_of = {0, 0, 1, 1};
+  EXPECT_DOUBLE_EQ(shared.busiest({1.0, 2.0, 0.5, 0.5}), 3.0);
+  EXPECT_DOUBLE_EQ(shared.busiest({0.0, 2.0, 0.0, 0.0}), 2.0) << "a processor alone has the whole link";
+}
+
+TEST(SharedLinks, GemmBroadcastsOfOneNodesRanksQueueOnItsLink) {
+  // 2×2 grid on a switch: per step the grid rows' broadcasts run in parallel, then the
+  // columns'. With all four ranks on one node, the two senders of a phase share its link.
+  const std::size_t nb = 100;
+  const double msg = 1e-4 + 8.0 * nb * nb / 1e7;
+  Platform platform = uniform_platform(4, 1e9, NetworkKind::Switched);
+  platform.network = {1e-4, 1e7, NetworkKind::Switched};
+  const auto layout = block_cyclic_ownership(2 * nb, nb, 2, 2, {});
+  EXPECT_NEAR(simulate_steps(platform, Routine::Gemm, layout).communication, 4.0 * msg, 1e-12);
+  platform.network.node_of = {0, 0, 0, 0};
+  EXPECT_NEAR(simulate_steps(platform, Routine::Gemm, layout).communication, 8.0 * msg, 1e-12);
+  platform.network.node_of = {0, 1, 2, 3};
+  EXPECT_NEAR(simulate_steps(platform, Routine::Gemm, layout).communication, 4.0 * msg, 1e-12)
+      << "a node per processor is a link per processor";
+}
+
+TEST(SharedLinks, RedistributionThroughTheBusiestLink) {
+  Network network{0.0, 8.0, NetworkKind::Switched};  // one element a second
+  const std::vector<double> from{4, 4, 0, 0}, to{0, 0, 4, 4}, kept{0, 0, 0, 0};
+  EXPECT_DOUBLE_EQ(redistribution_time(network, from, to, kept), 4.0);
+  network.node_of = {0, 0, 1, 1};
+  EXPECT_DOUBLE_EQ(redistribution_time(network, from, to, kept), 8.0);
+}
+
+TEST(SharedLinks, ThePlatformChecksItsNodes) {
+  Platform platform = uniform_platform(2, 1e9, NetworkKind::Switched);
+  platform.network.node_of = {0};
+  EXPECT_THROW(require_valid(platform), InvalidArgument);
+  platform.network.node_of = {0, 7};
+  EXPECT_THROW(require_valid(platform), InvalidArgument);
+  platform.network.node_of = {1, 1};
+  EXPECT_NO_THROW(require_valid(platform));
+}
+
 TEST(TimeModelSteps, ReplicatedGridPatternCostsWhatTheGridCosts) {
   // A 12×16 pattern tiled from a 4×4 grid owns every tile exactly as the grid does; with
   // free latency the same bytes move, with latency the pattern sends more, smaller messages

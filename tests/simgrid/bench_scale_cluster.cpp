@@ -8,9 +8,11 @@
 // (ComputeMode::Skip), matrices and the kernels' element buffers in SMPI shared memory. Both
 // runs start with the data in place: the comparison is of the layouts, not of the moves.
 //
-// The time model has no notion of a link shared by a node's ranks: the planner is given each
-// rank's fair share of its node's link (link bandwidth / ranks per node), what a rank sees
-// when all of a node's ranks send at once, as in a factorisation's broadcasts.
+// The time model is given the link's whole bandwidth and each rank's node: a rank alone on
+// its link (a panel's chain) gets all of it, and the messages a node's ranks send or receive
+// in one phase queue on it (core::Network::node_of). Before, it was given each rank's fair
+// share (link / ranks per node), which charged the LU's gathered panel 16 times its time and
+// kept the plans to few ranks.
 //
 // Planning runs once, on rank 0 (each simulated rank is a thread of this one process, so
 // planning on every rank would cost P times its real time; simulated time does not count it),
@@ -79,7 +81,7 @@ struct Cluster {
 };
 
 /// The speed agreement: every rank's host speed, gathered on every rank.
-Cluster agree_on_cluster(int ranks_per_node, double link_bytes_per_s, double latency_s) {
+Cluster agree_on_cluster(double link_bytes_per_s, double latency_s) {
   Cluster c;
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.ranks);
@@ -91,7 +93,14 @@ Cluster agree_on_cluster(int ranks_per_node, double link_bytes_per_s, double lat
     c.relative.push_back(f / slowest);
     c.platform.processors.push_back({f, kMemoryPerRank});
   }
-  c.platform.network = {latency_s, link_bytes_per_s / ranks_per_node, core::NetworkKind::Switched};
+  // Each rank's node, from its host ("node-<i>", write_platform.py): the model queues the
+  // messages of a node's ranks on its one link (core::Network::node_of).
+  const std::string host = sg_host_get_name(sg_host_self());
+  const unsigned long my_node = std::stoul(host.substr(host.rfind('-') + 1));
+  std::vector<unsigned long> nodes(static_cast<std::size_t>(c.ranks));
+  MPI_Allgather(&my_node, 1, MPI_UNSIGNED_LONG, nodes.data(), 1, MPI_UNSIGNED_LONG, MPI_COMM_WORLD);
+  c.platform.network = {latency_s, link_bytes_per_s, core::NetworkKind::Switched};
+  c.platform.network.node_of.assign(nodes.begin(), nodes.end());
   return c;  // kernel: injected flops run at peak for every tile size (KernelRate defaults)
 }
 
@@ -338,11 +347,11 @@ int run(int argc, char** argv, int rank) {
   std::vector<std::string> names;
   std::stringstream list(argc > 5 ? argv[5] : "gemm,lu,qr,cholesky");
   for (std::string name; std::getline(list, name, ',');) names.push_back(name);
-  const Cluster cluster = agree_on_cluster(ranks_per_node, link, latency);
+  const Cluster cluster = agree_on_cluster(link, latency);
   kernels::set_compute_mode(kernels::ComputeMode::Skip);
   bench::share_kernel_buffers();
   if (rank == 0)
-    std::printf("%d ranks, %d per node, speeds %g-%g (relative), theory %.3f; model link share %.3g B/s\n",
+    std::printf("%d ranks, %d per node, speeds %g-%g (relative), theory %.3f; model link %.3g B/s, shared by a node's ranks\n",
                 cluster.ranks, ranks_per_node, 1.0,
                 *std::max_element(cluster.relative.begin(), cluster.relative.end()), cluster.theory(),
                 cluster.platform.network.bandwidth_bytes_per_s);

@@ -64,7 +64,13 @@ std::string describe_platform(const Platform& platform) {
   for (const auto& proc : platform.processors) s << ' ' << proc.speed_flops / 1e6;
   s << "), " << (platform.network.kind == NetworkKind::SharedBus ? "shared bus" : "switched")
     << " network: latency " << platform.network.latency_s * 1e6 << " us, bandwidth "
-    << platform.network.bandwidth_bytes_per_s / 1e6 << " MB/s; kernel half-rate tile "
+    << platform.network.bandwidth_bytes_per_s / 1e6 << " MB/s";
+  if (!platform.network.node_of.empty()) {
+    const std::size_t nodes =
+        1 + *std::max_element(platform.network.node_of.begin(), platform.network.node_of.end());
+    s << " per link, " << nodes << " nodes sharing one link each";
+  }
+  s << "; kernel half-rate tile "
     << platform.kernel.half_tile << "; memory " << platform.processors.front().memory_bytes / 1048576.0
     << " MiB (processor 0)";
   return s.str();

@@ -1,5 +1,6 @@
 #include "core/time_models/platform.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -40,6 +41,19 @@ double KernelRate::smallest_efficient_tile(double fraction) const {
   return measured.back().tile;
 }
 
+double Network::busiest(const std::vector<double>& seconds) const {
+  double busiest = 0.0;
+  for (double t : seconds) busiest = std::max(busiest, t);
+  if (node_of.empty()) return busiest;
+  std::vector<double> per_link;
+  for (std::size_t x = 0; x < seconds.size() && x < node_of.size(); ++x) {
+    if (node_of[x] >= per_link.size()) per_link.resize(node_of[x] + 1, 0.0);
+    per_link[node_of[x]] += seconds[x];
+  }
+  for (double t : per_link) busiest = std::max(busiest, t);
+  return busiest;
+}
+
 void require_valid(const Platform& platform) {
   if (platform.processors.empty()) throw InvalidArgument("platform: no processor");
   for (std::size_t k = 0; k < platform.size(); ++k) {
@@ -50,6 +64,14 @@ void require_valid(const Platform& platform) {
   require_range(platform.network.latency_s, true, "network latency (s)");
   require_range(platform.network.bandwidth_bytes_per_s, false, "network bandwidth (bytes/s)");
   require_range(platform.kernel.half_tile, true, "kernel half-rate tile size");
+  const std::vector<std::size_t>& node_of = platform.network.node_of;
+  if (!node_of.empty() && node_of.size() != platform.size())
+    throw InvalidArgument("platform: " + std::to_string(node_of.size()) + " node indexes for " +
+                          std::to_string(platform.size()) + " processors");
+  for (std::size_t node : node_of)
+    if (node >= platform.size())
+      throw InvalidArgument("platform: node index " + std::to_string(node) + " of " +
+                            std::to_string(platform.size()) + " processors (at most one node each)");
   const std::vector<TileRate>& measured = platform.kernel.measured;
   for (std::size_t i = 0; i < measured.size(); ++i) {
     const bool ascending = i == 0 || measured[i].tile > measured[i - 1].tile;

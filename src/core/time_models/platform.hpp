@@ -19,8 +19,17 @@ struct Network {
   double latency_s = 0.0;             ///< start-up time of one message
   double bandwidth_bytes_per_s = 0.0; ///< per link (switched) or for the whole bus
   NetworkKind kind = NetworkKind::Switched;
+  /// Switched: the node (host) of each processor, whose processors share one link into the
+  /// switch, each way. Empty: every processor has a link of its own. A processor alone on its
+  /// link (a panel's chain of messages) gets all of its bandwidth; when a node's processors
+  /// all send or receive in one phase, the link carries their messages one after another (a
+  /// cluster node of 16 ranks and one NIC). Messages between processors of one node are
+  /// counted on the link too: the model errs towards spreading a plan over fewer nodes.
+  std::vector<std::size_t> node_of;
   /// Time of one point-to-point message of `bytes`.
   double message_time(double bytes) const { return latency_s + bytes / bandwidth_bytes_per_s; }
+  /// The slowest of the per-processor times `seconds` and the links' sums of them (node_of).
+  double busiest(const std::vector<double>& seconds) const;
 };
 
 /// The local kernel's rate at one inner dimension, measured (runtime/speed_probe.hpp): a

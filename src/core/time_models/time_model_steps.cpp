@@ -154,10 +154,7 @@ void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages
 
 double BroadcastPhase::time() const {
   if (network_.kind == NetworkKind::SharedBus) return bus_total_;
-  double busiest = 0.0;
-  for (double t : per_sender_) busiest = std::max(busiest, t);
-  for (double t : per_receiver_) busiest = std::max(busiest, t);
-  return busiest;
+  return std::max(network_.busiest(per_sender_), network_.busiest(per_receiver_));  // a link carries both ways
 }
 
 TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout) {
@@ -251,20 +248,22 @@ TimeBreakdown simulate_steps(const Platform& platform, const Problem& problem,
 
 double redistribution_time(const Network& network, const std::vector<double>& held_from,
                            const std::vector<double>& held_to, const std::vector<double>& kept) {
-  double sent_total = 0.0, busiest = 0.0;
+  double sent_total = 0.0;
+  std::vector<double> sent(kept.size()), received(kept.size());
   std::size_t senders = 0, receivers = 0;
   for (std::size_t x = 0; x < kept.size(); ++x) {
-    const double sent = std::max(0.0, held_from[x] - kept[x]);
-    const double received = std::max(0.0, held_to[x] - kept[x]);
-    sent_total += sent;
-    busiest = std::max({busiest, sent, received});
-    senders += sent > 0.0;
-    receivers += received > 0.0;
+    sent[x] = std::max(0.0, held_from[x] - kept[x]);
+    received[x] = std::max(0.0, held_to[x] - kept[x]);
+    sent_total += sent[x];
+    senders += sent[x] > 0.0;
+    receivers += received[x] > 0.0;
   }
   if (sent_total == 0.0) return 0.0;
   if (network.kind == NetworkKind::SharedBus)
     return real(senders * receivers) * network.latency_s +
            sent_total * kBytesPerElement / network.bandwidth_bytes_per_s;
+  // Elements through the busiest processor or link (Network::busiest), either way.
+  const double busiest = std::max(network.busiest(sent), network.busiest(received));
   return real(std::max(senders, receivers)) * network.latency_s +
          busiest * kBytesPerElement / network.bandwidth_bytes_per_s;
 }

@@ -33,7 +33,8 @@ double broadcast_time(const Network& network, std::size_t group, double bytes);
 
 /// The messages of one communication phase: a shared bus adds everything; a switched network
 /// takes the busiest sender (groups run in parallel, one sender's broadcasts one after another)
-/// or, when receives are recorded, the busiest receiver.
+/// or, when receives are recorded, the busiest receiver, or the busiest node link of either
+/// (Network::busiest: a node's senders share its link).
 class BroadcastPhase {
  public:
   explicit BroadcastPhase(const Network& network) : network_(network) {}
@@ -85,7 +86,7 @@ TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const Ti
 
 /// Time to move one matrix from `held_from` to `held_to` (elements per processor) of which
 /// `kept` stay in place. Shared bus: all bytes and messages serialised; switched: the busiest
-/// processor's sent or received bytes, and one message per peer.
+/// processor's or node link's (Network::node_of) sent or received bytes, and one message per peer.
 double redistribution_time(const Network& network, const std::vector<double>& held_from,
                            const std::vector<double>& held_to, const std::vector<double>& kept);
 

@@ -15,7 +15,8 @@ namespace {
 // Options that only make sense with another one.
 constexpr const char* kModelSettings[] = {"--order",   "--flops",       "--memory",
                                           "--network", "--latency",     "--bandwidth",
-                                          "--caller-grid", "--caller-block", "--exhaustive"};
+                                          "--caller-grid", "--caller-block", "--exhaustive",
+                                          "--ranks-per-node"};
 constexpr const char* kProcessorSources[] = {"--speeds", "--cycle-times", "--file"};
 
 bool given(const CLI::App& app, const char* option) { return app.count(option) > 0; }
@@ -133,6 +134,11 @@ ModelSettings model_settings(const CLI::App& app, const CommandLine& line) {
     settings.network = line.network == "switched" ? core::NetworkKind::Switched : core::NetworkKind::SharedBus;
   if (given(app, "--latency")) settings.latency_s = line.latency;
   if (given(app, "--bandwidth")) settings.bandwidth_bytes_per_s = line.bandwidth;
+  if (given(app, "--ranks-per-node")) {
+    if (settings.network != core::NetworkKind::Switched)
+      throw InvalidArgument("--ranks-per-node needs --network switched (a shared bus has no per-node links)");
+    settings.ranks_per_node = positive(line.ranks_per_node, "--ranks-per-node", static_cast<long long>(kMaxModelProcessors));
+  }
   if (given(app, "--caller-grid")) settings.caller_grid = parse_shape(line.caller_grid, "--caller-grid");
   if (given(app, "--caller-block")) settings.caller_block = positive(line.caller_block, "--caller-block", kMaxOrder);
   settings.exhaustive = line.exhaustive;
@@ -269,6 +275,10 @@ void declare_options(CLI::App& app, CommandLine& line) {
       ->type_name("SECONDS")->group(model);
   app.add_option("--bandwidth", line.bandwidth, "bytes per second (default 1.25e7)")
       ->type_name("RATE")->group(model);
+  app.add_option("--ranks-per-node", line.ranks_per_node,
+                 "switched: processors 0..K-1 share one link into the switch, K..2K-1 the next, "
+                 "... (--bandwidth is the link's; default: one link per processor)")
+      ->type_name("K")->group(model);
   app.add_option("--caller-grid", line.caller_grid,
                  "the caller's block-cyclic grid (default: the squarest p x q using all processors)")
       ->type_name("PxQ")->group(model);

@@ -78,7 +78,7 @@ struct CommandLine {
   bool exhaustive = false;
   long long matrix_tiles = 0;  // signed, so that "-3" is refused as -3 rather than wrapped
   std::string routine, network, caller_grid;
-  long long order = 0, caller_block = 0;
+  long long order = 0, caller_block = 0, ranks_per_node = 0;
   double flops = 0.0, memory = 0.0, latency = 0.0, bandwidth = 0.0;
   std::vector<std::string> rebalance;
   std::string row_migration_cost;

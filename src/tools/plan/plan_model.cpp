@@ -249,6 +249,8 @@ core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& sett
   for (double s : normalised.speeds())
     platform.processors.push_back({s * settings.flops_at_speed_one, settings.memory_bytes});
   platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network};
+  if (settings.ranks_per_node > 0)
+    for (std::size_t x = 0; x < platform.size(); ++x) platform.network.node_of.push_back(x / settings.ranks_per_node);
   core::require_valid(platform);
   return platform;
 }
@@ -375,6 +377,7 @@ Json model_json(const ModelReport& report) {
               {"network", s.network == core::NetworkKind::SharedBus ? "shared" : "switched"},
               {"latency_s", s.latency_s},
               {"bandwidth_bytes_per_s", s.bandwidth_bytes_per_s},
+              {"ranks_per_node", s.ranks_per_node},
               {"caller_grid", {{"rows", report.problem.caller.grid_rows},
                                {"cols", report.problem.caller.grid_cols}}},
               {"caller_block", s.caller_block},

@@ -30,6 +30,9 @@ struct ModelSettings {
   core::NetworkKind network = core::NetworkKind::SharedBus;
   double latency_s = 1.0e-4;
   double bandwidth_bytes_per_s = 100.0e6 / 8.0;
+  /// Switched: processors k·K … k·K + K − 1 share node k's link (core::Network::node_of);
+  /// 0: a link per processor.
+  std::size_t ranks_per_node = 0;
   std::optional<Shape> caller_grid;          ///< otherwise the squarest p×q = P, p <= q
   std::size_t caller_block = 64;
   /// --exhaustive: every process count and every candidate priced (no pruning), the full
