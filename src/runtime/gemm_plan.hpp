@@ -1,5 +1,5 @@
 #pragma once
-/// @file gemm_layout.hpp
+/// @file gemm_plan.hpp
 /// hetscal's layout for one GEMM shape on a context's ranks: the grid arrangement chosen by
 /// the core planner among the shapes that fit the matrix, an integer block panel (periodic
 /// row and column maps) for C, and op(A), op(B) aligned with it (op(A)'s tile rows follow C's,
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/planners/gemm_grid_plan.hpp"
 #include "core/time_models/platform.hpp"
 #include "core/time_models/time_model.hpp"
 #include "layout/cartesian_distribution.hpp"
@@ -57,25 +58,16 @@ struct GemmLayout {
   mutable std::optional<mpi::GridCommunicators> communicators_;
 };
 
-/// Tile size of the planned layout for an M×N result on `ranks` processes: large enough for
-/// efficient local BLAS (at most 64), small enough to leave several tiles per process.
-std::int64_t planned_tile(std::int64_t m, std::int64_t n, int ranks);
-
-/// Plans the layout.
+/// Plans the layout: core::plan_gemm_grid's grid, tile and panel (on the fastest ranks
+/// that pay: a rank far slower than the others may be left idle), as distributions.
 /// @param speeds relative speed per rank of the context's communicator (ranks of the plan).
 /// @param m,n,k the GEMM's dimensions, >= 1.
-/// @param largest_tile the largest tile size tried (a few smaller ones are tried too);
-///        0: planned_tile(m, n, ranks).
-/// @param kernel the local kernel's rate by tile width (MachineFigures): tiles are not
-///        planned below kEfficientTileRate of its peak where the matrix allows wider ones,
-///        and tiles are compared at their rates. The default prices every tile at the peak.
+/// @param largest_tile, kernel as core::plan_gemm_grid (MachineFigures' kernel; the default
+///        prices every tile at the peak).
 /// @throws InvalidArgument when no grid shape has as many tile rows and columns as it needs.
 GemmLayout plan_gemm_layout(const std::vector<double>& speeds, std::int64_t m, std::int64_t n,
                             std::int64_t k, std::int64_t largest_tile = 0,
                             const core::KernelRate& kernel = {});
-
-/// The fraction of the kernel's peak below which a tile is too narrow to plan.
-inline constexpr double kEfficientTileRate = 0.5;
 
 /// A rows×cols matrix laid out like `like`: same tile size, row and column maps and grid
 /// (tile row I of any matrix lives where tile row I of `like` lives).

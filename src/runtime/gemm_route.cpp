@@ -78,7 +78,8 @@ class GemmRoute {
         });
     report_quietly([&] {
       report_once(state.verbosity, Verbosity::Once, state.is_root(),
-                  facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description);
+                  facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
+                      " (machine: " + machine.text() + ")");
     });
     return plan;
   }

@@ -78,6 +78,21 @@ double rate_per_unit_speed(const std::vector<double>& probes, const std::vector<
   return per_unit[lower_median];
 }
 
+std::vector<double> modelled_rates(const std::vector<double>& probes, const std::vector<double>& speeds) {
+  const double fastest = *std::max_element(speeds.begin(), speeds.end());
+  std::vector<double> planned_probes, planned_speeds, relative;
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    relative.push_back(std::max(speeds[i] / fastest, core::kSmallestPlannedSpeedRatio));
+    if (speeds[i] / fastest < core::kSmallestPlannedSpeedRatio) continue;
+    planned_probes.push_back(probes[i]);
+    planned_speeds.push_back(relative.back());
+  }
+  const double unit = rate_per_unit_speed(planned_probes, planned_speeds);
+  std::vector<double> rates;
+  for (double r : relative) rates.push_back(r * unit);
+  return rates;
+}
+
 core::Platform MachineFigures::platform() const {
   core::Platform platform;
   for (double rate : flops) platform.processors.push_back({rate, memory_bytes});
@@ -232,8 +247,7 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   }
   MachineFigures figures;
   mpi::run_agreed(comm, "calibration", [&] {
-    const double unit = rate_per_unit_speed(measured->probes, speeds);
-    for (double s : speeds) figures.flops.push_back(s * unit);
+    figures.flops = modelled_rates(measured->probes, speeds);
     figures.tile_rates = measured->tile_rates;
   });
   figures.latency_s = measured->latency_s;

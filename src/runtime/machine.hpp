@@ -87,4 +87,11 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
 /// @pre probes and speeds of equal, non-zero length, speeds > 0.
 double rate_per_unit_speed(const std::vector<double>& probes, const std::vector<double>& speeds);
 
+/// Each rank's modelled rate, flop/s: its speed relative to the fastest (no ratio overflows)
+/// times rate_per_unit_speed of the ranks within core::kSmallestPlannedSpeedRatio of the
+/// fastest. A slower rank is modelled at that fraction of the fastest's rate: no plan gives
+/// it work, and the model's sums stay finite (HETSCAL_SPEEDS=1e300,1e-300 made its rate 0).
+/// @pre probes and speeds of equal, non-zero length, speeds finite and > 0.
+std::vector<double> modelled_rates(const std::vector<double>& probes, const std::vector<double>& speeds);
+
 }  // namespace hetscal::runtime

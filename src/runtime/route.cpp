@@ -8,6 +8,7 @@
 #include "kernels/local_blas.hpp"
 #include "mpi/agreement.hpp"
 #include "runtime/adaptation.hpp"
+#include "runtime/plan_description.hpp"
 #include "runtime/report.hpp"
 
 namespace hetscal::runtime {
@@ -237,6 +238,21 @@ bool CallRoute::decide(const Prices& prices) {
     }
   }
   return decision_.route == Route::Heterogeneous;
+}
+
+void CallRoute::report_idle_ranks(const core::Candidate& plan) const noexcept {
+  if (!state_.is_root()) return;  // only rank 0 prints
+  try {
+    std::vector<std::size_t> planned = plan.processors();
+    if (planned.size() == state_.speeds.values.size()) return;
+    const IdleRanks idle =
+        idle_ranks(call_.routine.name() + " " + shape_text(call_.dims), std::move(planned), state_.speeds.values);
+    // A user who gave speeds should learn that some ranks do nothing; a small call planned on
+    // a few of equal ranks is only the plan's business (HETSCAL_VERBOSE).
+    const Verbosity verbosity = idle.slower_than_planned ? Verbosity::Once : std::min(state_.verbosity, Verbosity::Once);
+    if (!idle.text.empty()) report_once_per_key(verbosity, state_.is_root(), "idle ranks", idle.text);
+  } catch (const std::exception&) {
+  }
 }
 
 void CallRoute::settle(Decision decision) noexcept {

@@ -45,6 +45,11 @@ class CallRoute {
   void forward_unplanned(const std::string& why) noexcept;
   /// Decides by the predicted times of both routes. @return whether hetscal computes the call.
   bool decide(const Prices& prices);
+
+  /// Once per process, whatever the verbosity: the ranks the computed `plan` leaves idle
+  /// because they are slower than the ranks it uses (plan_description.hpp's idle_ranks).
+  /// A rank short of memory loses the line. Local.
+  void report_idle_ranks(const core::Candidate& plan) const noexcept;
   /// Measures and reports the call. Collective when the call was computed.
   /// @param outcome the take-over's, when hetscal computed (or tried to); default: forwarded.
   /// Never throws (a rank short of memory loses its report, never its route).
@@ -111,6 +116,7 @@ TakeOverOutcome route(ContextState& state, const MakeRoutine& make_routine) {
       return call->finish();
     }
     if (!call->decide(routine->price(state, *plan))) return call->finish();
+    call->report_idle_ranks(plan->candidate);
   } catch (const std::exception& e) {
     call->forward_unplanned(e.what());
     return call->finish();

@@ -81,14 +81,29 @@ TEST(ApiContext, RefusesBadSizesHandlesAndGrids) {
   EXPECT_EQ(hetscal_gemm_context_create(grid.context, speeds.data(), 10, 10, 10, nullptr),
             HETSCAL_ERR_ARGUMENT);
   EXPECT_EQ(hetscal_gemm_context_create(-1, speeds.data(), 10, 10, 10, &ctx), HETSCAL_ERR_CONTEXT);
-  if (world_size() > 1) {  // a 1×1 matrix has one tile: no grid of P >= 2 processes fits
-    EXPECT_EQ(hetscal_gemm_context_create(grid.context, speeds.data(), 1, 1, 1, &ctx),
-              HETSCAL_ERR_NO_PLAN);
+  if (world_size() > 1) {  // a 1×1 matrix has one tile: no grid of P >= 2 equal processes fits
+    const std::vector<double> equal(speeds.size(), 1.0);
+    EXPECT_EQ(hetscal_gemm_context_create(grid.context, equal.data(), 1, 1, 1, &ctx), HETSCAL_ERR_NO_PLAN);
   }
   EXPECT_EQ(ctx, HETSCAL_CONTEXT_NULL);
   EXPECT_EQ(hetscal_context_grid(4711, nullptr, nullptr, nullptr, nullptr), HETSCAL_ERR_CONTEXT);
   EXPECT_EQ(hetscal_context_prediction(4711, nullptr, nullptr, nullptr), HETSCAL_ERR_CONTEXT);
   EXPECT_EQ(hetscal_local_rows(4711, 10), -1);
+}
+
+// Issue 30: unequal speeds are planned on the fastest processes that pay, as the
+// factorizations are; a 1×1 matrix goes to the fastest process alone, and the others hold none.
+TEST(ApiContext, PlansAMatrixTooSmallForEveryProcessOnTheFastest) {
+  BlacsGrid grid;
+  const std::vector<double> speeds = rising_speeds();
+  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
+  ASSERT_EQ(hetscal_gemm_context_create(grid.context, speeds.data(), 1, 1, 1, &ctx), HETSCAL_SUCCESS);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool fastest = rank == world_size() - 1;
+  EXPECT_EQ(hetscal_context_participates(ctx), fastest ? 1 : 0);
+  EXPECT_EQ(hetscal_local_rows(ctx, 1), fastest ? 1 : 0);
+  EXPECT_EQ(hetscal_context_free(&ctx), HETSCAL_SUCCESS);
 }
 
 // Every element of an m×n matrix lives on exactly one process, and local rows map to

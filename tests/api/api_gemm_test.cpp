@@ -71,6 +71,30 @@ TEST_F(ApiGemm, BetaZeroNeverReadsC) {
   EXPECT_EQ(max_error_hetero(ctx, hc.local, expected, kM, kN, hc.lld), 0.0);
 }
 
+// Issue 30: a process 10⁶ times slower than the others is left idle, as the factorizations
+// leave it: the product is computed on the others, and the idle one holds nothing.
+TEST(ApiGemmIdleProcess, ComputesOnTheOthers) {
+  BlacsGrid grid;
+  std::vector<double> speeds(static_cast<std::size_t>(world_size()), 1e6);
+  speeds.front() = 1.0;
+  hetscal_context_t ctx = HETSCAL_CONTEXT_NULL;
+  ASSERT_EQ(hetscal_gemm_context_create(grid.context, speeds.data(), kM, kN, kK, &ctx), HETSCAL_SUCCESS);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (world_size() > 1) EXPECT_EQ(hetscal_context_participates(ctx), rank == 0 ? 0 : 1);
+  const auto a = whole(1, kM, kK), b = whole(2, kK, kN), c = whole(3, kM, kN);
+  {
+    Hetero ha(ctx, a, kM, kK), hb(ctx, b, kK, kN), hc(ctx, c, kM, kN);
+    int info = -1;
+    hetero_pdgemm("N", "N", kM, kN, kK, 2.0, ha.local.data(), 1, 1, ha.desc, hb.local.data(), 1, 1, hb.desc, 1.0,
+                  hc.local.data(), 1, 1, hc.desc, &info);
+    ASSERT_EQ(info, 0);
+    const auto expected = reference_gemm(false, false, kM, kN, kK, 2.0, a, kM, b, kK, 1.0, c);
+    EXPECT_EQ(max_error_hetero(ctx, hc.local, expected, kM, kN, hc.lld), 0.0);
+  }
+  EXPECT_EQ(hetscal_context_free(&ctx), HETSCAL_SUCCESS);
+}
+
 // Each malformed call returns its documented INFO on every process and leaves C alone.
 TEST_F(ApiGemm, RefusedArgumentsLeaveDataUntouched) {
   const auto a = whole(1, kM, kK), b = whole(2, kK, kN), c = whole(3, kM, kN);

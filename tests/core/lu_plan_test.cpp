@@ -41,6 +41,28 @@ TEST(LuPlan, HundredTimesSlowerRankIsLeftOut) {
   EXPECT_EQ(choice.processors, (std::vector<std::size_t>{0, 1, 2}));
 }
 
+// Issue 29: no tile the measured kernel runs below half its peak where a wider one is usable.
+TEST(UsableTileSizes, NoneTheKernelRunsInefficientlyWhereAWiderOneFits) {
+  KernelRate kernel;
+  kernel.measured = {{1, 0.05}, {16, 0.3}, {64, 0.6}, {256, 1.0}};  // efficient from 64
+  EXPECT_EQ(usable_tile_sizes({32, 64, 128}, 1000, "test", kernel), (std::vector<std::size_t>{64, 128}));
+  EXPECT_EQ(usable_tile_sizes({32, 64, 128}, 50, "test", kernel), (std::vector<std::size_t>{32}))
+      << "the only tile the matrix allows";
+  EXPECT_EQ(usable_tile_sizes({32, 64, 128}, 1000, "test"), (std::vector<std::size_t>{32, 64, 128}))
+      << "without measurements every tile runs at the peak";
+  EXPECT_THROW(usable_tile_sizes({}, 1000, "test", kernel), InvalidArgument);
+}
+
+TEST(LuPlan, PlansNoTileTheKernelRunsInefficiently) {
+  Platform platform = planner_platform({1.0e9, 1.0e9, 1.0e9, 0.25e9});
+  platform.kernel.measured = {{64, 0.4}, {128, 0.8}, {256, 1.0}};
+  LuPlanOptions options;
+  options.tile_sizes = {64, 128, 256};
+  const LuChoice choice = choose_lu_plan(platform, 6000, 6000, caller_grid(2, 2), options);
+  for (const auto& c : choice.priced)
+    if (c.prediction.candidate.kind != CandidateKind::CallerLayout) EXPECT_GE(c.prediction.candidate.tile, 128u);
+}
+
 TEST(LuPlan, ChoiceIsTheFastestPricedCandidate) {
   const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 1.0e9, 3.0e9}, 1.0e9, NetworkKind::SharedBus);
   Problem problem{Routine::LU, 2000, caller_grid(1, 5)};

@@ -54,16 +54,18 @@ TEST(ShimGemmPlan, BalancesWhereBlockCyclicCannot) {
 }
 
 TEST(ShimGemmPlan, RefusesMatricesSmallerThanEveryGrid) {
-  EXPECT_THROW(plan_gemm_layout({1, 2, 3}, 1, 1, 4), InvalidArgument);
-  EXPECT_NO_THROW(plan_gemm_layout({1, 2, 3}, 1, 3, 4));  // a 1×3 grid fits
+  EXPECT_THROW(plan_gemm_layout({1, 1, 1}, 1, 1, 4), InvalidArgument);
+  EXPECT_NO_THROW(plan_gemm_layout({1, 1, 1}, 1, 3, 4));  // a 1×3 grid fits
+  // Unequal speeds are also planned on the fastest ranks alone, where a 1×1 grid fits.
+  EXPECT_EQ(plan_gemm_layout({1, 2, 3}, 1, 1, 4).c->grid().rank(0, 0), 2);
 }
 
 TEST(ShimGemmPlan, TileBounds) {
-  EXPECT_EQ(planned_tile(1, 1, 8), 1);
-  EXPECT_EQ(planned_tile(100000, 100000, 4), 256);  // the cap: OpenBLAS near peak
-  EXPECT_EQ(planned_tile(4000, 4000, 2), 256);
-  EXPECT_EQ(planned_tile(1000, 4000, 4), 125);
-  EXPECT_EQ(planned_tile(160, 400, 4), 20);
+  EXPECT_EQ(core::planned_tile(1, 1, 8), 1);
+  EXPECT_EQ(core::planned_tile(100000, 100000, 4), 256);  // the cap: OpenBLAS near peak
+  EXPECT_EQ(core::planned_tile(4000, 4000, 2), 256);
+  EXPECT_EQ(core::planned_tile(1000, 4000, 4), 125);
+  EXPECT_EQ(core::planned_tile(160, 400, 4), 20);
 }
 
 // Beyond 64 × 64 ranks every p × ⌊P/p⌋ grid has a side longer than a panel plan takes: the
@@ -86,7 +88,7 @@ TEST(ShimGemmPlan, NoTileNarrowerThanTheKernelRunsEfficiently) {
   // narrowest at half the peak, and C's 32 columns allow it.
   core::KernelRate kernel;
   kernel.measured = {{1, 0.05}, {4, 0.25}, {16, 0.6}, {64, 0.9}, {256, 1.0}};
-  EXPECT_EQ(planned_tile(600, 32, 4), 4);
+  EXPECT_EQ(core::planned_tile(600, 32, 4), 4);
   EXPECT_LE(plan_gemm_layout({1, 1, 1, 3}, 600, 32, 504).tile, 4);
   const GemmLayout plan = plan_gemm_layout({1, 1, 1, 3}, 600, 32, 504, 0, kernel);
   EXPECT_GE(plan.tile, 16);
@@ -103,7 +105,7 @@ TEST(RuntimePlanCache, PlansEachKeyOnceAndRemembersRefusals) {
     const PlanKey key{{core::Routine::Gemm, ScalarType::Double}, {m, n, k}, 0, 0, {}};
     return cache.find_or_make<GemmLayout>(key, [&] {
       ++made;
-      return plan_gemm_layout({1, 3}, m, n, k);
+      return plan_gemm_layout({1, 1}, m, n, k);
     });
   };
   const auto first = gemm(50, 40, 30);

@@ -120,5 +120,17 @@ TEST(Machine, RatePerUnitSpeedIsTheLowerMedianOfProbeOverSpeed) {
   EXPECT_DOUBLE_EQ(rate_per_unit_speed({8}, {2}), 4);
 }
 
+TEST(Machine, ModelledRatesStayFiniteAndPositiveAtAnySpeedRatio) {
+  const std::vector<double> rates = modelled_rates({50, 17, 40}, {1, 1, 2});
+  ASSERT_EQ(rates.size(), 3u);
+  EXPECT_DOUBLE_EQ(rates[0], 20);
+  EXPECT_DOUBLE_EQ(rates[2], 40);
+  // Issue 30: 1e-300 against 1e300 made the slow rank's rate 0, and every plan failed. It is
+  // modelled at the smallest planned fraction of the fastest, and does not set the unit.
+  const std::vector<double> extreme = modelled_rates({5e10, 5e10, 5e10}, {1e-300, 1e-300, 1e300});
+  EXPECT_DOUBLE_EQ(extreme[2], 5e10);
+  EXPECT_DOUBLE_EQ(extreme[0], 5e10 * core::kSmallestPlannedSpeedRatio);
+}
+
 }  // namespace
 }  // namespace hetscal::runtime

@@ -28,7 +28,7 @@ std::string label_of(CholeskyLayoutKind kind, std::size_t p, std::size_t q) {
 class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
  public:
   CandidateBuilder(const Platform& platform, std::size_t n, const CholeskyPlanOptions& options)
-      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan")),
+      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan", platform.kernel)),
         platform_(platform), n_(n), options_(options), cycle_times_(cycle_times_of(platform)),
         sorted_(sort_processors(cycle_times_)) {}
 

@@ -9,8 +9,8 @@
 
 namespace hetscal::core {
 
-std::vector<std::size_t> usable_tile_sizes(const std::vector<std::size_t>& listed,
-                                           std::size_t extent, const std::string& planner) {
+std::vector<std::size_t> usable_tile_sizes(const std::vector<std::size_t>& listed, std::size_t extent,
+                                           const std::string& planner, const KernelRate& kernel) {
   if (listed.empty()) throw InvalidArgument(planner + ": no tile size");
   std::vector<std::size_t> tiles;
   for (std::size_t nb : listed) {
@@ -18,6 +18,10 @@ std::vector<std::size_t> usable_tile_sizes(const std::vector<std::size_t>& liste
     if (nb <= extent) tiles.push_back(nb);
   }
   if (tiles.empty()) tiles.push_back(*std::min_element(listed.begin(), listed.end()));
+  const double efficient = kernel.smallest_efficient_tile(kEfficientTileRate);
+  const auto too_narrow = [&](std::size_t nb) { return static_cast<double>(nb) < efficient; };
+  if (!std::all_of(tiles.begin(), tiles.end(), too_narrow))
+    tiles.erase(std::remove_if(tiles.begin(), tiles.end(), too_narrow), tiles.end());
   return tiles;
 }
 

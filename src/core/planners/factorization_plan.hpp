@@ -25,11 +25,14 @@ struct GridShape {
 };
 
 /// The tile sizes a planner tries on a matrix whose smaller side is `extent`: those of
-/// `listed` not above it, or the smallest listed one when all are.
+/// `listed` not above it, or the smallest listed one when all are; and of those, none that
+/// runs below kEfficientTileRate of the kernel's peak (KernelRate::smallest_efficient_tile)
+/// when one that runs faster is usable (issue 29: the planners never choose a tile the model
+/// shows inefficient where the matrix allows a wider one).
 /// @param planner named in messages ("choose_lu_plan").
 /// @throws InvalidArgument naming the planner if the list is empty or holds a 0.
-std::vector<std::size_t> usable_tile_sizes(const std::vector<std::size_t>& listed,
-                                           std::size_t extent, const std::string& planner);
+std::vector<std::size_t> usable_tile_sizes(const std::vector<std::size_t>& listed, std::size_t extent,
+                                           const std::string& planner, const KernelRate& kernel = {});
 
 /// The most processors a plan may use: min(P, max_processors), all P when max_processors = 0.
 std::size_t planned_processor_count(const Platform& platform, std::size_t max_processors);

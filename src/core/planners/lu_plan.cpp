@@ -29,7 +29,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
  public:
   LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
                      const std::string& planner)
-      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner)),
+      : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner, platform.kernel)),
         platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)),
         sorted_(sort_processors(cycle_times_)) {}
 

@@ -83,7 +83,7 @@ Candidate cartesian_candidate(std::string label, std::size_t tile, std::size_t r
 std::vector<Candidate> generate_candidates(const Platform& platform, const Problem& problem,
                                            const CandidateOptions& options) {
   require_valid(platform);
-  const auto tiles = usable_tile_sizes(options.tile_sizes, problem.n, "generate_candidates");
+  const auto tiles = usable_tile_sizes(options.tile_sizes, problem.n, "generate_candidates", platform.kernel);
   const std::size_t most = options.max_processors == 0
                                ? platform.size()
                                : std::min(options.max_processors, platform.size());

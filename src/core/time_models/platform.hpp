@@ -58,10 +58,19 @@ struct KernelRate {
   double smallest_efficient_tile(double fraction) const;
 };
 
+/// The fraction of the kernel's peak below which a tile is too narrow to plan where the
+/// matrix allows a wider one (KernelRate::smallest_efficient_tile).
+inline constexpr double kEfficientTileRate = 0.5;
+
 struct Processor {
   double speed_flops = 0.0;   ///< peak rate of the local kernel, flop/s
   double memory_bytes = 0.0;  ///< memory available to hetscal's data, caller's arrays included
 };
+
+/// A processor slower than this fraction of the fastest is never planned: it would hold one
+/// element for every 10⁹ the fastest holds, which no matrix that fits in memory gives it,
+/// and shares and rates at such ratios lose their precision or underflow.
+inline constexpr double kSmallestPlannedSpeedRatio = 1e-9;
 
 struct Platform {
   std::vector<Processor> processors;

@@ -10,6 +10,7 @@
 
 #include "core/common/error.hpp"
 #include "core/planners/candidate_search.hpp"
+#include "core/planners/gemm_grid_plan.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/planners/model_report.hpp"
 #include "tools/plan/limits.hpp"
@@ -193,9 +194,9 @@ Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates
   return choice.kind;
 }
 
-// GEMM: the generic candidates (model_candidates.hpp) on the searched process counts, pruned
-// and chosen by the same search as the factorisations'.
-void run_gemm_planner(ModelReport& report) {
+// GEMM under --exhaustive: the generic candidates (model_candidates.hpp) on every process
+// count, each priced, for validating the runtime's planner.
+void run_generic_gemm_search(ModelReport& report) {
   core::CandidateOptions options;
   const core::SearchOptions search{report.settings.exhaustive, {}};
   Clock::time_point start = Clock::now();
@@ -214,6 +215,30 @@ void run_gemm_planner(ModelReport& report) {
       per_rank_seconds(report.platform, report.problem, unpriced, {}, search.exhaustive, build_s);
   const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, options);
   if (largest_pattern < report.platform.size()) report.patterns_left_out_from = largest_pattern + 1;
+}
+
+// GEMM: the runtime's planner (core::plan_gemm_grid, which the shim's and the native API's
+// runtime::plan_gemm_layout turn into distributions), priced against the caller's layout as
+// the runtime's decision prices the two routes (runtime::price_routes). Every rank plans the
+// whole call shape, so a rank's share is the whole planning time.
+void run_gemm_planner(ModelReport& report) {
+  if (report.settings.exhaustive) return run_generic_gemm_search(report);
+  Clock::time_point start = Clock::now();
+  const std::clock_t cpu_start = std::clock();
+  std::vector<double> speeds;
+  for (const core::Processor& p : report.platform.processors) speeds.push_back(p.speed_flops);
+  const auto order = static_cast<std::int64_t>(report.problem.n);
+  const core::GemmGridPlan plan = core::plan_gemm_grid(speeds, order, order, 0, report.platform.kernel);
+  std::vector<core::Prediction> predictions{
+      core::predict(report.platform, report.problem, core::caller_layout_candidate(report.problem)),
+      core::predict(report.platform, report.problem, core::gemm_candidate(plan))};
+  report.planning_s = seconds_since(start);
+  report.planning_cpu_s = cpu_seconds_since(cpu_start);
+  report.planning_per_rank_s = report.planning_cpu_s;
+  // The runtime forwards the call when the plan is slower or does not fit in memory.
+  const bool planned = predictions[1].fits_memory() && predictions[1].total_s() < predictions[0].total_s();
+  const std::size_t chosen = planned ? 1 : 0;
+  take_priced(report, std::move(predictions), {true, true}, chosen);
 }
 
 }  // namespace
