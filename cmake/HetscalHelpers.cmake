@@ -7,6 +7,20 @@ set(HETSCAL_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-co
 # an idle machine), so the bound leaves room for a loaded machine; the suite must pass there.
 set(HETSCAL_HANG_TIMEOUT 900)
 
+# What every test's Open MPI run is given (tests/run.sh exports the same for the tests that
+# set no environment of their own):
+# - run as root (CI);
+# - mpi_yield_when_idle: a rank waiting for a message yields its core. Open MPI does so by
+#   itself only when a run has more ranks than cores; a 2-rank run on 2 cores otherwise spins,
+#   and with any other work on the machine (the suite's own next test, a build, a second
+#   session) every message then waits for a time slice: 50 two-rank tests took 429 s instead
+#   of 119 s beside another session's tests;
+# - pml ob1 and btl self,vader: what Open MPI selects on one node anyway (shared memory), named
+#   so that each MPI_Init skips probing UCX, OFI, openib and TCP: 0.5 s instead of 0.75 s per
+#   2-rank start, and the suite starts several hundred.
+set(HETSCAL_OPENMPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader)
+
 # hetscal_add_layer(NAME <layer> [DEPENDS <targets>...])
 # Builds every .cpp under src/<layer>/ into the static, position-independent target
 # hetscal_<layer>. Headers are found as "<layer>/file.hpp" from src/.
@@ -74,6 +88,6 @@ function(hetscal_add_mpi_test)
             ${MPIEXEC_PREFLAGS} ${ARG_COMMAND} ${MPIEXEC_POSTFLAGS})
   set_tests_properties(${ARG_NAME} PROPERTIES
     PROCESSORS ${ARG_RANKS}
-    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;${HETSCAL_OPENMPI_TEST_ENVIRONMENT};OMPI_MCA_rmaps_base_oversubscribe=1"
     LABELS mpi)
 endfunction()

@@ -104,31 +104,55 @@ void append(Result& r, const std::vector<T>& x) {
   }
 }
 
-// Whether `got` equals `want` on every rank: integers exactly, values within n·ε relative.
-bool agree_everywhere(const Result& got, const Result& want, double tolerance) {
-  int same = got.integers == want.integers && got.values.size() == want.values.size();
-  double scale = 0.0, error = 0.0;
+// One rank's comparison of `got` with `want`: whether the integers (or the sizes) differ, the
+// largest difference of the values (infinite for a NaN) and the largest magnitude wanted.
+struct Comparison {
+  double differs = 0.0, error = 0.0, scale = 0.0;
+};
+
+Comparison compare(const Result& got, const Result& want) {
+  Comparison c;
+  c.differs = got.integers != want.integers || got.values.size() != want.values.size();
   if (got.values.size() == want.values.size()) {
     for (std::size_t i = 0; i < want.values.size(); ++i) {
-      scale = std::max(scale, std::abs(want.values[i]));
+      c.scale = std::max(c.scale, std::abs(want.values[i]));
       const double d = std::abs(got.values[i] - want.values[i]);
-      error = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(error, d);
+      c.error = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(c.error, d);
     }
   }
-  double global[2] = {error, scale};
-  MPI_Allreduce(MPI_IN_PLACE, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (!same || global[0] > tolerance * std::max(global[1], 1.0)) {
-    if (std::getenv("FAULT_SWEEP_TRACE") && got.integers != want.integers)
-      for (std::size_t i = 0; i < got.integers.size(); ++i)
-        if (got.integers[i] != want.integers[i])
-          std::printf("rank %d integer %zu: %d, want %d\n", my_rank, i, got.integers[i], want.integers[i]);
-    if (my_rank == 0)
-      std::printf("fault_sweep: %s: largest difference %.3g of %.3g\n",
-                  same ? "values differ" : "integers differ", global[0], global[1]);
-    return false;
-  }
-  return true;
+  return c;
+}
+
+// Whether a comparison taken over every rank (each field's maximum) is a match: integers
+// exactly, values within n·ε relative. Rank 0 says why not; FAULT_SWEEP_TRACE=1 has each rank
+// list its own differing integers of `got` against `want`.
+bool agrees(const Comparison& everywhere, double tolerance, const Result& got, const Result& want) {
+  if (everywhere.differs == 0.0 && everywhere.error <= tolerance * std::max(everywhere.scale, 1.0)) return true;
+  if (std::getenv("FAULT_SWEEP_TRACE") && got.integers != want.integers)
+    for (std::size_t i = 0; i < got.integers.size() && i < want.integers.size(); ++i)
+      if (got.integers[i] != want.integers[i])
+        std::printf("rank %d integer %zu: %d, want %d\n", my_rank, i, got.integers[i], want.integers[i]);
+  if (my_rank == 0)
+    std::printf("fault_sweep: %s: largest difference %.3g of %.3g\n",
+                everywhere.differs != 0.0 ? "integers differ" : "values differ", everywhere.error, everywhere.scale);
+  return false;
+}
+
+// What every rank learns after a call, in one MPI_Allreduce (MPI_MAX) rather than one per
+// question: each collective costs every rank a time slice when ranks outnumber cores, and the
+// sweep makes thousands of calls. Whether the allocation failed on some rank; the call's
+// result against ScaLAPACK's; the data against the caller's input (the native API's failed
+// calls); the lowest and highest native status (the lowest as the maximum of its negation).
+struct Outcome {
+  double fired = 0.0;
+  Comparison result, data;
+  double highest_status = 0.0, negated_lowest_status = 0.0;
+};
+
+Outcome everywhere(Outcome mine) {
+  static_assert(sizeof(Outcome) == 9 * sizeof(double), "Outcome is reduced as 9 doubles");
+  MPI_Allreduce(MPI_IN_PLACE, &mine, 9, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return mine;
 }
 
 // ----- the routines, by implementation ---------------------------------------------------
@@ -386,18 +410,25 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
   const auto plain = [](const std::function<void()>& f) { f(); };
   const Result reference = call(Impl::ScaLAPACK, plain);
   Tally tally;
-  Result untouched;  // the native API's input, for the failed calls' check
+  // The native API's input without its integers, for the failed calls' check (a copy: the
+  // window runs nothing).
+  Result untouched;
+  if (impl == Impl::Native) {
+    untouched = call(Impl::Native, [](const std::function<void()>&) {});
+    untouched.integers.clear();
+  }
   // FAULT_SWEEP_FROM=<k>: start every rank's sweep at allocation k (to look at one failure).
   const long first = std::getenv("FAULT_SWEEP_FROM") ? std::atol(std::getenv("FAULT_SWEEP_FROM")) : 1;
   for (int target = 0; target < ranks; ++target) {
     long k = std::max(first, 1L) - 1;
     for (;;) {
+      // Every rank starts the call together: the previous call ended in everywhere()'s
+      // collective (or the reference call, before the first).
       ++k;
       int fired = 0;
       std::string line;
       std::snprintf(hang_message, sizeof hang_message, "fault_sweep: HANG at %s, allocation %ld on rank %d (rank %d)\n",
                     routine.c_str(), k, target, my_rank);
-      MPI_Barrier(MPI_COMM_WORLD);
       const Result result = call(impl, [&](const std::function<void()>& f) {
         if (my_rank == 0) captured.start();
         alarm(kWatchdogS);
@@ -407,35 +438,40 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
         alarm(0);
         if (my_rank == 0) line = call_line(captured.stop(), routine);
       });
-      MPI_Allreduce(MPI_IN_PLACE, &fired, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      Outcome mine;
+      mine.fired = fired;
+      mine.result = compare(result, reference);
+      Result data = result;
+      if (impl == Impl::Native) {
+        const int status = result.integers.back();
+        mine.highest_status = status;
+        mine.negated_lowest_status = -status;
+        data.integers.clear();
+        mine.data = compare(data, untouched);
+      }
+      const Outcome all = everywhere(mine);
       if (my_rank == 0 && std::getenv("FAULT_SWEEP_TRACE")) std::printf("k %ld: %s\n", k, line.c_str());
-      if (!fired) {
+      if (all.fired == 0.0) {
         tally.sites.push_back(k - 1);
         break;
       }
       ++tally.calls;
       std::string problem;
       if (impl == Impl::Native) {
+        const int lowest = static_cast<int>(-all.negated_lowest_status), highest = static_cast<int>(all.highest_status);
         const int status = result.integers.back();
-        int lowest = status, highest = status;
-        MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (lowest != highest) {
           problem = "ranks returned different statuses";
         } else if (status == 0) {
-          if (!agree_everywhere(result, reference, tolerance)) problem = "WRONG RESULT";
+          if (!agrees(all.result, tolerance, result, reference)) problem = "WRONG RESULT";
           ++tally.outcomes["computed"];
         } else {
           // A failure: sub(A) or C must be as the caller gave it.
-          if (untouched.values.empty()) untouched = call(Impl::Native, [](const std::function<void()>&) {});
-          Result data = result, given = untouched;
-          data.integers.clear();
-          given.integers.clear();
-          if (!agree_everywhere(data, given, 0.0)) problem = "failed with the caller's data changed";
+          if (!agrees(all.data, 0.0, data, untouched)) problem = "failed with the caller's data changed";
           ++tally.outcomes["failed, status " + std::to_string(status)];
         }
       } else {
-        if (!agree_everywhere(result, reference, tolerance)) problem = "WRONG RESULT";
+        if (!agrees(all.result, tolerance, result, reference)) problem = "WRONG RESULT";
         if (my_rank == 0 && problem.empty()) problem = message_problem(line);
         if (my_rank == 0) ++tally.outcomes[outcome_of(line)];
       }
