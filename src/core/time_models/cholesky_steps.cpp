@@ -117,6 +117,12 @@ void CholeskySteps::add_broadcast(CholeskyStepLoad& load, std::size_t sender,
 }
 
 CholeskyStepLoad CholeskySteps::step(std::size_t k) {
+  CholeskyStepLoad load;
+  step(k, load);
+  return load;
+}
+
+void CholeskySteps::step(std::size_t k, CholeskyStepLoad& load) {
   if (k < next_step_ || k >= tiles_) {
     std::ostringstream msg;
     msg << "Cholesky steps: step " << k << " asked, expected step " << next_step_ << " or later of "
@@ -129,8 +135,9 @@ CholeskyStepLoad CholeskySteps::step(std::size_t k) {
     return layout_.at(layout_.row_class[i], layout_.col_class[j]);
   };
 
-  CholeskyStepLoad load;
   load.diagonal_owner = owner_of(k, k);
+  load.broadcasts.clear();
+  load.receivers.clear();
   load.trsm_tiles.assign(processors_, 0.0);
   load.syrk_tiles.assign(processors_, 0.0);
   load.gemm_tiles.assign(processors_, 0.0);
@@ -149,7 +156,6 @@ CholeskyStepLoad CholeskySteps::step(std::size_t k) {
   }
   add_broadcast(load, load.diagonal_owner, scratch_owners_);
   add_colrow_broadcasts(load, k);
-  return load;
 }
 
 void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k) {
@@ -314,9 +320,10 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
   double messages_s = 0.0;
   // Tile (0,0)'s factorisation opens the schedule (the first sampled step is always step 0).
   path.factor_first(layout.at(layout.row_class[0], layout.col_class[0]));
+  CholeskyStepLoad load;
   for (const SampledStep& sample : sampled_steps(steps.steps())) {
     const std::size_t k = sample.step;
-    const CholeskyStepLoad load = steps.step(k);
+    steps.step(k, load);
     const StepMessages messages = step_messages(platform.network, load, tile_bytes, received);
     messages_s += sample.weight * (messages.diagonal + messages.colrow);
     const double panel_ready = path.solve_panel(load, messages, sample.weight);
@@ -335,8 +342,9 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
 double cholesky_volume_tiles(const TileOwnership& layout, std::size_t processors) {
   CholeskySteps steps(layout, processors);
   double volume = 0.0;
+  CholeskyStepLoad load;
   for (std::size_t k = 0; k < steps.steps(); ++k) {
-    const CholeskyStepLoad load = steps.step(k);
+    steps.step(k, load);
     for (const TileBroadcast& b : load.broadcasts) volume += b.times * real(b.count);
   }
   return volume;

@@ -94,6 +94,11 @@ class CholeskySteps {
   /// @throws InvalidArgument if k is below a step already visited or >= steps().
   CholeskyStepLoad step(std::size_t k);
 
+  /// step(k) written into `load`, whose vectors keep their capacity: a walk of a large layout
+  /// lists millions of receivers per step, and fresh vectors each step cost more in
+  /// reallocation and page faults than the step's own pricing.
+  void step(std::size_t k, CholeskyStepLoad& load);
+
  private:
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
   void add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k);  ///< L(i,k), i > k

@@ -161,12 +161,13 @@ TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
   require_sizes(shape, tile, grid_rows, grid_cols, processor_at.size(), "ordered Cartesian grid");
   const auto repeat = [](const std::vector<std::size_t>& order, std::size_t count,
                          std::size_t classes, const char* which) {
-    std::ostringstream msg;
-    if (order.empty()) msg << "ordered Cartesian grid: empty " << which << " order";
+    if (order.empty()) throw InvalidArgument(std::string("ordered Cartesian grid: empty ") + which + " order");
     for (std::size_t c : order)
-      if (msg.tellp() == 0 && c >= classes)
+      if (c >= classes) {
+        std::ostringstream msg;
         msg << "ordered Cartesian grid: " << which << " order names " << c << " of " << classes;
-    if (msg.tellp() != 0) throw InvalidArgument(msg.str());
+        throw InvalidArgument(msg.str());
+      }
     std::vector<std::size_t> out(count);
     for (std::size_t t = 0; t < count; ++t) out[t] = order[t % order.size()];
     return out;
