@@ -160,7 +160,8 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
     for (std::size_t i = 0; i < count; ++i) {
       const Candidate& c = predictions[i].candidate;
       const bool sketch = i < deferred.size() && deferred[i].build && c.owner.empty();
-      result.bound[i] = sketch ? compute_lower_bound(platform, problem, c.tile, deferred[i].speed_flops)
+      result.bound[i] = sketch ? std::max(compute_lower_bound(platform, problem, c.tile, deferred[i].speed_flops),
+                                          deferred[i].steps_bound)
                                : compute_lower_bound(platform, problem, c);
     }
   result.coarse_first = result.pruning = !exhaustive;
@@ -208,8 +209,17 @@ class SlicePricer {
   /// false if either threw (the slice ends).
   bool price_data(std::size_t i) {
     return guarded(i, [&] {
-      if (is_sketch(deferred_, predictions_, i)) predictions_[i].candidate = deferred_[i].build();
+      build(i);
       predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate);
+    });
+  }
+
+  /// Sets `steps_s` to step_time_lower_bound of candidate i (built first if deferred): what its
+  /// steps cannot go below. False if that threw (the slice ends).
+  bool bound_steps(std::size_t i, double& steps_s) {
+    return guarded(i, [&] {
+      build(i);
+      steps_s = step_time_lower_bound(platform_, problem_, predictions_[i].candidate);
     });
   }
 
@@ -240,18 +250,31 @@ class SlicePricer {
     return guarded(i, [&] { add_step_times(platform_, problem_, predictions_[i]); });
   }
 
-  /// Sets `beaten` when candidate i cannot win whatever its steps cost: it does not fit in
-  /// memory, or its moves (price_data's) and a lower bound of its steps (its compute bound,
-  /// or, checked only when that is not enough, step_time_lower_bound's panel chain) already
-  /// exceed `limit`. Strictly above: a candidate that could tie the best (and come earlier) is
-  /// still priced. False if the bound threw (the slice ends).
+  /// Sets `beaten` when candidate i cannot win whatever its steps cost, and leaves it without
+  /// a prediction then:
+  ///   - its steps alone cannot beat `limit` (step_time_lower_bound: the panel chain of LU and
+  ///     QR, the update bound of Cholesky), checked before its moves are priced, because at
+  ///     a thousand processors most candidates fall here and predict_data's owner tables and
+  ///     joint counts were most of the search;
+  ///   - it does not fit in memory, or its moves and the better of its two bounds exceed `limit`.
+  /// Strictly above: a candidate that could tie the best (and come earlier) is still priced.
+  /// With pruning off, only its data is priced. False if a pricing threw (the slice ends).
   bool beaten_before_its_steps(std::size_t i, double limit, bool& beaten) {
-    const Prediction& p = predictions_[i];
-    beaten = !p.fits_memory() || order_.bound[i] + p.time.redistribution > limit;
-    if (beaten || limit == std::numeric_limits<double>::infinity()) return true;
-    return guarded(i, [&] {
-      beaten = step_time_lower_bound(platform_, problem_, p.candidate) + p.time.redistribution > limit;
-    });
+    beaten = false;
+    double steps_s = 0.0;
+    const bool bounded = order_.pruning && limit < std::numeric_limits<double>::infinity();
+    if (bounded) {
+      if (!bound_steps(i, steps_s)) return false;
+      beaten = steps_s > limit;
+    }
+    if (!beaten) {
+      if (!price_data(i)) return false;
+      const Prediction& p = predictions_[i];
+      beaten = order_.pruning &&
+               (!p.fits_memory() || std::max(order_.bound[i], steps_s) + p.time.redistribution > limit);
+    }
+    if (beaten) forget(i);
+    return true;
   }
 
   /// Candidate i priced in full: the slice's pick if it is the fastest that fits.
@@ -281,10 +304,8 @@ class SlicePricer {
         continue;
       }
       bool beaten = false;
-      if (!price_data(i) || (order_.pruning && !beaten_before_its_steps(i, limit, beaten)))
-        return std::move(slice_);
+      if (!beaten_before_its_steps(i, limit, beaten)) return std::move(slice_);
       if (beaten) {
-        forget(i);
         ++slice_.pruned;
         continue;
       }
@@ -317,6 +338,11 @@ class SlicePricer {
   }
 
  private:
+  /// Candidate i built in full if it is still a deferred sketch.
+  void build(std::size_t i) {
+    if (is_sketch(deferred_, predictions_, i)) predictions_[i].candidate = deferred_[i].build();
+  }
+
   /// Runs one pricing of candidate i; false, with the slice's pick set to the failure, if it threw.
   template <typename Pricing>
   bool guarded(std::size_t i, Pricing pricing) {

@@ -78,6 +78,10 @@ double compute_lower_bound(const Platform& platform, const Problem& problem, std
 struct DeferredCandidate {
   std::function<Candidate()> build;  ///< empty: the candidate is built already
   double speed_flops = 0.0;          ///< its processors' summed speed (compute_lower_bound)
+  /// A lower bound of its steps' seconds known from the sketch (0: none), such as
+  /// cartesian_panel_chain_lower_bound: it joins the compute bound in the pricing order, so
+  /// that a candidate it rules out is never built.
+  double steps_bound = 0.0;
 };
 
 /// The candidate without its owner table, shares and orders: what a listing needs to name it.
@@ -118,7 +122,8 @@ struct SlicePricing {
   std::size_t pruned = 0;       ///< the slice's candidates skipped by their lower bound
 };
 
-/// The order candidates are priced in: increasing compute_lower_bound (ties: list order);
+/// The order candidates are priced in: increasing lower bound (ties: list order), the larger of
+/// compute_lower_bound and, for a sketch, its DeferredCandidate::steps_bound;
 /// with exhaustive, list order and bounds of 0 (nothing is pruned) and no coarse pass.
 struct PricingOrder {
   std::vector<std::size_t> order;

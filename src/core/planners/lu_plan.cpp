@@ -11,6 +11,7 @@
 #include "core/patterns/pattern_g2dbc.hpp"
 #include "core/planners/cholesky_ordering.hpp"
 #include "core/planners/model_candidates.hpp"
+#include "core/time_models/panel_chain_bound.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -27,15 +28,16 @@ std::string label_of(LuLayoutKind kind, std::size_t p, std::size_t q) {
 /// The candidates of choose_lu_plan, before pricing.
 class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
  public:
-  LuCandidateBuilder(const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
+  LuCandidateBuilder(Routine routine, const Platform& platform, MatrixShape shape, const LuPlanOptions& options,
                      const std::string& planner)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, std::min(shape.rows, shape.cols), planner, platform.kernel)),
-        platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)),
+        routine_(routine), platform_(platform), shape_(shape), options_(options), cycle_times_(cycle_times_of(platform)),
         sorted_(sort_processors(cycle_times_)) {}
 
   /// 2DBC on every shape p×q = k; the planner's heterogeneous grid with its tiles in LU
   /// order where the speeds differ (with equal speeds it is 2DBC again: built only when 2DBC
-  /// itself is not wanted). Both deferred: only the grids a search prices are built.
+  /// itself is not wanted). Both deferred: only the grids a search prices are built, and their
+  /// panel chain is bounded from the sketch (cartesian_panel_chain_lower_bound).
   void add_grids(const std::vector<std::size_t>& fastest) {
     const bool hetero = speeds_differ(platform_, fastest) || !wants(LuLayoutKind::BlockCyclic);
     const auto processors = std::make_shared<const std::vector<std::size_t>>(fastest);
@@ -46,9 +48,11 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
         const double T = lu_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
         const std::string label = label_of(LuLayoutKind::BlockCyclic, p, q);
         const bool mixes = columns_mix_speeds(platform_, p, q, fastest);
+        const std::vector<double> even(q, 1.0);
         for (std::size_t nb : tiles())
           add_grid(LuLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
-                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T, mixes);
+                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed, steps_bound(nb, even)},
+                   T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
         const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, sorted_, p, q));
@@ -62,7 +66,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                                                                             plan->shares.r, plan->shares.c),
                                                         matrix);
                     },
-                    speed},
+                    speed, steps_bound(nb, plan->shares.c)},
                    0.0, mixes);
       }
     }
@@ -103,7 +107,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                       built.label += "/fast";
                       return built;
                     },
-                    c.deferred.speed_flops},
+                    c.deferred.speed_flops, c.deferred.steps_bound},
                    c.pattern_cost);
     }
   }
@@ -114,6 +118,11 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   }
 
  private:
+  /// What a grid's panels cost at least, from its tile and column shares.
+  double steps_bound(std::size_t tile, const std::vector<double>& col_shares) const {
+    return cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares);
+  }
+
   void add_grid(LuLayoutKind kind, Candidate sketch, DeferredCandidate deferred, double T, bool columns_mix) {
     add_deferred(kind, std::move(sketch), std::move(deferred), T);
     columns_mix_.push_back(columns_mix);
@@ -128,6 +137,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
     }
   }
 
+  Routine routine_;
   const Platform& platform_;
   MatrixShape shape_;
   const LuPlanOptions& options_;
@@ -169,7 +179,7 @@ PlanCandidates<LuLayoutKind> lu_plan_candidates(Routine routine, const Platform&
   problem.n = static_cast<std::size_t>(n);
   problem.caller = caller;
 
-  LuCandidateBuilder builder(platform, {problem.m, problem.n}, options, planner);
+  LuCandidateBuilder builder(routine, platform, {problem.m, problem.n}, options, planner);
   if (builder.wants(LuLayoutKind::CallerLayout)) builder.add_caller(problem);
   add_per_process_count(platform, options.max_processors, options.search.exhaustive, builder);
   builder.add_fastest_panel_variants();

@@ -1,6 +1,8 @@
 #include "core/time_models/panel_chain_bound.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <functional>
 #include <vector>
 
@@ -34,32 +36,95 @@ std::vector<std::size_t> last_columns(const TileOwnership& layout) {
   return present;
 }
 
+/// What the panel chain depends on, whatever the layout's form.
+struct PanelChain {
+  std::size_t tile = 0;
+  double efficiency = 1.0;    ///< of the update kernel at this tile (KernelRate::update_efficiency)
+  std::size_t tile_rows = 0;  ///< tile rows of the matrix
+  std::size_t steps = 0;      ///< panels: tile columns over min(M, N)
+  std::size_t classes = 0;    ///< column classes of the layout
+  std::size_t distinct = 0;   ///< fewest distinct ranks in one row class
+  std::vector<std::size_t> last;  ///< per column class present, its last tile column, latest first
+};
+
+/// Σ (R − k) over k = a … b − 1: the panel tiles of those steps.
+double panel_tiles(std::size_t rows, std::size_t a, std::size_t b) {
+  const double count = static_cast<double>(b - a);
+  return count * static_cast<double>(rows) - (static_cast<double>(a) + static_cast<double>(b) - 1.0) * count / 2.0;
+}
+
+/// The chain's seconds in closed form, one term per run of steps in which the same column
+/// classes are left: O(classes) whatever the number of steps.
+double panel_chain_seconds(const Platform& platform, Routine routine, const PanelChain& chain) {
+  double fastest = 0.0;
+  for (const Processor& p : platform.processors) fastest = std::max(fastest, p.speed_flops);
+  const double nb = static_cast<double>(chain.tile), cube = nb * nb * nb;
+  const double rate = fastest * chain.efficiency;
+  const double tile_seconds = nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s;
+  const std::size_t steps = std::min(chain.steps, chain.tile_rows);
+  // Factorisations: LU (h − 1/3)·nb³ flops per step, QR (3h − 1)·nb³, h = R − k panel tiles.
+  const double tiles = panel_tiles(chain.tile_rows, 0, steps), count = static_cast<double>(steps);
+  const double flops = routine == Routine::LU ? (tiles - count / 3.0) * cube : (3.0 * tiles - count) * cube;
+  double seconds = flops / rate;
+  // Deliveries: (h − 1) tiles to each of the row's other ranks still holding trailing tiles.
+  const std::vector<std::size_t>& last = chain.last;  // latest first
+  std::size_t remaining = last.size(), k = 0;
+  while (k < steps) {
+    while (remaining > 0 && last[remaining - 1] <= k) --remaining;
+    const std::size_t end = remaining > 0 ? std::min(steps, last[remaining - 1]) : steps;
+    const std::size_t gone = chain.classes - remaining;
+    const double readers = chain.distinct > gone + 1 ? static_cast<double>(chain.distinct - gone - 1) : 0.0;
+    seconds += (panel_tiles(chain.tile_rows, k, end) - static_cast<double>(end - k)) * readers * tile_seconds;
+    k = end;
+  }
+  return seconds;
+}
+
+std::size_t tiles_over(std::size_t extent, std::size_t tile) { return (extent + tile - 1) / tile; }
+
 }  // namespace
 
 double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout) {
   if (routine != Routine::LU && routine != Routine::QR) return 0.0;
   if (layout.tiles() == 0 || layout.col_class.empty()) return 0.0;
-  double fastest = 0.0;
-  for (const Processor& p : platform.processors) fastest = std::max(fastest, p.speed_flops);
-  const double nb = static_cast<double>(layout.tile), cube = nb * nb * nb;
-  const double rate = fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates);
-  const double tile_seconds = nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s;
-  const std::size_t tile_rows = layout.tiles();
-  const std::size_t steps = layout.tile_col_of(std::min(layout.row_extent(), layout.n) - 1) + 1;
-  const std::size_t classes = layout.cols, distinct = fewest_distinct_per_row(layout, platform.size());
-  const std::vector<std::size_t> last = last_columns(layout);
+  PanelChain chain;
+  chain.tile = layout.tile;
+  chain.efficiency = platform.kernel.update_efficiency(static_cast<double>(layout.tile), layout.grouped_updates);
+  chain.tile_rows = layout.tiles();
+  chain.steps = layout.tile_col_of(std::min(layout.row_extent(), layout.n) - 1) + 1;
+  chain.classes = layout.cols;
+  chain.distinct = fewest_distinct_per_row(layout, platform.size());
+  chain.last = last_columns(layout);
+  return panel_chain_seconds(platform, routine, chain);
+}
 
-  double seconds = 0.0;
-  std::size_t remaining = last.size();  // column classes with a tile column after k
-  for (std::size_t k = 0; k < steps && k < tile_rows; ++k) {
-    while (remaining > 0 && last[remaining - 1] <= k) --remaining;
-    const double h = static_cast<double>(tile_rows - k);  // panel tiles, i >= k
-    const double flops = routine == Routine::LU ? (h - 1.0 / 3.0) * cube : (3.0 * h - 1.0) * cube;
-    const std::size_t gone = classes - remaining;
-    const double readers = distinct > gone + 1 ? static_cast<double>(distinct - gone - 1) : 0.0;
-    seconds += flops / rate + (h - 1.0) * readers * tile_seconds;
+double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
+                                         std::size_t tile, const std::vector<double>& col_shares) {
+  if (routine != Routine::LU && routine != Routine::QR) return 0.0;
+  if (tile == 0 || col_shares.empty() || shape.rows == 0 || shape.cols == 0) return 0.0;
+  double total = 0.0, smallest = std::numeric_limits<double>::infinity();
+  for (double share : col_shares) {
+    if (!(share > 0.0) || !std::isfinite(share)) return 0.0;
+    total += share;
+    smallest = std::min(smallest, share);
   }
-  return seconds;
+  // Every class's first chunk of the forward greedy comes after at most ⌊t_j/t_k⌋ + 1 chunks
+  // of each class k (t = 1/share), so, reversed, its last tile column is within the last
+  // Σ share / share_j + q columns; caps (the classes' counts) only remove chunks before it.
+  const double window = total / smallest + static_cast<double>(col_shares.size());
+  const std::size_t tile_cols = tiles_over(shape.cols, tile);
+  // Fewer columns than that: a class may have none, and no cheap bound holds.
+  if (static_cast<double>(tile_cols) < 2.0 * window) return 0.0;
+  PanelChain chain;
+  chain.tile = tile;
+  const double nb = static_cast<double>(tile);  // the faster grouping: a bound for both
+  chain.efficiency = std::max(platform.kernel.update_efficiency(nb, true), platform.kernel.update_efficiency(nb, false));
+  chain.tile_rows = tiles_over(shape.rows, tile);
+  chain.steps = tiles_over(std::min(shape.rows, shape.cols), tile);
+  chain.classes = col_shares.size();
+  chain.distinct = col_shares.size();  // a grid row's processors are distinct
+  chain.last.assign(col_shares.size(), tile_cols - static_cast<std::size_t>(std::ceil(window)));
+  return panel_chain_seconds(platform, routine, chain);
 }
 
 }  // namespace hetscal::core

@@ -14,6 +14,9 @@
 /// column classes that have trailing tiles left (each class gone removes at most one), so
 /// the delivery is counted from the fewest distinct ranks of any row class: a grid's rows
 /// hold C each, a pattern's may repeat ranks.
+#include <cstddef>
+#include <vector>
+
 #include "core/time_models/platform.hpp"
 #include "core/time_models/tile_ownership.hpp"
 #include "core/time_models/time_model.hpp"
@@ -25,5 +28,17 @@ namespace hetscal::core {
 /// error). 0 for the other routines. In O(tiles + rows·cols + cols·log cols).
 /// @pre every owner of layout is < platform.size(); square, aligned tiles (as LuSteps needs).
 double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout);
+
+/// A lower bound of panel_chain_lower_bound for every Cartesian grid of distinct processors
+/// with `col_shares.size()` columns, tile `tile` on an M×N matrix (`shape`), whose tile columns
+/// are dealt cyclically (2DBC) or in suffix_balanced_order of `col_shares`
+/// (cholesky_ordering.hpp): found from the grid's sketch, before its owner table and orders
+/// are built (a search drops most candidates on it at a thousand processors). Each column
+/// class's last tile column lies within the last Σ share / share_j + q columns (the greedy's
+/// first chunks, reversed), so every class is counted as present until then and gone after.
+/// 0 (no bound) for other routines, or when the matrix has fewer than twice that many tile
+/// columns (a class may have none).
+double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
+                                         std::size_t tile, const std::vector<double>& col_shares);
 
 }  // namespace hetscal::core
