@@ -1,7 +1,8 @@
 // cholesky_update_lower_bound (cholesky_work_bound.hpp): never above the Cholesky step model
 // on grids and patterns of random shapes and speeds, equal to its compute where the slowest
 // owner is the busiest, and far above the balanced compute bound on 2D block-cyclic over ranks
-// of different speeds (what lets the search skip those).
+// of different speeds (what lets the search skip those). cholesky_message_lower_bound: never
+// above the step model either, and the larger of the two where messages dominate.
 #include "core/time_models/cholesky_work_bound.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,28 @@ TEST(CholeskyUpdateBound, NeverAboveTheStepModel) {
     const double bound = cholesky_update_lower_bound(platform, layout);
     EXPECT_LE(bound, model.compute * (1.0 + 1e-12));  // the busiest owner's updates
     EXPECT_LE(bound, model.total() * (1.0 + 1e-12));
+    EXPECT_LE(cholesky_message_lower_bound(platform, layout), model.total() * (1.0 + 1e-12));
   }
+}
+
+// Grids of distinct processors and patterns that repeat them, on a slow network where the
+// colrows' tiles cost more than the updates: the message bound is above the update bound, and
+// within the model.
+TEST(CholeskyMessageBound, AboveTheUpdateBoundWhereMessagesDominate) {
+  const Platform platform = planner_platform(std::vector<double>(16, 1.0e10), 1.0e7);
+  const TileOwnership grid = block_cyclic_ownership(1024, 32, 4, 4, {});
+  const TileOwnership wide = block_cyclic_ownership(1024, 32, 1, 16, {});
+  const TileOwnership repeated = pattern_ownership(1024, 32, 4, 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3});
+  for (const TileOwnership* layout : {&grid, &wide, &repeated}) {
+    const double bound = cholesky_message_lower_bound(platform, *layout);
+    EXPECT_GT(bound, 2.0 * cholesky_update_lower_bound(platform, *layout));
+    EXPECT_LE(bound, simulate_cholesky(platform, *layout).total());
+  }
+  // On a longer matrix (fewer steps near the end, where colrows are not full yet), the wide
+  // grid sends every colrow tile to 15 ranks, the square one to 6.
+  const double wide_long = cholesky_message_lower_bound(platform, block_cyclic_ownership(8192, 32, 1, 16, {}));
+  const double square_long = cholesky_message_lower_bound(platform, block_cyclic_ownership(8192, 32, 4, 4, {}));
+  EXPECT_GT(wide_long, 2.0 * square_long);
 }
 
 // One rank: its updates are all the model's compute.

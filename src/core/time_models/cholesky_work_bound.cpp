@@ -1,5 +1,8 @@
 #include "core/time_models/cholesky_work_bound.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <set>
 #include <vector>
 
 namespace hetscal::core {
@@ -26,7 +29,99 @@ double cell_update_units(const TileOwnership& layout, std::size_t a, std::size_t
   return units;
 }
 
+/// The classes that occur in `classes` (per tile), as flags, and their number.
+std::vector<char> used_classes(const std::vector<std::size_t>& classes, std::size_t count, std::size_t& used) {
+  std::vector<char> flags(count, 0);
+  used = 0;
+  for (std::size_t c : classes)
+    if (!flags[c]) flags[c] = 1, ++used;
+  return flags;
+}
+
+/// Per cell (a, b): the receivers of a full colrow of that cell, |owners of row class a ∪
+/// owners of column class b| − 1 (the sender, in row a), over the classes that occur.
+std::vector<double> full_colrow_receivers(const TileOwnership& layout, std::size_t processors) {
+  std::size_t rows_used = 0, cols_used = 0;
+  const std::vector<char> row_used = used_classes(layout.row_class, layout.rows, rows_used);
+  const std::vector<char> col_used = used_classes(layout.col_class, layout.cols, cols_used);
+  std::vector<double> receivers(layout.rows * layout.cols, 0.0);
+  std::vector<std::size_t> sorted(layout.owner);
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {  // a grid of distinct processors
+    std::fill(receivers.begin(), receivers.end(), static_cast<double>(rows_used + cols_used) - 2.0);
+    return receivers;
+  }
+  std::vector<std::size_t> stamp(processors, 0);
+  std::size_t current = 0;
+  for (std::size_t a = 0; a < layout.rows; ++a)
+    for (std::size_t b = 0; b < layout.cols; ++b) {
+      ++current;
+      double distinct = 0.0;
+      const auto add = [&](std::size_t x) {
+        if (stamp[x] != current) stamp[x] = current, distinct += 1.0;
+      };
+      for (std::size_t c = 0; c < layout.cols; ++c)
+        if (col_used[c]) add(layout.at(a, c));
+      for (std::size_t r = 0; r < layout.rows; ++r)
+        if (row_used[r]) add(layout.at(r, b));
+      receivers[a * layout.cols + b] = std::max(0.0, distinct - 1.0);
+    }
+  return receivers;
+}
+
+/// Σ over the steps k of the receivers of step k's full colrows: tile i > k is full when
+/// tile columns k+1 … i hold every column class that occurs (i >= first_full(k)) and tile rows
+/// i … T−1 every row class that occurs (i <= last_full).
+double full_colrow_tiles_received(const TileOwnership& layout, std::size_t processors) {
+  const std::size_t tiles = layout.tiles();
+  if (tiles < 2) return 0.0;
+  const std::vector<double> per_cell = full_colrow_receivers(layout, processors);
+  std::vector<double> before(tiles + 1, 0.0);  // before[i]: Σ receivers of tiles 0 … i−1
+  for (std::size_t i = 0; i < tiles; ++i)
+    before[i + 1] = before[i] + per_cell[layout.row_class[i] * layout.cols + layout.col_class[i]];
+  // last_full: the smallest last occurrence over the row classes that occur.
+  std::vector<std::size_t> last_row(layout.rows, tiles);
+  for (std::size_t i = 0; i < tiles; ++i) last_row[layout.row_class[i]] = i;
+  std::size_t last_full = tiles;
+  for (std::size_t r : last_row)
+    if (r < tiles) last_full = std::min(last_full, r);
+  // first_full(k): the latest next occurrence after k over the column classes, swept from the end.
+  std::size_t cols_used = 0;
+  used_classes(layout.col_class, layout.cols, cols_used);
+  std::vector<std::size_t> next(layout.cols, tiles);
+  std::multiset<std::size_t> nexts;
+  double received = 0.0;
+  for (std::size_t s = tiles - 1; s >= 1; --s) {  // s = k + 1
+    const std::size_t b = layout.col_class[s];
+    if (next[b] < tiles) nexts.erase(nexts.find(next[b]));
+    next[b] = s;
+    nexts.insert(s);
+    if (nexts.size() == cols_used) {
+      const std::size_t first_full = *nexts.rbegin();
+      if (first_full <= last_full) received += before[last_full + 1] - before[first_full];
+    }
+  }
+  return received;
+}
+
 }  // namespace
+
+double cholesky_message_lower_bound(const Platform& platform, const TileOwnership& layout) {
+  if (layout.owner.empty() || layout.tiles() == 0) return 0.0;
+  std::vector<std::size_t> owners(layout.owner);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  double fastest = 0.0;
+  for (std::size_t x : owners) fastest = std::max(fastest, platform.processors[x].speed_flops);
+  const double nb = static_cast<double>(layout.tile), t = static_cast<double>(layout.tiles());
+  const double tile_bytes = nb * nb * 8.0;  // double precision, as the step model
+  const double receives_s = full_colrow_tiles_received(layout, platform.size()) *
+                            platform.network.message_time(tile_bytes);
+  // Every step's SYRK and GEMM units over the trailing triangle: Σ m² for m < T, in nb³.
+  const double units = (t - 1.0) * t * (2.0 * t - 1.0) / 6.0;
+  const double updates_s = units * nb * nb * nb / (fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates));
+  return (receives_s + updates_s) / static_cast<double>(owners.size());
+}
 
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout) {
   if (layout.owner.empty() || layout.tiles() == 0) return 0.0;

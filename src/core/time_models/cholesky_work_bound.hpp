@@ -21,4 +21,16 @@ namespace hetscal::core {
 /// @pre has_diagonal_tiles(layout); every owner < platform.size().
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout);
 
+/// A lower bound of simulate_cholesky from the tiles the processors receive: every
+/// processor's clock runs through its own receives (one message time per tile) and its
+/// updates, so the total is at least their average over the owners. The receives counted are
+/// those of the full colrows (step k's tile L(i,k) whose row reaches every column class and
+/// whose column every row class: the owners of its row class and column class of the owner
+/// table, less the sender), and the updates at the fastest owner's rate. Where messages
+/// dominate (a thousand ranks on a slow network) it is well above the update bound, which
+/// counts one processor's updates alone. In O(tiles · log(column classes) + cells ·
+/// (rows + cols)) (O(tiles · log) for a grid of distinct processors).
+/// @pre has_diagonal_tiles(layout); every owner < platform.size().
+double cholesky_message_lower_bound(const Platform& platform, const TileOwnership& layout);
+
 }  // namespace hetscal::core

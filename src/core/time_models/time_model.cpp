@@ -215,7 +215,8 @@ double step_time_lower_bound(const Platform& platform, const Problem& problem, c
   if (hetscal_kernel) return panel_chain_lower_bound(platform, problem.routine, plan);
   // Cholesky: what simulate_steps prices with simulate_cholesky (tiles on the diagonal).
   const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
-  return triangle ? cholesky_update_lower_bound(platform, plan) : 0.0;
+  if (!triangle) return 0.0;
+  return std::max(cholesky_update_lower_bound(platform, plan), cholesky_message_lower_bound(platform, plan));
 }
 
 void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction) {

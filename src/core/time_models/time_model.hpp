@@ -178,7 +178,8 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
 
 /// A lower bound of add_step_times' total for the candidate, from its layout without walking
 /// its steps: for LU and QR on hetscal's layouts, panel_chain_lower_bound.hpp's; for Cholesky,
-/// the slowest owner's updates (cholesky_work_bound.hpp); 0 for the caller's layout and GEMM.
+/// the larger of the slowest owner's updates and the owners' average of received colrow tiles
+/// and updates (cholesky_work_bound.hpp); 0 for the caller's layout and GEMM.
 /// @throws InvalidArgument as predict.
 double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
