@@ -98,5 +98,24 @@ TEST(PatternGcrm, BeatsSymmetricG2dbcCost) {
   }
 }
 
+// A search asked again returns what it found the first time (it is remembered), and one
+// that was refused is refused again alike.
+TEST(PatternGcrm, SearchAskedAgainGivesTheSameResult) {
+  GcrmSearchOptions options;
+  options.seeds_per_size = 3;
+  options.seed = 1234;  // a key no other test uses: the first call searches
+  const GcrmResult first = best_gcrm(31, options), again = best_gcrm(31, options);
+  EXPECT_EQ(again.size, first.size);
+  EXPECT_EQ(again.cost, first.cost);
+  EXPECT_EQ(again.run_seed, first.run_seed);
+  EXPECT_EQ(again.pattern.rows(), first.pattern.rows());
+  EXPECT_EQ(again.pattern.owners(), first.pattern.owners());
+  options.seed = 4321;
+  EXPECT_EQ(best_gcrm(31, options).cost, best_gcrm(31, options).cost);
+  const GcrmSearchOptions none{0.1, 3, 0};  // no size below 0.1·√P
+  EXPECT_THROW(best_gcrm(40, none), InvalidArgument);
+  EXPECT_THROW(best_gcrm(40, none), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace hetscal::core

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/common/error.hpp"
@@ -197,7 +201,10 @@ Pattern gcrm_pattern(int num_nodes, int size, std::uint64_t seed) {
   return GreedyColRowMatching(num_nodes, size, seed).run();
 }
 
-GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
+namespace {
+
+/// best_gcrm's search itself (the function below remembers its results).
+GcrmResult search_best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
   require_nodes(num_nodes);
   if (options.seeds_per_size < 1) {
     throw InvalidArgument("GCR&M: seeds_per_size " + std::to_string(options.seeds_per_size) +
@@ -224,6 +231,42 @@ GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
                           " for P = " + std::to_string(num_nodes));
   }
   return best;
+}
+
+/// One search's outcome: its result, or the refusal it threw.
+struct RememberedGcrm {
+  std::optional<GcrmResult> result;
+  std::string refusal;
+};
+
+}  // namespace
+
+GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
+  // The search is deterministic in its arguments and takes most of a Cholesky planner's
+  // listing at a hundred processors (100 seeds per size, a matching each), while the runtime
+  // plans every new call shape on the same process counts: each search runs once a process.
+  using Key = std::tuple<int, double, int, std::uint64_t>;
+  static std::mutex mutex;
+  static std::map<Key, RememberedGcrm> remembered;
+  const Key key{num_nodes, options.max_size_factor, options.seeds_per_size, options.seed};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = remembered.find(key);
+    if (found != remembered.end()) {
+      if (!found->second.result) throw InvalidArgument(found->second.refusal);
+      return *found->second.result;
+    }
+  }
+  RememberedGcrm outcome;
+  try {
+    outcome.result = search_best_gcrm(num_nodes, options);
+  } catch (const InvalidArgument& e) {
+    outcome.refusal = e.what();
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  const RememberedGcrm& kept = remembered.emplace(key, std::move(outcome)).first->second;
+  if (!kept.result) throw InvalidArgument(kept.refusal);
+  return *kept.result;
 }
 
 }  // namespace hetscal::core

@@ -43,7 +43,8 @@ struct GcrmResult {
 /// Equation 3, r <= max_size_factor·√P, and `seeds_per_size` seeds per size; keeps the
 /// lowest z̄ among balanceable patterns (is_balanceable: Equation 3 holds for the cells
 /// actually given, and the diagonal cells can top every node up), the first found on ties
-/// (smallest r, then earliest seed).
+/// (smallest r, then earliest seed). Each search runs once a process: its result (or refusal)
+/// is remembered for the same arguments, under a lock.
 /// @throws InvalidArgument if P < 1, seeds_per_size < 1 or no size qualifies.
 GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options = {});
 
