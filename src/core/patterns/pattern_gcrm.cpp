@@ -242,6 +242,7 @@ struct RememberedGcrm {
 }  // namespace
 
 GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
+  if (!options.remember) return search_best_gcrm(num_nodes, options);
   // The search is deterministic in its arguments and takes most of a Cholesky planner's
   // listing at a hundred processors (100 seeds per size, a matching each), while the runtime
   // plans every new call shape on the same process counts: each search runs once a process.

@@ -29,6 +29,9 @@ struct GcrmSearchOptions {
   double max_size_factor = 6.0;  ///< sizes r <= max_size_factor·√P
   int seeds_per_size = 100;      ///< runs per size, each with its own derived seed
   std::uint64_t seed = 0;        ///< base seed; the whole search is deterministic in it
+  /// Remember the result for the process (a runtime plans many call shapes on the same
+  /// process counts); false searches afresh, as a tool timing one plan does.
+  bool remember = true;
 };
 
 /// The cheapest pattern found, its cost z̄, its size and the seed of the run that built it.
@@ -43,8 +46,8 @@ struct GcrmResult {
 /// Equation 3, r <= max_size_factor·√P, and `seeds_per_size` seeds per size; keeps the
 /// lowest z̄ among balanceable patterns (is_balanceable: Equation 3 holds for the cells
 /// actually given, and the diagonal cells can top every node up), the first found on ties
-/// (smallest r, then earliest seed). Each search runs once a process: its result (or refusal)
-/// is remembered for the same arguments, under a lock.
+/// (smallest r, then earliest seed). With options.remember, each search runs once a process:
+/// its result (or refusal) is remembered for the same arguments, under a lock.
 /// @throws InvalidArgument if P < 1, seeds_per_size < 1 or no size qualifies.
 GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options = {});
 

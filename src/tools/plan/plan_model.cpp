@@ -241,6 +241,14 @@ void run_gemm_planner(ModelReport& report) {
   take_priced(report, std::move(predictions), {true, true}, chosen);
 }
 
+// Cholesky's planner options with GCR&M searched afresh: the runtime remembers each search for
+// the process, but one timed plan counts what a process's first plan costs.
+core::CholeskyPlanOptions fresh_gcrm_searches() {
+  core::CholeskyPlanOptions options;
+  options.gcrm.remember = false;
+  return options;
+}
+
 }  // namespace
 
 core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& settings) {
@@ -304,7 +312,7 @@ ModelReport model_report(const core::Speeds& speeds, const ModelSettings& settin
   const core::CallerLayout& caller = report.problem.caller;
   if (settings.routine == core::Routine::Cholesky) {
     report.cholesky_kind = run_planner<core::CholeskyLayoutKind>(
-        report, core::CholeskyPlanOptions{},
+        report, fresh_gcrm_searches(),
         [&](const core::CholeskyPlanOptions& o) { return core::choose_cholesky_plan(platform, order, caller, o); },
         [&](const core::CholeskyPlanOptions& o) { return core::cholesky_plan_candidates(platform, order, caller, o); });
     return report;
