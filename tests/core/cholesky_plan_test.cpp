@@ -151,6 +151,25 @@ TEST(CholeskyPlan, HeteroSymmetricOnlyWhereItWins) {
   EXPECT_THROW(fastest_of(equal, CholeskyLayoutKind::HeteroSymmetric), Error);
 }
 
+// More processors than a symmetric pattern of max_size a side has cells (16,384 ranks with
+// the default 64): the planner lists the other families there instead of refusing the call.
+TEST(CholeskyPlan, SymmetricPatternsOnlyWhereTheyHaveACellForEveryone) {
+  std::vector<double> speeds;
+  for (int x = 0; x < 20; ++x) speeds.push_back(x % 2 ? 2.0e9 : 1.0e9);
+  CholeskyPlanOptions options;
+  options.hetero_symmetric.max_size = 4;  // 16 cells: not enough for 20 processors
+  const CholeskyChoice choice =
+      choose_cholesky_plan(platform_of(speeds, 1.0e9, NetworkKind::Switched), 4000, kOnFirst, options);
+  std::size_t symmetric = 0;
+  for (const auto& c : choice.priced)
+    if (c.kind == CholeskyLayoutKind::HeteroSymmetric) {
+      ++symmetric;
+      EXPECT_LE(c.prediction.candidate.processors().size(), 16u) << c.prediction.candidate.label;
+    }
+  EXPECT_GT(choice.priced.size(), 0u);
+  EXPECT_EQ(symmetric, 0u);  // the only count whose speeds differ is all 20
+}
+
 // The priced GCR&M candidate gives its unassigned diagonal cells to distinct light nodes,
 // so no processor holds more than ⌈r²/P⌉ + 1 cells.
 TEST(CholeskyPlan, GcrmDiagonalCellsSpreadOverTheColrows) {

@@ -73,13 +73,20 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     if (wants(CholeskyLayoutKind::G2dbc) && g2dbc_parameters(k).c != 0)
       add_pattern(CholeskyLayoutKind::G2dbc, g2dbc_pattern(k), fastest);
     if (wants(CholeskyLayoutKind::Gcrm) && fastest.size() <= kMaxGcrmProcessors) add_gcrm(k, fastest);
-    if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest))
+    if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest) && fits_symmetric_pattern(k))
       add_pattern(CholeskyLayoutKind::HeteroSymmetric,
                   best_hetero_symmetric(speeds_of(platform_, fastest), options_.hetero_symmetric).pattern, fastest);
   }
 
 
  private:
+  /// True when a symmetric pattern of at most max_size a side has a cell for each of k
+  /// processors (beyond 4,096 processors by default it has not: the other families remain).
+  bool fits_symmetric_pattern(int k) const {
+    const long long side = options_.hetero_symmetric.max_size;
+    return side * side >= k;
+  }
+
   /// The best GCR&M pattern for k, if some size gives a balanceable one (at large k none may).
   void add_gcrm(int k, const std::vector<std::size_t>& fastest) {
     std::optional<GcrmResult> found;
