@@ -42,21 +42,25 @@ StageFailed::StageFailed(int failed_rank, const char* stage, const char* detail)
   }
 }
 
-void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure) {
-  agree_on_stage(comm, stage, local_failure.c_str());
+void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure, bool echo) {
+  agree_on_stage(comm, stage, local_failure.c_str(), echo);
 }
 
-void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure) {
+void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure, bool echo) {
   int size = 0, me = 0;
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  const int mine = local_failure == nullptr || *local_failure == '\0' ? size : me;
-  int first_failed = size;
-  check_mpi(MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  if (first_failed == size) return;
+  // Keys: a first-hand failure its rank, an echo size + its rank, success 2·size; the
+  // smallest names the failure to report.
+  const bool failed = local_failure != nullptr && *local_failure != '\0';
+  const int mine = !failed ? 2 * size : echo ? size + me : me;
+  int first = 2 * size;
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (first == 2 * size) return;
+  const int failed_rank = first % size;
   char message[StageFailed::kMaxMessage + 1];
-  message_of(comm, me, first_failed, local_failure, message);
-  throw StageFailed(first_failed, stage, message);
+  message_of(comm, me, failed_rank, local_failure, message);
+  throw StageFailed(failed_rank, stage, message);
 }
 
 bool on_every_rank(MPI_Comm comm, bool mine) {

@@ -40,11 +40,13 @@ class StageFailed : public Error {
 
 /// Collective over `comm`: every rank passes the outcome of its local part ("" = success).
 /// Returns on every rank when all succeeded; otherwise throws StageFailed on every rank with
-/// the message of the lowest failing rank ("<stage> failed on rank r: <its message>").
+/// the message of the lowest failing rank ("<stage> failed on rank r: <its message>"),
+/// counting a rank whose failure only echoes another's (`echo`: EchoedFailure) after every
+/// rank that failed first-hand.
 /// Allocates nothing, so that it ends alike on every rank however short of memory.
-void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure);
+void agree_on_stage(MPI_Comm comm, const char* stage, const std::string& local_failure, bool echo = false);
 /// The same with the local outcome as a C string (nullptr or "" = success).
-void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure);
+void agree_on_stage(MPI_Comm comm, const char* stage, const char* local_failure, bool echo = false);
 
 /// Runs `local_part` (which must not communicate over `comm`), catching what it throws, then
 /// agree_on_stage. Nothing here allocates (a template, not a std::function; the failure's
@@ -56,7 +58,8 @@ void run_agreed(MPI_Comm comm, const char* stage, LocalPart&& local_part) {
     local_part();
   } catch (const std::exception& e) {
     const char* what = e.what();
-    agree_on_stage(comm, stage, what && *what ? what : "unknown error");
+    const bool echo = dynamic_cast<const EchoedFailure*>(&e) != nullptr;
+    agree_on_stage(comm, stage, what && *what ? what : "unknown error", echo);
     return;
   } catch (...) {
     agree_on_stage(comm, stage, "unknown error");

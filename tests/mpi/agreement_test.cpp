@@ -53,6 +53,25 @@ TEST(Agreement, TheLowestFailingRankIsNamed) {
   EXPECT_TRUE(on_all_ranks(seen.failed_rank == 1 && seen.message == "move-in failed on rank 1: rank 1"));
 }
 
+// A split pricing's failure (fault sweep, 2x2): the rank that ran out of memory threw
+// bad_alloc, and every other rank, told so by the pricing's agreement, threw an echo. Rank 0's
+// echo used to be named ("plan failed on rank 0: ... another pricer could not price ..."),
+// hiding the rank and the cause.
+TEST(Agreement, AFirstHandFailureIsNamedBeforeTheEchoesOfIt) {
+  for (int failing = 0; failing < world_size(); ++failing) {
+    const Seen seen = run([&] {
+      if (world_rank() == failing) throw std::runtime_error("std::bad_alloc");
+      throw PeerFailed("another pricer could not price candidate 3");
+    });
+    EXPECT_TRUE(on_all_ranks(seen.failed_rank == failing &&
+                             seen.message == "move-in failed on rank " + std::to_string(failing) + ": std::bad_alloc"))
+        << seen.message;
+  }
+  // Echoes alone (no rank failed first-hand): the lowest is named.
+  const Seen echoes = run([] { throw PeerRefused("another pricer refused"); });
+  EXPECT_TRUE(on_all_ranks(echoes.failed_rank == 0 && echoes.message == "move-in failed on rank 0: another pricer refused"));
+}
+
 TEST(Agreement, ANestedFailureOfTheSameStageIsNotNamedTwice) {
   const int last = world_size() - 1;
   const Seen seen = run([&] {

@@ -20,4 +20,24 @@ class InvalidArgument : public Error {
   using Error::Error;
 };
 
+/// Marks a failure that only reports another participant's (a split pricing whose peer could
+/// not price a candidate). Where participants agree on one failure to report
+/// (mpi::agree_on_stage), the original is named, not its echoes.
+class EchoedFailure {
+ public:
+  virtual ~EchoedFailure() = default;
+};
+
+/// Another participant failed; the message says where. Not remembered as a refusal.
+class PeerFailed : public Error, public EchoedFailure {
+ public:
+  using Error::Error;
+};
+
+/// Another participant refused (InvalidArgument): remembered as a refusal alike everywhere.
+class PeerRefused : public InvalidArgument, public EchoedFailure {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
 }  // namespace hetscal

@@ -403,9 +403,10 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
     if (failure && agreed.index == mine.pick.index && agreed.total_s == mine.pick.total_s)
       std::rethrow_exception(failure);
     const std::string what = "search_candidates: another pricer could not price candidate " + std::to_string(agreed.index);
-    // A refusal is thrown as one on every pricer, so that each remembers it alike.
-    if (agreed.total_s == kRefusedPick) throw InvalidArgument(what);
-    throw Error(what);
+    // A refusal is thrown as one on every pricer, so that each remembers it alike; the
+    // failing pricer's own exception is the one to report (EchoedFailure).
+    if (agreed.total_s == kRefusedPick) throw PeerRefused(what);
+    throw PeerFailed(what);
   }
   if (!(agreed.total_s < std::numeric_limits<double>::infinity()) || agreed.index >= count) {
     std::ostringstream msg;

@@ -181,8 +181,8 @@ struct SearchResult {
 /// @param predictions on return, the priced ones hold their prediction, and the winner its
 ///   built candidate on every pricer (deferred: built here if another pricer priced it).
 /// @param deferred per candidate, how to build it (empty: all are built).
-/// @throws InvalidArgument as predict (rethrown by its pricer; the others throw an
-///   InvalidArgument naming the candidate, or an Error when some pricer failed otherwise);
+/// @throws InvalidArgument as predict (rethrown by its pricer; the others throw a
+///   PeerRefused naming the candidate, or a PeerFailed when some pricer failed otherwise);
 ///   Error if no candidate fits in memory; InvalidArgument on a slice index >= count, or
 ///   count > 1 without agree.
 SearchResult search_candidates(const Platform& platform, const Problem& problem,
