@@ -10,6 +10,7 @@
 
 #include "core/common/error.hpp"
 #include "mpi/agreement.hpp"
+#include "mpi/fault_injection.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::kernels::detail {
@@ -78,7 +79,12 @@ class DuplicatedComm {
       comm_ = *static_cast<MPI_Comm*>(attribute);
       return;
     }
-    auto duplicate = std::make_unique<MPI_Comm>(MPI_COMM_NULL);
+    // Not found on any rank (every rank ran the same kernels on comm). The duplicate's holder
+    // is allocated, and agreed, before MPI_Comm_dup's collective: a rank short of memory here
+    // left the others waiting in it (fault sweep, native PxPOTRF on a 2x2 grid).
+    std::unique_ptr<MPI_Comm> duplicate;
+    mpi::run_agreed(comm, mpi::stage_name(mpi::Stage::Compute),
+                    [&] { duplicate = std::make_unique<MPI_Comm>(MPI_COMM_NULL); });
     mpi::check_mpi(MPI_Comm_dup(comm, duplicate.get()), "MPI_Comm_dup");
     const int code = MPI_Comm_set_attr(comm, kernel_comm_keyval(), duplicate.get());
     if (code != MPI_SUCCESS) (void)MPI_Comm_free(duplicate.get());
