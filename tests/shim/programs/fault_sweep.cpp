@@ -10,8 +10,14 @@
 // The native API (hetero_p?xxx on ScaLAPACK descriptors) forwards nothing: a failure there
 // must return the same error on every rank with sub(A) (or C) untouched.
 //
-// usage: fault_sweep shim|native PxQ ROUTINES PRECISIONS [N]
+// usage: fault_sweep shim|native PxQ ROUTINES PRECISIONS [N [every|rotate]]
 //   ROUTINES: letters of g (GEMM), l (GETRF), q (GEQRF), c (POTRF); PRECISIONS: of s d c z.
+//   every (the default): each allocation k fails on every rank in turn, P calls per k;
+//   rotate: allocation k fails on rank (k - 1) mod P only, one call per k, so every site is
+//   still failed, on one rank. A 2x2 sweep makes thousands of calls of 4 ranks, each a few
+//   hundred messages; with more ranks than cores, and other work beside them, every message
+//   waits for a time slice (1 of 16 parts of an "every" sweep in 200 s beside two CPU hogs,
+//   against 3 s a part on an idle machine), so the suite rotates there.
 // Prints one line per (routine, precision): allocation sites per rank, calls, outcomes;
 // the last line "fault_sweep: passed" or "fault_sweep: FAILED".
 #include <dlfcn.h>
@@ -403,6 +409,50 @@ struct Tally {
   std::map<std::string, long> outcomes;
 };
 
+bool rotate_ranks = false;  // the command line's "rotate"
+
+// Which rank's k-th allocation fails in the next call. Every: k = first, first + 1, … on
+// rank 0 until a call fails nothing, then the same on rank 1, …. Rotate: k = first, … on
+// rank (k − 1) mod P, until P calls in a row fail nothing: once a rank's k-th allocation is
+// not reached, no later one is (a call that fails nothing allocates the same each time).
+class SweepOrder {
+ public:
+  explicit SweepOrder(long first) : first_(std::max(first, 1L)), k_(first_ - 1), sites_(static_cast<std::size_t>(ranks), 0L) {}
+
+  /// The next (target, k); false when the sweep is over.
+  bool next(int& target, long& k) {
+    if (rotate_ranks ? misses_ >= ranks : target_ >= ranks) return false;
+    ++k_;
+    if (rotate_ranks) target_ = static_cast<int>((k_ - 1) % ranks);
+    target = target_;
+    k = k_;
+    return true;
+  }
+
+  /// Whether the call of the last next() failed its allocation on some rank.
+  void record(bool fired) {
+    const auto at = static_cast<std::size_t>(target_);
+    if (fired) {
+      sites_[at] = std::max(sites_[at], k_);
+      misses_ = 0;
+    } else if (rotate_ranks) {
+      ++misses_;
+    } else {
+      sites_[at] = k_ - 1;
+      ++target_;
+      k_ = first_ - 1;
+    }
+  }
+
+  /// Per rank, its last allocation failed (every: the call's allocations on that rank).
+  const std::vector<long>& sites() const { return sites_; }
+
+ private:
+  long first_, k_;
+  int target_ = 0, misses_ = 0;
+  std::vector<long> sites_;
+};
+
 // Sweeps every allocation of `call` on every rank. @return the tally (printed by rank 0).
 template <typename T>
 Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStderr& captured) {
@@ -419,69 +469,67 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
   }
   // FAULT_SWEEP_FROM=<k>: start every rank's sweep at allocation k (to look at one failure).
   const long first = std::getenv("FAULT_SWEEP_FROM") ? std::atol(std::getenv("FAULT_SWEEP_FROM")) : 1;
-  for (int target = 0; target < ranks; ++target) {
-    long k = std::max(first, 1L) - 1;
-    for (;;) {
-      // Every rank starts the call together: the previous call ended in everywhere()'s
-      // collective (or the reference call, before the first).
-      ++k;
-      int fired = 0;
-      std::string line;
-      std::snprintf(hang_message, sizeof hang_message, "fault_sweep: HANG at %s, allocation %ld on rank %d (rank %d)\n",
-                    routine.c_str(), k, target, my_rank);
-      const Result result = call(impl, [&](const std::function<void()>& f) {
-        if (my_rank == 0) captured.start();
-        alarm(kWatchdogS);
-        fail_allocation_arm(my_rank == target ? k : 0);
-        f();
-        fail_allocation_disarm(&fired);
-        alarm(0);
-        if (my_rank == 0) line = call_line(captured.stop(), routine);
-      });
-      Outcome mine;
-      mine.fired = fired;
-      mine.result = compare(result, reference);
-      Result data = result;
-      if (impl == Impl::Native) {
-        const int status = result.integers.back();
-        mine.highest_status = status;
-        mine.negated_lowest_status = -status;
-        data.integers.clear();
-        mine.data = compare(data, untouched);
-      }
-      const Outcome all = everywhere(mine);
-      if (my_rank == 0 && std::getenv("FAULT_SWEEP_TRACE")) std::printf("k %ld: %s\n", k, line.c_str());
-      if (all.fired == 0.0) {
-        tally.sites.push_back(k - 1);
-        break;
-      }
-      ++tally.calls;
-      std::string problem;
-      if (impl == Impl::Native) {
-        const int lowest = static_cast<int>(-all.negated_lowest_status), highest = static_cast<int>(all.highest_status);
-        const int status = result.integers.back();
-        if (lowest != highest) {
-          problem = "ranks returned different statuses";
-        } else if (status == 0) {
-          if (!agrees(all.result, tolerance, result, reference)) problem = "WRONG RESULT";
-          ++tally.outcomes["computed"];
-        } else {
-          // A failure: sub(A) or C must be as the caller gave it.
-          if (!agrees(all.data, 0.0, data, untouched)) problem = "failed with the caller's data changed";
-          ++tally.outcomes["failed, status " + std::to_string(status)];
-        }
-      } else {
+  SweepOrder order(first);
+  int target = 0;
+  long k = 0;
+  while (order.next(target, k)) {
+    // Every rank starts the call together: the previous call ended in everywhere()'s
+    // collective (or the reference call, before the first).
+    int fired = 0;
+    std::string line;
+    std::snprintf(hang_message, sizeof hang_message, "fault_sweep: HANG at %s, allocation %ld on rank %d (rank %d)\n",
+                  routine.c_str(), k, target, my_rank);
+    const Result result = call(impl, [&](const std::function<void()>& f) {
+      if (my_rank == 0) captured.start();
+      alarm(kWatchdogS);
+      fail_allocation_arm(my_rank == target ? k : 0);
+      f();
+      fail_allocation_disarm(&fired);
+      alarm(0);
+      if (my_rank == 0) line = call_line(captured.stop(), routine);
+    });
+    Outcome mine;
+    mine.fired = fired;
+    mine.result = compare(result, reference);
+    Result data = result;
+    if (impl == Impl::Native) {
+      const int status = result.integers.back();
+      mine.highest_status = status;
+      mine.negated_lowest_status = -status;
+      data.integers.clear();
+      mine.data = compare(data, untouched);
+    }
+    const Outcome all = everywhere(mine);
+    if (my_rank == 0 && std::getenv("FAULT_SWEEP_TRACE")) std::printf("k %ld: %s\n", k, line.c_str());
+    order.record(all.fired != 0.0);
+    if (all.fired == 0.0) continue;
+    ++tally.calls;
+    std::string problem;
+    if (impl == Impl::Native) {
+      const int lowest = static_cast<int>(-all.negated_lowest_status), highest = static_cast<int>(all.highest_status);
+      const int status = result.integers.back();
+      if (lowest != highest) {
+        problem = "ranks returned different statuses";
+      } else if (status == 0) {
         if (!agrees(all.result, tolerance, result, reference)) problem = "WRONG RESULT";
-        if (my_rank == 0 && problem.empty()) problem = message_problem(line);
-        if (my_rank == 0) ++tally.outcomes[outcome_of(line)];
+        ++tally.outcomes["computed"];
+      } else {
+        // A failure: sub(A) or C must be as the caller gave it.
+        if (!agrees(all.data, 0.0, data, untouched)) problem = "failed with the caller's data changed";
+        ++tally.outcomes["failed, status " + std::to_string(status)];
       }
-      if (my_rank == 0 && !problem.empty()) {
-        std::printf("fault_sweep: %s, allocation %ld on rank %d: %s\n  %s\n", routine.c_str(), k, target,
-                    problem.c_str(), line.c_str());
-        sweep_failed = true;
-      }
+    } else {
+      if (!agrees(all.result, tolerance, result, reference)) problem = "WRONG RESULT";
+      if (my_rank == 0 && problem.empty()) problem = message_problem(line);
+      if (my_rank == 0) ++tally.outcomes[outcome_of(line)];
+    }
+    if (my_rank == 0 && !problem.empty()) {
+      std::printf("fault_sweep: %s, allocation %ld on rank %d: %s\n  %s\n", routine.c_str(), k, target,
+                  problem.c_str(), line.c_str());
+      sweep_failed = true;
     }
   }
+  tally.sites = order.sites();
   return tally;
 }
 
@@ -541,8 +589,9 @@ void sweep_routines(const Grid& grid, Impl impl, const std::string& routines, in
     const Tally tally = sweep<T>(name, impl, call, captured);
     if (context != HETSCAL_CONTEXT_NULL) hetscal_context_free(&context);
     if (my_rank != 0) continue;
-    std::printf("fault_sweep: %s %s on %dx%d: allocation sites per rank", name.c_str(),
-                impl == Impl::Native ? "native" : "shim", grid.nprow, grid.npcol);
+    std::printf("fault_sweep: %s %s on %dx%d: %s per rank", name.c_str(),
+                impl == Impl::Native ? "native" : "shim", grid.nprow, grid.npcol,
+                rotate_ranks ? "last allocation failed (rotated)" : "allocation sites");
     for (long s : tally.sites) std::printf(" %ld", s);
     std::printf("; %ld calls with a failure, %.1f s:", tally.calls, MPI_Wtime() - start);
     for (const auto& [what, count] : tally.outcomes) std::printf(" %ld %s;", count, what.c_str());
@@ -572,6 +621,13 @@ int main(int argc, char** argv) {
   }
   const std::string routines = argv[3], precisions = argv[4];
   const int n = argc > 5 ? std::atoi(argv[5]) : 40;
+  const std::string order = argc > 6 ? argv[6] : "every";
+  if (order != "every" && order != "rotate") {
+    if (my_rank == 0) std::fprintf(stderr, "fault_sweep: order %s is neither every nor rotate\n", order.c_str());
+    MPI_Finalize();
+    return 2;
+  }
+  rotate_ranks = order == "rotate";
   signal(SIGALRM, on_alarm);
   Cblacs_get(0, 0, &grid.context);
   Cblacs_gridinit(&grid.context, "R", grid.nprow, grid.npcol);
