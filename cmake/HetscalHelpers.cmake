@@ -10,16 +10,21 @@ set(HETSCAL_HANG_TIMEOUT 900)
 # What every test's Open MPI run is given (tests/run.sh exports the same for the tests that
 # set no environment of their own):
 # - run as root (CI);
-# - mpi_yield_when_idle: a rank waiting for a message yields its core. Open MPI does so by
-#   itself only when a run has more ranks than cores; a 2-rank run on 2 cores otherwise spins,
-#   and with any other work on the machine (the suite's own next test, a build, a second
-#   session) every message then waits for a time slice: 50 two-rank tests took 429 s instead
-#   of 119 s beside another session's tests;
 # - pml ob1 and btl self,vader: what Open MPI selects on one node anyway (shared memory), named
 #   so that each MPI_Init skips probing UCX, OFI, openib and TCP: 0.5 s instead of 0.75 s per
 #   2-rank start, and the suite starts several hundred.
+# A waiting rank polls; Open MPI makes it yield its core (mpi_yield_when_idle) by itself when a
+# run has more ranks than cores. A run that fits the cores spins, which is what keeps it quick
+# beside other work: every MPI test claims its ranks as ctest PROCESSORS, so no other MPI test
+# runs beside it, and beside two CPU hogs (two `yes`) the 2-rank fault sweep took 24 s
+# spinning against more than 120 s yielding (5.6 s on an idle machine): a yielding rank hands
+# the hogs a time slice at every poll, so every message waits for one.
 set(HETSCAL_OPENMPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader)
+    OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader)
+# The emulated tests' ranks mostly sleep in the slowdown emulator while their peers wait: those
+# peers yield their cores, so that such a test claims one ctest processor and another test runs
+# beside it. What they check is timed by the emulated clock, which no load moves.
+set(HETSCAL_OPENMPI_SLEEPING_TEST_ENVIRONMENT ${HETSCAL_OPENMPI_TEST_ENVIRONMENT} OMPI_MCA_mpi_yield_when_idle=1)
 
 # hetscal_add_layer(NAME <layer> [DEPENDS <targets>...])
 # Builds every .cpp under src/<layer>/ into the static, position-independent target
