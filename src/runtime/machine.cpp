@@ -26,20 +26,20 @@ constexpr int kBandwidthRounds = 4;
 // the first call of a context pay 25 ms of round trips here.
 constexpr int kBandwidthBytes = 1 << 20;
 
-// Round-trip time of `bytes` between ranks 0 and 1 (the median of `rounds`), on rank 0.
-// `times` is reserved for `rounds` beforehand (in the agreed stage): nothing here allocates
-// between the messages, so no rank can leave its partner waiting.
-double ping_pong_seconds(MPI_Comm comm, int me, std::vector<char>& buffer, std::vector<double>& times, int bytes,
-                         int rounds) {
+// Round-trip time of `bytes` between ranks 0 and `partner` (the median of `rounds`), on
+// rank 0. `times` is reserved for `rounds` beforehand (in the agreed stage): nothing here
+// allocates between the messages, so no rank can leave its partner waiting.
+double ping_pong_seconds(MPI_Comm comm, int me, int partner, std::vector<char>& buffer, std::vector<double>& times,
+                         int bytes, int rounds) {
   times.clear();
   for (int round = 0; round < rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
     if (me == 0) {
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm), "MPI_Send");
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_CHAR, partner, mpi::tag::kPingPong, comm), "MPI_Send");
       check_mpi(
-          MPI_Recv(buffer.data(), bytes, MPI_CHAR, 1, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
+          MPI_Recv(buffer.data(), bytes, MPI_CHAR, partner, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
           "MPI_Recv");
-    } else if (me == 1) {
+    } else if (me == partner) {
       check_mpi(
           MPI_Recv(buffer.data(), bytes, MPI_CHAR, 0, mpi::tag::kPingPong, comm, MPI_STATUS_IGNORE),
           "MPI_Recv");
@@ -56,18 +56,41 @@ double host_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 1e9;
 }
 
-int ranks_on_this_host(MPI_Comm comm) {
+// Collective over comm: writes into leaders[r] the lowest rank of comm on rank r's host (the
+// ranks that share memory with it), and returns the number of comm's ranks on this host.
+// @pre leaders has room for comm's size (allocated in an agreed stage).
+int gather_host_leaders(MPI_Comm comm, int me, int* leaders) {
   MPI_Comm host = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
             "MPI_Comm_split_type");
-  int size = 1;
-  const int code = MPI_Comm_size(host, &size);
+  int size = 1, leader = me;
+  int code = MPI_Comm_size(host, &size);
+  if (code == MPI_SUCCESS) code = MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, host);
   (void)MPI_Comm_free(&host);  // a failed free only leaks the communicator
-  check_mpi(code, "MPI_Comm_size");
+  check_mpi(code, "host communicator");
+  check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, comm), "MPI_Allgather");
   return size;
 }
 
 }  // namespace
+
+std::vector<std::size_t> node_indexes(const std::vector<int>& host_leaders) {
+  std::vector<std::size_t> node_of(host_leaders.size());
+  std::vector<std::size_t> index_of_leader(host_leaders.size(), host_leaders.size());
+  std::size_t nodes = 0;
+  for (std::size_t r = 0; r < host_leaders.size(); ++r) {
+    const auto leader = static_cast<std::size_t>(host_leaders[r]);
+    if (index_of_leader[leader] == host_leaders.size()) index_of_leader[leader] = nodes++;
+    node_of[r] = index_of_leader[leader];
+  }
+  return node_of;
+}
+
+int ping_pong_partner(const std::vector<std::size_t>& node_of) {
+  for (std::size_t r = 1; r < node_of.size(); ++r)
+    if (node_of[r] != node_of[0]) return static_cast<int>(r);
+  return 1;
+}
 
 double rate_per_unit_speed(const std::vector<double>& probes, const std::vector<double>& speeds) {
   std::vector<double> per_unit;
@@ -99,6 +122,7 @@ core::Platform MachineFigures::platform() const {
   platform.network.latency_s = latency_s;
   platform.network.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
   platform.network.kind = core::NetworkKind::Switched;
+  if (hosts() > 1) platform.network.node_of = node_of;
   platform.kernel = kernel();
   return platform;
 }
@@ -110,6 +134,10 @@ core::KernelRate MachineFigures::kernel() const {
   return kernel;
 }
 
+std::size_t MachineFigures::hosts() const {
+  return node_of.empty() ? 1 : 1 + *std::max_element(node_of.begin(), node_of.end());
+}
+
 std::string MachineFigures::text() const {
   const auto [slowest, fastest] = std::minmax_element(flops.begin(), flops.end());
   char line[160];
@@ -117,6 +145,7 @@ std::string MachineFigures::text() const {
                 flops.empty() ? 0.0 : *slowest, flops.empty() ? 0.0 : *fastest, latency_s,
                 bandwidth_bytes_per_s);
   std::string text = line;
+  if (hosts() > 1) text += ", " + std::to_string(hosts()) + " hosts (the bandwidth between hosts)";
   for (std::size_t i = 0; i < tile_rates.size(); ++i) {
     std::snprintf(line, sizeof line, "%s%g:%.2f", i == 0 ? ", of the peak by tile " : " ",
                   tile_rates[i].tile, tile_rates[i].efficiency);
@@ -135,6 +164,7 @@ struct Calibration {
   double memory_bytes = 0.0;
   int ranks_on_host = 1;  // this rank's own host
   std::vector<core::TileRate> tile_rates;  ///< agreed: the mean over ranks, made ascending
+  std::vector<std::size_t> node_of;        ///< per rank, its host (node_indexes)
 };
 
 // Every rank's efficiency by inner dimension, averaged (every rank plans with the same
@@ -162,6 +192,7 @@ Calibration calibrate(MPI_Comm comm) {
   std::vector<core::TileRate> tile_rates;
   std::vector<double> rate_sums;
   std::vector<double> times;
+  std::vector<int> leaders;
   Calibration measured;
   // Under the emulator's clock (tests only) the network is not measured either: load on the
   // machine stretches a ping-pong as it stretches the wall clock, and a test's plan must not
@@ -169,11 +200,20 @@ Calibration calibrate(MPI_Comm comm) {
   // Nor are the kernel's rates by tile width: the emulator charges every flop alike.
   int emulated = kernels::compute_clock_is_emulated() ? 1 : 0, everywhere = 0;
   check_mpi(MPI_Allreduce(&emulated, &everywhere, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  // The hosts: which ranks share one (and its memory), so that the time model counts a
+  // node's ranks on one link, and the network is measured between two hosts where the
+  // context spans several (ranks 0 and 1 usually share one, and memory copies are not the
+  // network's bandwidth).
+  mpi::run_agreed(comm, "calibration", [&] { leaders.resize(static_cast<std::size_t>(size)); });
+  measured.ranks_on_host = gather_host_leaders(comm, me, leaders.data());
+  int partner = 1;
   mpi::run_agreed(comm, "calibration", [&] {
+    measured.node_of = node_indexes(leaders);
+    partner = ping_pong_partner(measured.node_of);
     probe = probed_speed();
     if (everywhere == 0) tile_rates = probed_tile_rates();
     rate_sums.resize(tile_rates.size());
-    if (size > 1 && me < 2) buffer.resize(kBandwidthBytes);
+    if (size > 1 && (me == 0 || me == partner)) buffer.resize(kBandwidthBytes);
     times.reserve(std::max(kLatencyRounds, kBandwidthRounds));
     measured.probes.resize(static_cast<std::size_t>(size));
   });
@@ -185,8 +225,8 @@ Calibration calibrate(MPI_Comm comm) {
   }
   if (size > 1 && everywhere == 0) {
     double network[2] = {0.0, 0.0};
-    const double small = ping_pong_seconds(comm, me, buffer, times, 1, kLatencyRounds);
-    const double large = ping_pong_seconds(comm, me, buffer, times, kBandwidthBytes, kBandwidthRounds);
+    const double small = ping_pong_seconds(comm, me, partner, buffer, times, 1, kLatencyRounds);
+    const double large = ping_pong_seconds(comm, me, partner, buffer, times, kBandwidthBytes, kBandwidthRounds);
     if (me == 0) {
       network[0] = small / 2.0;
       network[1] = kBandwidthBytes / std::max(large / 2.0 - network[0], 1e-9);
@@ -196,7 +236,6 @@ Calibration calibrate(MPI_Comm comm) {
     measured.bandwidth_bytes_per_s = network[1];
   }
   // Each rank's share of its host's memory; the smallest share is what every rank assumes.
-  measured.ranks_on_host = ranks_on_this_host(comm);
   double share = host_memory_bytes() / measured.ranks_on_host;
   check_mpi(MPI_Allreduce(&share, &measured.memory_bytes, 1, MPI_DOUBLE, MPI_MIN, comm),
             "MPI_Allreduce");
@@ -249,6 +288,7 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   mpi::run_agreed(comm, "calibration", [&] {
     figures.flops = modelled_rates(measured->probes, speeds);
     figures.tile_rates = measured->tile_rates;
+    figures.node_of = measured->node_of;
   });
   figures.latency_s = measured->latency_s;
   figures.bandwidth_bytes_per_s = measured->bandwidth_bytes_per_s;

@@ -1,9 +1,9 @@
 #pragma once
 /// @file machine.hpp
 /// The machine figures the time model prices a call with, measured once per context and
-/// agreed on every rank: each rank's DGEMM rate (the speed probe), and the latency and
-/// bandwidth of the context's communicator (a short ping-pong between its first two
-/// ranks). Relative speeds (given or probed) say how the ranks compare; the probe says how
+/// agreed on every rank: each rank's DGEMM rate (the speed probe), each rank's host, and the
+/// latency and bandwidth of the context's communicator (a short ping-pong between rank 0 and
+/// the first rank on another host, or rank 1). Relative speeds (given or probed) say how the ranks compare; the probe says how
 /// fast a unit of speed is: the rate of rank i is speed_i · (the lower median over ranks of
 /// probe_j / speed_j), so that a rank slowed by another user, whose given speed already
 /// says so, is not counted twice.
@@ -47,8 +47,15 @@ struct MachineFigures {
   /// The local kernel's rate by inner dimension, a fraction of `flops` (probed_tile_rates,
   /// agreed; empty under the emulator's clock, whose made-up rates ignore the shape).
   std::vector<core::TileRate> tile_rates;
+  /// Per rank, its host (0, 1, … in the order of each host's first rank): a host's ranks
+  /// share its link into the network (core::Network::node_of). The latency and bandwidth
+  /// are measured between rank 0 and the first rank on another host, if any.
+  std::vector<std::size_t> node_of;
 
-  /// The platform the core time model prices on (a switched network).
+  /// The hosts the context spans.
+  std::size_t hosts() const;
+  /// The platform the core time model prices on (a switched network; its links per host
+  /// where the context spans more than one).
   core::Platform platform() const;
   /// Its local kernel's rates (platform().kernel).
   core::KernelRate kernel() const;
@@ -82,6 +89,14 @@ struct MachineFigures {
 /// @param speeds the context's agreed relative speeds, one per rank of `comm`.
 /// @throws mpi::StageFailed on every rank when a rank cannot measure (memory).
 MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds);
+
+/// Host indexes from each rank's host leader (any rank of its host, the same for all its
+/// host's ranks; < host_leaders.size()): 0, 1, … in the order of the hosts' first ranks.
+std::vector<std::size_t> node_indexes(const std::vector<int>& host_leaders);
+
+/// The rank the network is measured against from rank 0: the first on another host, or rank 1
+/// when every rank shares rank 0's.
+int ping_pong_partner(const std::vector<std::size_t>& node_of);
 
 /// The rate per unit of relative speed: the lower median of probe_i / speed_i.
 /// @pre probes and speeds of equal, non-zero length, speeds > 0.

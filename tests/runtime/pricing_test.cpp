@@ -132,5 +132,32 @@ TEST(Machine, ModelledRatesStayFiniteAndPositiveAtAnySpeedRatio) {
   EXPECT_DOUBLE_EQ(extreme[0], 5e10 * core::kSmallestPlannedSpeedRatio);
 }
 
+TEST(Machine, HostsAreNumberedInTheOrderOfTheirFirstRanks) {
+  // Ranks 0-1 and 4 on the host led by rank 0, ranks 2-3 on the one led by rank 2, rank 5 on
+  // its own: a round-robin mapping of ranks over hosts.
+  EXPECT_EQ(node_indexes({0, 0, 2, 2, 0, 5}), (std::vector<std::size_t>{0, 0, 1, 1, 0, 2}));
+  // Any rank of the host may lead it: the numbering only depends on which ranks share.
+  EXPECT_EQ(node_indexes({3, 1, 3, 1}), (std::vector<std::size_t>{0, 1, 0, 1}));
+  EXPECT_EQ(node_indexes({}), std::vector<std::size_t>{});
+}
+
+TEST(Machine, TheNetworkIsMeasuredToAnotherHostAndPricedPerHostLink) {
+  EXPECT_EQ(ping_pong_partner({0, 0, 0, 1, 1, 1}), 3);
+  EXPECT_EQ(ping_pong_partner({0, 1}), 1);
+  EXPECT_EQ(ping_pong_partner({0, 0, 0}), 1);  // one host: its first two ranks
+
+  MachineFigures figures;
+  figures.flops = {1e9, 1e9, 1e9, 1e9};
+  figures.latency_s = 1e-6;
+  figures.bandwidth_bytes_per_s = 1e9;
+  figures.node_of = {0, 0, 0, 0};
+  EXPECT_EQ(figures.hosts(), 1u);
+  EXPECT_TRUE(figures.platform().network.node_of.empty());  // one host: every rank its own link
+  figures.node_of = {0, 0, 1, 1};
+  EXPECT_EQ(figures.hosts(), 2u);
+  EXPECT_EQ(figures.platform().network.node_of, figures.node_of);
+  EXPECT_NE(figures.text().find("2 hosts"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace hetscal::runtime
