@@ -21,7 +21,10 @@
 ///    candidate too.
 /// 4. Improve: seeded local search swapping the owners of two cells (counts unchanged),
 ///    accepting swaps that do not raise T; a candidate pair moves a node next to one of its
-///    own cells (same row or column).
+///    own cells (same row or column). Sweeps of R·C attempts, until one gains less than
+///    0.1 % of T: on large patterns the search gains little over the start (1,024 nodes of
+///    speeds 1, 2, 4: T 64.36 at the start, 64.35 after 2 sweeps, 64.30 after 60) and 60
+///    sweeps took 1.35 s of the pattern's 1.74 s, on every rank that plans.
 ///
 /// Guarantee: the counts (step 2). The cost is measured, not bounded: with equal speeds and
 /// P = q² the start is exactly 2DBC (T = 2√P), for other P it is G-2DBC's; bench_patterns
@@ -42,7 +45,8 @@ std::vector<std::int64_t> apportion(const std::vector<double>& weights, std::int
 /// How hetero_pattern sizes and improves its pattern.
 struct HeteroPatternOptions {
   int min_cells_per_node = 32;  ///< quota of the slowest node, at least (sets R×C)
-  int improvement_sweeps = 60;  ///< local-search attempts = sweeps × R·C
+  int improvement_sweeps = 60;  ///< at most; local-search attempts = sweeps × R·C
+  double stall_fraction = 1e-3; ///< a sweep lowering T by less than this fraction ends it
   std::uint64_t seed = 0;       ///< local search is deterministic in it
 };
 
