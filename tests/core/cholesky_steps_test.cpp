@@ -330,5 +330,43 @@ TEST(CholeskySteps, ASkippedStepLoadsAsIfEveryStepWasWalked) {
   EXPECT_LT(in_groups.broadcasts.size(), expected.broadcasts.size());  // some were grouped
 }
 
+// Per processor, the tiles it receives in a step: its listed receptions and its aggregated ones.
+std::vector<double> received_per_processor(const CholeskyStepLoad& load, std::size_t processors) {
+  std::vector<double> received = load.aggregated_received;
+  received.resize(processors, 0.0);
+  for (const TileBroadcast& b : load.broadcasts) {
+    if (b.first == TileBroadcast::kAggregated) continue;
+    for (std::size_t r = b.first; r < b.first + b.count; ++r) received[load.receivers[r]] += b.times;
+  }
+  return received;
+}
+
+// A grouped walk does not list the receivers of its grouped colrows; it counts them per
+// processor (inclusion–exclusion over the row and column classes each processor owns). On
+// grids and patterns (where a processor owns many cells), every processor receives exactly
+// what the listed walk sends it, and the broadcasts are as many tiles to as many receivers.
+TEST(CholeskySteps, GroupedWalksCountEveryProcessorsReceptionsAsTheListedWalk) {
+  std::vector<std::pair<TileOwnership, std::size_t>> layouts;
+  layouts.emplace_back(pattern_ownership(400, 10, 3, 4, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}), 6);
+  layouts.emplace_back(block_cyclic_ownership(330, 10, 3, 2, {}), 6);
+  layouts.emplace_back(cartesian_ownership(320, 8, 2, 3, {0, 1, 2, 3, 4, 5}, {1.0, 3.0}, {1.0, 2.0, 4.0}), 6);
+  const Candidate gcrm = pattern_candidate("gcrm", 4, gcrm_pattern(7, 6, 3), {0, 1, 2, 3, 4, 5, 6});
+  layouts.emplace_back(ownership_of(gcrm, 4 * 31), 7);
+  for (const auto& [layout, processors] : layouts) {
+    CholeskySteps listed(layout, processors), grouped(layout, processors, true);
+    bool some_aggregated = false;
+    for (std::size_t k = 0; k < listed.steps(); ++k) {
+      const CholeskyStepLoad want = listed.step(k), got = grouped.step(k);
+      EXPECT_EQ(received_per_processor(got, processors), received_per_processor(want, processors)) << "step " << k;
+      double sent = 0.0, sent_grouped = 0.0;
+      for (const TileBroadcast& b : want.broadcasts) sent += b.times * static_cast<double>(b.count);
+      for (const TileBroadcast& b : got.broadcasts) sent_grouped += b.times * static_cast<double>(b.count);
+      EXPECT_EQ(sent_grouped, sent) << "step " << k;
+      some_aggregated = some_aggregated || !got.aggregated_received.empty();
+    }
+    EXPECT_TRUE(some_aggregated);  // the grouped path ran
+  }
+}
+
 }  // namespace
 }  // namespace hetscal::core

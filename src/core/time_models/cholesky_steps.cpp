@@ -65,8 +65,56 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
     seen[layout.row_class[i]] = 1;
   }
   row_classes_used_ = row_classes_after_[0];
-  std::vector<char> col_seen(layout.cols, 0);
-  for (std::size_t b : layout.col_class) col_classes_used_ += col_seen[b] ? 0 : 1, col_seen[b] = 1;
+  row_used_ = seen;
+  col_used_.assign(layout.cols, 0);
+  for (std::size_t b : layout.col_class) col_classes_used_ += col_used_[b] ? 0 : 1, col_used_[b] = 1;
+}
+
+void CholeskySteps::list_lines_of_owners() {
+  rows_of_.assign(processors_, {});
+  cols_of_.assign(processors_, {});
+  std::vector<std::size_t> last_row(processors_, layout_.rows), last_col(processors_, layout_.cols);
+  for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t c = 0; c < layout_.cols; ++c) {
+      if (!row_used_[a] || !col_used_[c]) continue;
+      const std::size_t x = layout_.at(a, c);
+      if (last_row[x] != a) last_row[x] = a, rows_of_[x].push_back(a);
+    }
+  for (std::size_t c = 0; c < layout_.cols; ++c)
+    for (std::size_t a = 0; a < layout_.rows; ++a) {
+      if (!row_used_[a] || !col_used_[c]) continue;
+      const std::size_t x = layout_.at(a, c);
+      if (last_col[x] != c) last_col[x] = c, cols_of_[x].push_back(c);
+    }
+  row_tiles_.assign(layout_.rows, 0.0);
+  col_tiles_.assign(layout_.cols, 0.0);
+}
+
+// A full colrow of pair (a, c) reaches the owners of row class a and of column class c: x
+// receives it unless x is its sender. So x receives Σ_{a ∈ rows(x)} T_a + Σ_{c ∈ cols(x)} T_c
+// − Σ_{a ∈ rows(x), c ∈ cols(x)} t(a, c) (inclusion–exclusion), less the tiles it sends, with
+// t the step's grouped tiles of a pair and T their sums per row and per column class.
+void CholeskySteps::add_grouped_receivers(CholeskyStepLoad& load, std::size_t panel_class) {
+  if (rows_of_.empty()) list_lines_of_owners();
+  for (std::size_t key : group_pairs_) {
+    row_tiles_[key / layout_.cols] += group_tiles_[key];
+    col_tiles_[key % layout_.cols] += group_tiles_[key];
+  }
+  load.aggregated_received.assign(processors_, 0.0);
+  for (std::size_t x = 0; x < processors_; ++x) {
+    double tiles = 0.0;
+    for (std::size_t a : rows_of_[x]) tiles += row_tiles_[a];
+    for (std::size_t c : cols_of_[x]) tiles += col_tiles_[c];
+    for (std::size_t a : rows_of_[x])
+      for (std::size_t c : cols_of_[x]) tiles -= group_tiles_[a * layout_.cols + c];
+    load.aggregated_received[x] = tiles;
+  }
+  // The sender of every pair of row class a, at(a, panel_class), is one of its owners.
+  for (std::size_t a = 0; a < layout_.rows; ++a) {
+    load.aggregated_received[layout_.at(a, panel_class)] -= row_tiles_[a];
+    row_tiles_[a] = 0.0;
+  }
+  std::fill(col_tiles_.begin(), col_tiles_.end(), 0.0);
 }
 
 void CholeskySteps::drop_column(std::size_t j) {
@@ -138,6 +186,7 @@ void CholeskySteps::step(std::size_t k, CholeskyStepLoad& load) {
   load.diagonal_owner = owner_of(k, k);
   load.broadcasts.clear();
   load.receivers.clear();
+  load.aggregated_received.clear();
   load.trsm_tiles.assign(processors_, 0.0);
   load.syrk_tiles.assign(processors_, 0.0);
   load.gemm_tiles.assign(processors_, 0.0);
@@ -177,9 +226,12 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
     const std::vector<std::size_t>& owners = colrow_owners(i, cols_seen, cols_seen_count);
     if (!(grouped_ && full)) add_broadcast(load, layout_.at(a, panel_class), owners);
   }
+  if (group_pairs_.empty()) return;
+  add_grouped_receivers(load, panel_class);
   for (std::size_t key : group_pairs_) {
-    add_broadcast(load, layout_.at(key / layout_.cols, panel_class), full_colrow_[key]);
-    load.broadcasts.back().times = group_tiles_[key];
+    // Its sender owns cell (a, panel_class) of row class a, which the colrow reaches.
+    const std::size_t sender = layout_.at(key / layout_.cols, panel_class);
+    load.broadcasts.push_back({sender, TileBroadcast::kAggregated, full_colrow_[key].size() - 1, group_tiles_[key]});
     group_tiles_[key] = 0.0;
   }
 }
@@ -197,21 +249,29 @@ StepMessages step_messages(const Network& network, const CholeskyStepLoad& load,
                            std::vector<double>& received) {
   StepMessages m;
   m.own.assign(received.size(), 0.0);
+  const double message_s = network.message_time(tile_bytes);
   for (std::size_t b = 0; b < load.broadcasts.size(); ++b) {
     const TileBroadcast& tile = load.broadcasts[b];
     m.own[tile.sender] += tile.times * broadcast_time(network, tile.count + 1, tile_bytes);
-    for (std::size_t r = tile.first; r < tile.first + tile.count; ++r)
-      m.own[load.receivers[r]] += tile.times * network.message_time(tile_bytes);
+    if (tile.first == TileBroadcast::kAggregated) continue;
+    for (std::size_t r = tile.first; r < tile.first + tile.count; ++r) m.own[load.receivers[r]] += tile.times * message_s;
   }
+  for (std::size_t x = 0; x < load.aggregated_received.size(); ++x)
+    m.own[x] += load.aggregated_received[x] * message_s;
   BroadcastPhase diagonal_phase(network), colrow_phase(network);
   const TileBroadcast& diagonal_tile = load.broadcasts.front();
   diagonal_phase.broadcast(diagonal_tile.sender, diagonal_tile.count + 1, tile_bytes);
   for (std::size_t r = 0; r < diagonal_tile.count; ++r)
     diagonal_phase.receive(load.receivers[r], tile_bytes);
-  std::fill(received.begin(), received.end(), 0.0);
+  if (load.aggregated_received.empty()) {
+    std::fill(received.begin(), received.end(), 0.0);
+  } else {
+    std::copy(load.aggregated_received.begin(), load.aggregated_received.end(), received.begin());
+  }
   for (std::size_t b = 1; b < load.broadcasts.size(); ++b) {
     const TileBroadcast& tile = load.broadcasts[b];
     colrow_phase.broadcast(tile.sender, tile.count + 1, tile_bytes, tile.times);
+    if (tile.first == TileBroadcast::kAggregated) continue;
     for (std::size_t r = tile.first; r < tile.first + tile.count; ++r) received[load.receivers[r]] += tile.times;
   }
   for (std::size_t x = 0; x < received.size(); ++x)

@@ -45,8 +45,10 @@
 namespace hetscal::core {
 
 /// One tile sent from `sender` to other processors: CholeskyStepLoad::receivers[first,
-/// first + count) (one flat array per step: a step has K − k broadcasts).
+/// first + count) (one flat array per step: a step has K − k broadcasts), or, when first is
+/// kAggregated, receivers counted in CholeskyStepLoad::aggregated_received only.
 struct TileBroadcast {
+  static constexpr std::size_t kAggregated = static_cast<std::size_t>(-1);
   std::size_t sender = 0;
   std::size_t first = 0;
   std::size_t count = 0;  ///< distinct processors other than the sender
@@ -60,9 +62,13 @@ struct CholeskyStepLoad {
   std::vector<double> syrk_tiles;         ///< per processor: trailing diagonal tiles (j,j), j > k
   std::vector<double> gemm_tiles;         ///< per processor: trailing tiles (i,j), k < j < i
   std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
-  std::vector<std::size_t> receivers;     ///< every broadcast's receivers, one after another
+  std::vector<std::size_t> receivers;     ///< every listed broadcast's receivers, one after another
+  /// Per processor (empty: none): the tiles it receives from the broadcasts whose receivers
+  /// are not listed (TileBroadcast::kAggregated: a grouped walk's full colrows).
+  std::vector<double> aggregated_received;
 
-  /// The receivers of broadcasts[b]. @pre b < broadcasts.size().
+  /// The receivers of broadcasts[b].
+  /// @pre b < broadcasts.size() and broadcasts[b].first != TileBroadcast::kAggregated.
   std::vector<std::size_t> receivers_of(std::size_t b) const {
     const auto begin = receivers.begin() + static_cast<long>(broadcasts[b].first);
     return {begin, begin + static_cast<long>(broadcasts[b].count)};
@@ -81,8 +87,9 @@ class CholeskySteps {
   /// @param processors platform size; every owner must be smaller.
   /// @param grouped whether step() lists the panel tiles whose colrows reach every row and
   ///   column class alike (same sender, same receivers) as one broadcast of `times` tiles,
-  ///   which makes a step O(K + classes · receivers) instead of O(K · receivers); otherwise
-  ///   one broadcast per tile, in tile order.
+  ///   their receivers not listed but counted per processor (aggregated_received), which
+  ///   makes a step O(K + class pairs + Σ_x rows(x)·cols(x)) instead of O(K · receivers);
+  ///   otherwise one broadcast per tile, in tile order, every receiver listed.
   /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
   ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
   CholeskySteps(const TileOwnership& layout, std::size_t processors, bool grouped = false);
@@ -108,6 +115,10 @@ class CholeskySteps {
   /// Appends `owners` but `sender` to load.receivers as one broadcast.
   static void add_broadcast(CholeskyStepLoad& load, std::size_t sender,
                             const std::vector<std::size_t>& owners);
+  /// load.aggregated_received of the step's grouped pairs (group_tiles_, group_pairs_).
+  void add_grouped_receivers(CholeskyStepLoad& load, std::size_t panel_class);
+  /// rows_of_ and cols_of_, on the first grouped step.
+  void list_lines_of_owners();
 
   const TileOwnership& layout_;
   std::size_t processors_, tiles_, next_step_ = 0;
@@ -126,6 +137,12 @@ class CholeskySteps {
   std::vector<std::size_t> row_stamp_;    ///< scratch: the same for row classes
   std::size_t stamp_ = 0;
   std::vector<std::size_t> scratch_owners_;
+  /// Per processor x, the used row classes a with a cell (a, c) of x, c a used column class
+  /// (x is in every full colrow of row class a), and the used column classes c with a cell
+  /// (a, c) of x, a a used row class (x is in every full colrow of column class c).
+  std::vector<std::vector<std::size_t>> rows_of_, cols_of_;
+  std::vector<char> row_used_, col_used_;     ///< classes of some tile row / tile column
+  std::vector<double> row_tiles_, col_tiles_;  ///< scratch: a step's grouped tiles per class
 };
 
 /// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix on the
