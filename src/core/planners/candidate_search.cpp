@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -210,7 +211,8 @@ class SlicePricer {
   bool price_data(std::size_t i) {
     return guarded(i, [&] {
       build(i);
-      predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate);
+      if (!caller_) caller_ = caller_data(platform_, problem_);
+      predictions_[i] = predict_data(platform_, problem_, predictions_[i].candidate, *caller_);
     });
   }
 
@@ -362,6 +364,7 @@ class SlicePricer {
   const PricingOrder& order_;
   const DeferredCandidates& deferred_;
   std::exception_ptr& failure_;
+  std::optional<CallerData> caller_;  ///< made on the first candidate priced
   SlicePricing slice_;
   double best_coarse_ = std::numeric_limits<double>::infinity();
   double incumbent_s_ = std::numeric_limits<double>::infinity();  ///< price_incumbent's total

@@ -72,14 +72,17 @@ struct DataCost {
   std::vector<double> array_bytes;  ///< per processor
 };
 
-DataCost data_cost(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+DataCost data_cost(const Platform& platform, const Problem& problem, const Candidate& candidate,
+                   const CallerData& callers) {
   const std::size_t p = platform.size();
   const bool in_place = candidate.kind == CandidateKind::CallerLayout;
   DataCost cost;
   cost.array_bytes.assign(p, 0.0);
-  for (const SameShapeMatrices& group : matrices_of(problem)) {
-    const TileOwnership caller = caller_ownership(problem, group.shape);
-    const auto caller_held = elements_held(caller, p);
+  const std::vector<SameShapeMatrices> groups = matrices_of(problem);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const SameShapeMatrices& group = groups[g];
+    const TileOwnership& caller = callers.layouts[g];
+    const std::vector<double>& caller_held = callers.held[g];
     std::vector<double> plan_held(p, 0.0);
     if (!in_place) {
       const TileOwnership plan = ownership_of(candidate, group.shape);
@@ -183,15 +186,29 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
   return prediction;
 }
 
-Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+CallerData caller_data(const Platform& platform, const Problem& problem) {
   require_valid(platform);
   require_valid(problem);
   require_owners_exist(caller_ownership(problem, step_layout_shape(problem)).owner, platform.size(),
                        "the caller's grid");
+  CallerData data;
+  for (const SameShapeMatrices& group : matrices_of(problem)) {
+    data.layouts.push_back(caller_ownership(problem, group.shape));
+    data.held.push_back(elements_held(data.layouts.back(), platform.size()));
+  }
+  return data;
+}
+
+Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+  return predict_data(platform, problem, candidate, caller_data(platform, problem));
+}
+
+Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate,
+                        const CallerData& caller) {
   require_owners_exist(candidate.owner, platform.size(), "candidate '" + candidate.label + "'");
   Prediction prediction;
   prediction.candidate = candidate;
-  const DataCost data = data_cost(platform, problem, candidate);
+  const DataCost data = data_cost(platform, problem, candidate, caller);
   prediction.time.redistribution = data.redistribution_s;
   prediction.moved_bytes = data.moved_bytes;
 

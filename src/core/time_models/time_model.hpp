@@ -176,6 +176,23 @@ Prediction predict(const Platform& platform, const Problem& problem, const Candi
 /// @throws InvalidArgument as predict.
 Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate);
 
+/// What predict_data needs of the caller's layout, alike for every candidate of one problem:
+/// a search prices thousands of candidates (1,024 processors, N = 10⁶: building the caller's
+/// layout and checking the platform took 26 % of LU's planning), so it makes this once.
+struct CallerData {
+  std::vector<TileOwnership> layouts;     ///< per group of same-shape matrices of the call
+  std::vector<std::vector<double>> held;  ///< per group, elements each processor holds
+};
+
+/// Checks the platform and the problem (as predict) and lays out the caller's matrices.
+/// @throws InvalidArgument as predict.
+CallerData caller_data(const Platform& platform, const Problem& problem);
+
+/// predict_data with the caller's layout made by caller_data(platform, problem).
+/// @throws InvalidArgument if the candidate is inconsistent.
+Prediction predict_data(const Platform& platform, const Problem& problem, const Candidate& candidate,
+                        const CallerData& caller);
+
 /// A lower bound of add_step_times' total for the candidate, from its layout without walking
 /// its steps: for LU and QR on hetscal's layouts, panel_chain_lower_bound.hpp's; for Cholesky,
 /// the larger of the slowest owner's updates and the owners' average of received colrow tiles
