@@ -10,9 +10,10 @@
 // The native API (hetero_p?xxx on ScaLAPACK descriptors) forwards nothing: a failure there
 // must return the same error on every rank with sub(A) (or C) untouched.
 //
-// usage: fault_sweep shim|native PxQ ROUTINES PRECISIONS [N [every|rotate]]
+// usage: fault_sweep shim|native PxQ ROUTINES PRECISIONS [N [every|reverse|rotate]]
 //   ROUTINES: letters of g (GEMM), l (GETRF), q (GEQRF), c (POTRF); PRECISIONS: of s d c z.
 //   every (the default): each allocation k fails on every rank in turn, P calls per k;
+//   reverse: the same, from the last rank down;
 //   rotate: allocation k fails on rank (k - 1) mod P only, one call per k, so every site is
 //   still failed, on one rank. A 2x2 sweep makes thousands of calls of 4 ranks, each a few
 //   hundred messages; with more ranks than cores, and other work beside them, every message
@@ -409,10 +410,13 @@ struct Tally {
   std::map<std::string, long> outcomes;
 };
 
-bool rotate_ranks = false;  // the command line's "rotate"
+bool rotate_ranks = false;   // the command line's "rotate"
+bool reverse_ranks = false;  // the command line's "reverse"
 
 // Which rank's k-th allocation fails in the next call. Every: k = first, first + 1, … on
-// rank 0 until a call fails nothing, then the same on rank 1, …. Rotate: k = first, … on
+// rank 0 until a call fails nothing, then the same on rank 1, … (reverse: from the last rank
+// down, so that its cold paths, before the first ranks' calls warm the caches, are swept).
+// Rotate: k = first, … on
 // rank (k − 1) mod P, until P calls in a row fail nothing: once a rank's k-th allocation is
 // not reached, no later one is (a call that fails nothing allocates the same each time).
 class SweepOrder {
@@ -424,14 +428,14 @@ class SweepOrder {
     if (rotate_ranks ? misses_ >= ranks : target_ >= ranks) return false;
     ++k_;
     if (rotate_ranks) target_ = static_cast<int>((k_ - 1) % ranks);
-    target = target_;
+    target = reverse_ranks ? ranks - 1 - target_ : target_;
     k = k_;
     return true;
   }
 
   /// Whether the call of the last next() failed its allocation on some rank.
   void record(bool fired) {
-    const auto at = static_cast<std::size_t>(target_);
+    const auto at = static_cast<std::size_t>(reverse_ranks ? ranks - 1 - target_ : target_);
     if (fired) {
       sites_[at] = std::max(sites_[at], k_);
       misses_ = 0;
@@ -622,12 +626,13 @@ int main(int argc, char** argv) {
   const std::string routines = argv[3], precisions = argv[4];
   const int n = argc > 5 ? std::atoi(argv[5]) : 40;
   const std::string order = argc > 6 ? argv[6] : "every";
-  if (order != "every" && order != "rotate") {
-    if (my_rank == 0) std::fprintf(stderr, "fault_sweep: order %s is neither every nor rotate\n", order.c_str());
+  if (order != "every" && order != "reverse" && order != "rotate") {
+    if (my_rank == 0) std::fprintf(stderr, "fault_sweep: order %s is not every, reverse or rotate\n", order.c_str());
     MPI_Finalize();
     return 2;
   }
   rotate_ranks = order == "rotate";
+  reverse_ranks = order == "reverse";
   signal(SIGALRM, on_alarm);
   Cblacs_get(0, 0, &grid.context);
   Cblacs_gridinit(&grid.context, "R", grid.nprow, grid.npcol);
