@@ -84,7 +84,7 @@ TEST(CholeskyOrdering, OrderedCandidateIsPricedOnItsOrder) {
   const std::vector<double> r{1.0, 3.0}, c{1.0, 2.0};
   for (double a : r)
     for (double b : c) platform.processors.push_back({1.0e9 * a * b, 1.0e12});
-  platform.network = {1.0e-6, 1.0e10, NetworkKind::Switched};
+  platform.network = {1.0e-6, 1.0e10, NetworkKind::Switched, {}};
   const Candidate plain = cartesian_candidate("hetero 2x2", 50, 2, 2, {0, 1, 2, 3}, r, c);
   const Candidate ordered = with_cholesky_order(plain, 3000);
   EXPECT_EQ(ordered.label, "hetero 2x2 ordered");

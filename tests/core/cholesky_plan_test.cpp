@@ -17,7 +17,7 @@ namespace {
 Platform platform_of(const std::vector<double>& speeds, double bandwidth, NetworkKind kind) {
   Platform p;
   for (double s : speeds) p.processors.push_back({s, 1.0e12});
-  p.network = {5.0e-6, bandwidth, kind};
+  p.network = {5.0e-6, bandwidth, kind, {}};
   p.kernel.half_tile = 16.0;
   return p;
 }

@@ -155,7 +155,7 @@ void expect_schedule(const TimeBreakdown& t, const OracleSchedule& o) {
 TEST(CholeskySteps, HeterogeneousGridTimeIsTheTileLoopsCriticalPath) {
   Platform platform;
   for (double s : {1.0e9, 3.0e9, 2.0e9, 6.0e9}) platform.processors.push_back({s, 1.0e12});
-  platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus};
+  platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus, {}};
   const std::size_t nb = 8;
   const TileOwnership grid =
       cartesian_ownership(30 * nb, nb, 2, 2, {0, 1, 2, 3}, {1.0, 2.0}, {1.0, 3.0});
@@ -222,7 +222,7 @@ TEST(CholeskySteps, HeterogeneousGridTimeIsTheTileLoopsCriticalPath) {
 TEST(CholeskySteps, LookaheadHidesPartOfTheSlowRanksPanels) {
   Platform platform;
   platform.processors = {{3.0e9, 1.0e12}, {1.0e9, 1.0e12}};
-  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched, {}};
   for (const TileOwnership& t : {pattern_ownership(40 * 16, 16, 1, 2, {0, 1}),
                                  cartesian_ownership(40 * 16, 16, 1, 2, {0, 1}, {1.0}, {3.0, 1.0}),
                                  pattern_ownership(40 * 16, 16, 2, 2, {0, 1, 0, 0})}) {
@@ -266,7 +266,7 @@ TEST(CholeskySteps, VolumeTendsToThePapersFormula) {
 TEST(CholeskySteps, OneProcessorTimeIsTheFlopCount) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}};
-  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched, {}};
   const std::size_t K = 20, nb = 10;
   const TimeBreakdown t = simulate_cholesky(platform, pattern_ownership(K * nb, nb, 1, 1, {0}));
   double update_tiles = 0.0;  // Σ_k: (K−k−1) SYRK of nb³ and (K−k−1)(K−k−2)/2 GEMM of 2nb³
@@ -284,7 +284,7 @@ TEST(CholeskySteps, OneProcessorTimeIsTheFlopCount) {
 TEST(CholeskySteps, PredictUsesTheTriangleModel) {
   Platform platform;
   platform.processors.assign(4, {1.0e9, 1.0e12});
-  platform.network = {1.0e-5, 1.0e8, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e8, NetworkKind::Switched, {}};
   Problem problem;
   problem.routine = Routine::Cholesky;
   problem.n = 400;

@@ -53,7 +53,7 @@ TEST(KernelRate, WithoutMeasurementsTheHalfTileModel) {
 TEST(KernelRate, PlatformRefusesATableOutOfOrderOrOutOfRange) {
   Platform platform;
   platform.processors = {{1e9, 1e9}};
-  platform.network = {1e-6, 1e9};
+  platform.network = {1e-6, 1e9, {}, {}};
   platform.kernel = measured_rate();
   EXPECT_NO_THROW(require_valid(platform));
   platform.kernel.measured = {{4, 0.5}, {2, 0.6}};

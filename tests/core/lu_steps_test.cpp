@@ -115,7 +115,7 @@ TEST(LuSteps, MatchTheTileLoopOnGridsAndPatterns) {
 TEST(LuSteps, OneProcessorTimeIsTheFlopCount) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}};
-  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched, {}};
   const std::size_t K = 20, nb = 10;
   const TimeBreakdown t = simulate_lu(platform, pattern_ownership(K * nb, nb, 1, 1, {0}), PanelRank::DiagonalOwner);
   double update = 0.0, panel = 0.0;
@@ -138,7 +138,7 @@ TEST(LuSteps, OneProcessorTimeIsTheFlopCount) {
 TEST(LuSteps, LookaheadHidesThePanelBehindTheOtherRanksUpdate) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}, {1.0e9, 1.0e12}};
-  platform.network = {0.0, 1.0e300, NetworkKind::Switched};
+  platform.network = {0.0, 1.0e300, NetworkKind::Switched, {}};
   const std::size_t K = 12, nb = 8;
   const TileOwnership t = pattern_ownership(K * nb, nb, 1, 2, {0, 1});
   const double cube = 512.0;
@@ -170,7 +170,7 @@ TEST(LuSteps, LookaheadHidesThePanelBehindTheOtherRanksUpdate) {
 TEST(LuSteps, SharedBusCountsEveryMessageOfTheTileLoop) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}, {2.0e9, 1.0e12}, {3.0e9, 1.0e12}};
-  platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus};
+  platform.network = {1.0e-4, 1.0e8, NetworkKind::SharedBus, {}};
   const std::size_t nb = 8, K = 14;
   const TileOwnership t = cartesian_ownership(MatrixShape{20 * nb, K * nb}, nb, 1, 3, {0, 1, 2}, {1.0}, {1.0, 2.0, 3.0});
   const double tile_bytes = 64.0 * 8.0, cube = 512.0;
@@ -221,7 +221,7 @@ TEST(LuSteps, ScalapacksPanelIsLatencyBoundPerColumnTheKernelsPerStep) {
   Platform platform;
   platform.processors.assign(2, {1.0e18, 1.0e12});
   const double latency = 1.0e-5;
-  platform.network = {latency, 1.0e300, NetworkKind::Switched};
+  platform.network = {latency, 1.0e300, NetworkKind::Switched, {}};
   const std::size_t nb = 32, K = 16;
   Problem problem;
   problem.routine = Routine::LU;
@@ -237,7 +237,7 @@ TEST(LuSteps, ScalapacksPanelIsLatencyBoundPerColumnTheKernelsPerStep) {
 TEST(LuSteps, PredictPricesTheKernelAwayFromTheCallersLayout) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}, {3.0e9, 1.0e12}, {2.0e9, 1.0e12}, {1.0e9, 1.0e12}};
-  platform.network = {1.0e-5, 1.0e8, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e8, NetworkKind::Switched, {}};
   Problem problem;
   problem.routine = Routine::LU;
   problem.m = 700;

@@ -16,7 +16,7 @@ namespace {
 Platform processors_of(const std::vector<double>& flops) {
   Platform p;
   for (double f : flops) p.processors.push_back({f, 1e12});
-  p.network = {1e-4, 12.5e6, NetworkKind::SharedBus};
+  p.network = {1e-4, 12.5e6, NetworkKind::SharedBus, {}};
   return p;
 }
 

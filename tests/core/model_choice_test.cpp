@@ -17,7 +17,7 @@ Platform cluster(std::vector<double> mflops, NetworkKind kind, double latency, d
                  double memory = 1e12) {
   Platform p;
   for (double s : mflops) p.processors.push_back({s * 1e6, memory});
-  p.network = {latency, bandwidth, kind};
+  p.network = {latency, bandwidth, kind, {}};
   p.kernel.half_tile = 16.0;
   return p;
 }

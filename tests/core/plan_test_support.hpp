@@ -39,7 +39,7 @@ inline Platform planner_platform(const std::vector<double>& speeds, double bandw
                                  NetworkKind kind = NetworkKind::Switched, double memory = 1.0e12) {
   Platform p;
   for (double s : speeds) p.processors.push_back({s, memory});
-  p.network = {5.0e-6, bandwidth, kind};
+  p.network = {5.0e-6, bandwidth, kind, {}};
   p.kernel.half_tile = 16.0;
   return p;
 }

@@ -118,7 +118,7 @@ TEST(QrSteps, MatchTheTileLoopOnGridsAndPatterns) {
 TEST(QrSteps, OneProcessorTimeIsTheFlopCount) {
   Platform platform;
   platform.processors = {{1.0e9, 1.0e12}};
-  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched, {}};
   const std::size_t K = 20, nb = 10;
   const TimeBreakdown t =
       simulate_qr(platform, pattern_ownership(K * nb, nb, 1, 1, {0}), PanelRank::DiagonalOwner);
@@ -140,7 +140,7 @@ TEST(QrSteps, OneProcessorTimeIsTheFlopCount) {
 TEST(QrSteps, SharedBusCountsEveryReductionMessage) {
   Platform platform;
   for (int x = 0; x < 4; ++x) platform.processors.push_back({1.0e30, 1.0e12});
-  platform.network = {1.0e-3, 1.0e30, NetworkKind::SharedBus};
+  platform.network = {1.0e-3, 1.0e30, NetworkKind::SharedBus, {}};
   const TileOwnership t = pattern_ownership(MatrixShape{12, 9}, 1, 2, 2, {0, 1, 2, 3});
   const std::vector<double> speeds(4, 1.0e30);
   double messages = 0.0;
@@ -159,7 +159,7 @@ TEST(QrSteps, SharedBusCountsEveryReductionMessage) {
 TEST(QrSteps, ScalapacksPanelIsLatencyBoundPerColumn) {
   Platform platform;
   for (int x = 0; x < 4; ++x) platform.processors.push_back({1.0e30, 1.0e12});
-  platform.network = {1.0e-3, 1.0e30, NetworkKind::Switched};
+  platform.network = {1.0e-3, 1.0e30, NetworkKind::Switched, {}};
   const std::size_t N = 64, nb = 16;
   const TileOwnership column = pattern_ownership(MatrixShape{N, N}, nb, 4, 1, {0, 1, 2, 3});
   const TileOwnership row = pattern_ownership(MatrixShape{N, N}, nb, 1, 4, {0, 1, 2, 3});
@@ -172,7 +172,7 @@ TEST(QrSteps, ScalapacksPanelIsLatencyBoundPerColumn) {
 TEST(QrSteps, PredictPricesTheKernelAwayFromTheCallersLayout) {
   Platform platform;
   for (double s : {1.0e9, 2.0e9}) platform.processors.push_back({s, 1.0e12});
-  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched};
+  platform.network = {1.0e-5, 1.0e9, NetworkKind::Switched, {}};
   Problem problem;
   problem.routine = Routine::QR;
   problem.n = 200;

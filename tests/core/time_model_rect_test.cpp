@@ -21,7 +21,7 @@ namespace {
 Platform platform_of(const std::vector<double>& speeds, double memory = 1e12) {
   Platform p;
   for (double s : speeds) p.processors.push_back(Processor{s, memory});
-  p.network = {1e-5, 1e9, NetworkKind::Switched};
+  p.network = {1e-5, 1e9, NetworkKind::Switched, {}};
   p.kernel.half_tile = 0.0;
   return p;
 }

@@ -17,7 +17,7 @@ Platform uniform_platform(std::size_t count, double flops, NetworkKind kind,
                           double memory = 1e12) {
   Platform p;
   p.processors.assign(count, Processor{flops, memory});
-  p.network = {1e-5, 1e9, kind};
+  p.network = {1e-5, 1e9, kind, {}};
   p.kernel.half_tile = 16.0;
   return p;
 }
@@ -89,8 +89,8 @@ TEST(TimeModelSteps, OneProcessorLuComputesTwoThirdsNCubed) {
 }
 
 TEST(TimeModelSteps, BroadcastsOnBusAndSwitch) {
-  Network bus{1e-4, 1e7, NetworkKind::SharedBus};
-  Network sw{1e-4, 1e7, NetworkKind::Switched};
+  Network bus{1e-4, 1e7, NetworkKind::SharedBus, {}};
+  Network sw{1e-4, 1e7, NetworkKind::Switched, {}};
   EXPECT_EQ(broadcast_time(bus, 1, 1e6), 0.0);
   EXPECT_DOUBLE_EQ(broadcast_time(bus, 5, 1e6), 4 * (1e-4 + 0.1));
   EXPECT_DOUBLE_EQ(broadcast_time(sw, 5, 1e6), 3 * (1e-4 + 0.1));
@@ -105,7 +105,7 @@ TEST(TimeModelSteps, GemmCommunicationByHand) {
   const double msg = 1e-4 + 8.0 * nb * nb / 1e7;
   for (NetworkKind kind : {NetworkKind::SharedBus, NetworkKind::Switched}) {
     Platform platform = uniform_platform(4, 1e9, kind);
-    platform.network = {1e-4, 1e7, kind};
+    platform.network = {1e-4, 1e7, kind, {}};
     const auto t = simulate_steps(platform, Routine::Gemm, block_cyclic_ownership(2 * nb, nb, 2, 2, {}));
     EXPECT_NEAR(t.communication, (kind == NetworkKind::SharedBus ? 8.0 : 4.0) * msg, 1e-12);
   }
@@ -113,7 +113,7 @@ TEST(TimeModelSteps, GemmCommunicationByHand) {
 
 // Issue 32: a node's processors share one link into the switch.
 TEST(SharedLinks, ALinkCarriesItsProcessorsMessagesOneAfterAnother) {
-  Network own{1e-6, 1e9, NetworkKind::Switched};
+  Network own{1e-6, 1e9, NetworkKind::Switched, {}};
   EXPECT_DOUBLE_EQ(own.busiest({1.0, 2.0, 0.5, 0.5}), 2.0);
   Network shared = own;
   shared.node_of = {0, 0, 1, 1};
@@ -127,7 +127,7 @@ TEST(SharedLinks, GemmBroadcastsOfOneNodesRanksQueueOnItsLink) {
   const std::size_t nb = 100;
   const double msg = 1e-4 + 8.0 * nb * nb / 1e7;
   Platform platform = uniform_platform(4, 1e9, NetworkKind::Switched);
-  platform.network = {1e-4, 1e7, NetworkKind::Switched};
+  platform.network = {1e-4, 1e7, NetworkKind::Switched, {}};
   const auto layout = block_cyclic_ownership(2 * nb, nb, 2, 2, {});
   EXPECT_NEAR(simulate_steps(platform, Routine::Gemm, layout).communication, 4.0 * msg, 1e-12);
   platform.network.node_of = {0, 0, 0, 0};
@@ -138,7 +138,7 @@ TEST(SharedLinks, GemmBroadcastsOfOneNodesRanksQueueOnItsLink) {
 }
 
 TEST(SharedLinks, RedistributionThroughTheBusiestLink) {
-  Network network{0.0, 8.0, NetworkKind::Switched};  // one element a second
+  Network network{0.0, 8.0, NetworkKind::Switched, {}};  // one element a second
   const std::vector<double> from{4, 4, 0, 0}, to{0, 0, 4, 4}, kept{0, 0, 0, 0};
   EXPECT_DOUBLE_EQ(redistribution_time(network, from, to, kept), 4.0);
   network.node_of = {0, 0, 1, 1};

@@ -12,7 +12,7 @@ namespace {
 core::Platform platform_of(const std::vector<double>& speeds) {
   core::Platform p;
   for (double s : speeds) p.processors.push_back({s, 1.0e12});
-  p.network = {1.0e-5, 1.0e8, core::NetworkKind::SharedBus};
+  p.network = {1.0e-5, 1.0e8, core::NetworkKind::SharedBus, {}};
   return p;
 }
 

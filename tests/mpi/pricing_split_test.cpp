@@ -26,7 +26,7 @@ namespace {
 core::Platform mixed_platform() {
   core::Platform platform;
   for (double speed : {4.0, 2.0, 2.0, 1.0, 4.0, 0.5, 1.0, 2.0, 1.0}) platform.processors.push_back({speed * 1e9, 1e12});
-  platform.network = {5.0e-6, 1.0e9, core::NetworkKind::Switched};
+  platform.network = {5.0e-6, 1.0e9, core::NetworkKind::Switched, {}};
   platform.kernel.half_tile = 16.0;
   return platform;
 }

@@ -99,7 +99,7 @@ Cluster agree_on_cluster(double link_bytes_per_s, double latency_s) {
   const unsigned long my_node = std::stoul(host.substr(host.rfind('-') + 1));
   std::vector<unsigned long> nodes(static_cast<std::size_t>(c.ranks));
   MPI_Allgather(&my_node, 1, MPI_UNSIGNED_LONG, nodes.data(), 1, MPI_UNSIGNED_LONG, MPI_COMM_WORLD);
-  c.platform.network = {latency_s, link_bytes_per_s, core::NetworkKind::Switched};
+  c.platform.network = {latency_s, link_bytes_per_s, core::NetworkKind::Switched, {}};
   c.platform.network.node_of.assign(nodes.begin(), nodes.end());
   return c;  // kernel: injected flops run at peak for every tile size (KernelRate defaults)
 }

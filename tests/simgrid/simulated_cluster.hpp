@@ -27,7 +27,7 @@ struct ClusterModel {
   core::Platform platform(std::int64_t nodes) const {
     core::Platform p;
     p.processors.assign(static_cast<std::size_t>(nodes), core::Processor{speed_flops, 64.0e9});
-    p.network = {latency_s, bandwidth_bytes_per_s, core::NetworkKind::Switched};
+    p.network = {latency_s, bandwidth_bytes_per_s, core::NetworkKind::Switched, {}};
     return p;
   }
 };

@@ -96,7 +96,7 @@ Platform nine_workstations_platform(const NineWorkstationsOptions& options) {
   Platform platform;
   for (double t : nine_workstations_cycle_times())
     platform.processors.push_back({options.flops_at_cycle_time_one / t, options.memory_bytes});
-  platform.network = {options.latency_s, options.bandwidth_bytes_per_s, options.kind};
+  platform.network = {options.latency_s, options.bandwidth_bytes_per_s, options.kind, {}};
   platform.kernel.half_tile = options.half_tile;
   require_valid(platform);
   return platform;

@@ -256,7 +256,7 @@ core::Platform platform_of(const core::Speeds& speeds, const ModelSettings& sett
   core::Platform platform;
   for (double s : normalised.speeds())
     platform.processors.push_back({s * settings.flops_at_speed_one, settings.memory_bytes});
-  platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network};
+  platform.network = {settings.latency_s, settings.bandwidth_bytes_per_s, settings.network, {}};
   if (settings.ranks_per_node > 0)
     for (std::size_t x = 0; x < platform.size(); ++x) platform.network.node_of.push_back(x / settings.ranks_per_node);
   core::require_valid(platform);
