@@ -120,6 +120,8 @@ void record_pending_call(ContextState& state) {
 }  // namespace
 
 void adapt_speeds(ContextState& state, double call_flops) {
+  agree_probed_speeds(state);  // a native API call may be the context's first to need them
+  if (!state.speeds.agreed()) return;  // said by the agreement, on every rank alike
   machine_figures(state);
   MachineFigures& machine = *state.resources.machine;
   if (!state.speeds.tracker) {

@@ -157,7 +157,7 @@ bool Configuration::allows(const std::string& routine) const {
 std::string Configuration::fingerprint() const {
   std::ostringstream out;
   out << "valid=" << valid() << ";disabled=" << disabled << ";force=" << force
-      << ";adapt=" << adapt << ";min_n=" << min_n << ";routines=" << join(routines) << ";cholesky_layouts=";
+      << ";adapt=" << adapt << ";min_n=" << min_n << ";min_flops=" << min_flops_per_rank << ";routines=" << join(routines) << ";cholesky_layouts=";
   for (core::CholeskyLayoutKind kind : cholesky_layouts) out << cholesky_layout_option_name(kind) << ',';
   out << ";lu_layouts=";
   for (core::LuLayoutKind kind : lu_layouts) out << lu_layout_option_name(kind) << ',';
@@ -241,6 +241,9 @@ Configuration parse_configuration(const EnvironmentLookup& lookup, const FileRea
   guarded([&] { if (auto v = get("HETSCAL_FORCE")) config.force = parse_switch("HETSCAL_FORCE", *v); });
   guarded([&] { if (auto v = get("HETSCAL_ADAPT")) config.adapt = parse_switch("HETSCAL_ADAPT", *v); });
   guarded([&] { if (auto v = get("HETSCAL_MIN_N")) config.min_n = parse_count("HETSCAL_MIN_N", *v); });
+  guarded([&] {
+    if (auto v = get("HETSCAL_MIN_FLOPS")) config.min_flops_per_rank = parse_count("HETSCAL_MIN_FLOPS", *v);
+  });
   guarded([&] { if (auto v = get("HETSCAL_ROUTINES")) config.routines = parse_routine_list(*v); });
   guarded([&] {
     if (auto v = get("HETSCAL_CHOLESKY_LAYOUTS")) config.cholesky_layouts = parse_cholesky_layouts(*v);

@@ -19,6 +19,8 @@
 ///                            them from every computed call, runtime/adaptation.hpp); with
 ///                            neither speeds nor HETSCAL_PROBE, every call is then forwarded
 ///   HETSCAL_MIN_N=512        calls with min(M, N, K) below this go to ScaLAPACK
+///   HETSCAL_MIN_FLOPS=1000000  calls of fewer flops per rank go to ScaLAPACK unpriced
+///                            (kDefaultMinFlopsPerRank says why); 0 prices every call
 ///   HETSCAL_ROUTINES=pdgemm,pdpotrf  only these routines may be taken over (any case; default
 ///                            every routine hetscal implements, see known_routines())
 ///   HETSCAL_FORCE=1          take over every supported call the size rule lets through,
@@ -94,12 +96,20 @@ const char* take_over_mode_name(TakeOverMode mode);
 /// Parses HETSCAL_TAKE_OVER (any case). @throws InvalidArgument naming the value otherwise.
 TakeOverMode parse_take_over_mode(const std::string& value);
 
+/// HETSCAL_MIN_FLOPS's default. ScaLAPACK does a call of a million flops per rank in tens of
+/// microseconds on today's cores: less than a take-over's own agreements, allocation and
+/// moves (about a millisecond for a 5x2x5 PDGEMM on two ranks here), and far less than the
+/// speed probe and calibration that pricing it would first run (tens of milliseconds, more
+/// than a whole run of ScaLAPACK's testers on their stock inputs). LU of order 144 on 2 ranks.
+inline constexpr std::int64_t kDefaultMinFlopsPerRank = 1000000;
+
 /// Everything one process read.
 struct Configuration {
   bool disabled = false;
   bool force = false;
   bool adapt = true;  ///< HETSCAL_ADAPT: learn speeds from the calls
   std::int64_t min_n = 512;
+  std::int64_t min_flops_per_rank = kDefaultMinFlopsPerRank;  ///< HETSCAL_MIN_FLOPS
   Verbosity verbosity = Verbosity::Quiet;
   SpeedSpec speeds;
   /// Lower-case names of the routines that may be taken over (HETSCAL_ROUTINES).

@@ -141,6 +141,14 @@ void agree_speeds(ContextSpeeds& speeds, const std::vector<RankReport>& all, con
   for (const RankReport& report : all) speeds.values.push_back(report.speed);
 }
 
+// The probe runs DGEMMs for tens of milliseconds (speed_probe.cpp), more than a whole run
+// of ScaLAPACK's testers on their stock inputs, whose calls the rules that need no speeds
+// forward: it waits for the first call that needs the speeds (agree_probed_speeds). Given
+// speeds cost nothing to read and are agreed at once.
+bool probes_on_first_need(const Configuration& config) {
+  return !config.disabled && config.valid() && config.speeds.source == SpeedSource::Probe;
+}
+
 void settle(ContextState& state, const std::vector<RankReport>& all, const Configuration& config,
             const std::string& read_failure, const std::string& speed_problem);
 void report_problems(const ContextState& state, const Configuration& config) noexcept;
@@ -161,8 +169,9 @@ void agree(ContextState& state) {
       static const Configuration unread;  // made here: it allocates
       config = &unread;
     }
-    mine.speed = read ? configured_speed(*config, speed_problem) : 0.0;
-    mine.has_speed = speed_problem.empty() && mine.speed > 0.0 ? 1.0 : 0.0;
+    const bool probe_later = read && probes_on_first_need(*config);
+    mine.speed = read && !probe_later ? configured_speed(*config, speed_problem) : 0.0;
+    mine.has_speed = probe_later || (speed_problem.empty() && mine.speed > 0.0) ? 1.0 : 0.0;
     mine.fingerprint = as_double(read ? fingerprint_hash(config->fingerprint()) : 0u);
     mine.memory = static_cast<double>(config->memory_bytes);
     all.resize(static_cast<std::size_t>(state.context->num_ranks()));
@@ -186,6 +195,10 @@ void settle(ContextState& state, const std::vector<RankReport>& all, const Confi
   state.speeds.adapt = config.adapt;
   state.speeds.probed = config.speeds.source == SpeedSource::Probe;
   agree_speeds(state.speeds, all, speed_problem);
+  if (probes_on_first_need(config) && state.speeds.agreed()) {
+    state.speeds.values.clear();  // placeholders: agree_probed_speeds measures them
+    state.speeds.awaiting_probe = true;
+  }
 }
 
 // Problems of the configuration itself are printed whatever the verbosity: a user who set
@@ -245,6 +258,7 @@ AgreedSettings AgreedSettings::of(const Configuration& config) {
   settings.disabled = config.disabled;
   settings.force = config.force;
   settings.min_n = config.min_n;
+  settings.min_flops_per_rank = config.min_flops_per_rank;
   settings.routines = config.routines;
   settings.cholesky_layouts = config.cholesky_layouts;
   settings.lu_layouts = config.lu_layouts;
@@ -256,6 +270,38 @@ AgreedSettings AgreedSettings::of(const Configuration& config) {
 
 bool AgreedSettings::allows(RoutineId routine) const {
   return routines.count(routine.lowercase_name()) != 0;
+}
+
+void agree_probed_speeds(ContextState& state) {
+  ContextSpeeds& speeds = state.speeds;
+  if (!speeds.awaiting_probe) return;
+  std::string problem;
+  RankReport mine{0.0, 0.0, 0.0, 1.0, 0.0};
+  std::vector<RankReport> all;
+  const auto ranks = static_cast<std::size_t>(state.context->num_ranks());
+  mpi::run_agreed(state.context->comm, "speed probe", [&] {
+    mine.speed = configured_speed(process_configuration(), problem);
+    mine.has_speed = problem.empty() && mine.speed > 0.0 ? 1.0 : 0.0;
+    all.resize(ranks);
+    speeds.values.reserve(ranks);
+  });
+  constexpr int kReportDoubles = sizeof(RankReport) / sizeof(double);
+  mpi::check_mpi(MPI_Allgather(&mine, kReportDoubles, MPI_DOUBLE, all.data(), kReportDoubles, MPI_DOUBLE,
+                               state.context->comm),
+                 "MPI_Allgather of the probed speeds");
+  speeds.awaiting_probe = false;
+  try {
+    agree_speeds(speeds, all, problem);  // the values fit the room reserved above
+  } catch (const std::exception&) {
+    speeds.values.clear();  // only the problem's text failed: no rank has the speeds then
+    speeds.problem = "out of memory while agreeing the probed speeds";
+  }
+  if (!speeds.agreed()) {
+    try {
+      report_once(Verbosity::Once, Verbosity::Once, state.is_root(), speeds.problem);
+    } catch (const std::exception&) {
+    }
+  }
 }
 
 const MachineFigures& machine_figures(ContextState& state) {

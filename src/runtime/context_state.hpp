@@ -43,6 +43,7 @@ struct AgreedSettings {
   bool disabled = false;
   bool force = false;
   std::int64_t min_n = 0;
+  std::int64_t min_flops_per_rank = 0;
   std::set<std::string> routines;                          ///< HETSCAL_ROUTINES (lower case; default all)
   std::vector<core::CholeskyLayoutKind> cholesky_layouts;  ///< HETSCAL_CHOLESKY_LAYOUTS
   std::vector<core::LuLayoutKind> lu_layouts;              ///< HETSCAL_LU_LAYOUTS
@@ -76,7 +77,11 @@ inline const std::vector<core::CholeskyLayoutKind>& AgreedSettings::layouts_for(
 struct ContextSpeeds {
   std::vector<double> values;  ///< per rank of the context (when agreed)
   std::uint64_t version = 0;   ///< part of every plan key, bumped when `values` change
-  bool probed = false;         ///< the speeds came from the probe, not given
+  bool probed = false;         ///< the speeds come from the probe, not given
+  /// Probed speeds are measured and agreed on the first call that needs them
+  /// (agree_probed_speeds), not when the context starts: a program whose calls are all
+  /// forwarded by the rules that need no speeds never runs the probe.
+  bool awaiting_probe = false;
   std::string problem;         ///< non-empty: no usable speeds, every call forwarded
   bool adapt = true;           ///< HETSCAL_ADAPT: learn speeds
   std::optional<core::SpeedTracker> tracker;  ///< the estimates, from the first adapted call
@@ -117,6 +122,13 @@ struct ContextState {
 /// The state of `blacs_context`, agreed collectively over the context on first use.
 /// @throws InvalidArgument / hetscal::Error as mpi::context_info.
 ContextState& context_state(int blacs_context);
+
+/// Probes this rank's speed and agrees every rank's, once per context, when the context's
+/// speeds come from the probe (ContextSpeeds::awaiting_probe); nothing otherwise. Collective
+/// over the context; every rank calls it alike (after the rules that need no speeds).
+/// @throws mpi::StageFailed on every rank when a rank cannot take part (it is tried again on
+///         the next call).
+void agree_probed_speeds(ContextState& state);
 
 /// The context's machine figures, measured collectively on the first call that needs them.
 /// @throws mpi::StageFailed on every rank when a rank cannot measure.

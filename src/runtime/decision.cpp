@@ -51,7 +51,7 @@ std::string shape_text(const std::vector<std::int64_t>& dims) {
   return text;
 }
 
-std::optional<Decision> decide_before_pricing(const DecisionInput& in) {
+std::optional<Decision> decide_without_speeds(const DecisionInput& in) {
   if (in.disabled) return forward("HETSCAL_DISABLE is set");
   if (!in.configuration_problem.empty()) return forward(in.configuration_problem);
   if (!in.routine_allowed) return forward(in.routine + " is not in HETSCAL_ROUTINES");
@@ -61,11 +61,24 @@ std::optional<Decision> decide_before_pricing(const DecisionInput& in) {
                    " is below HETSCAL_MIN_N=" + std::to_string(in.min_n));
   }
   if (!in.unsupported.empty()) return forward(in.unsupported);
+  // HETSCAL_FORCE takes a single process and the smallest calls too: the testers' 1x1 grids
+  // and tiny orders then run hetscal's kernels and redistribution, cases they must handle.
+  if (in.force) return std::nullopt;
+  if (in.ranks < 2) return forward("a single process: nothing to balance");
+  const double flops_per_rank = in.flops / in.ranks;
+  if (flops_per_rank < in.min_flops_per_rank) {
+    char flops[96];
+    std::snprintf(flops, sizeof flops, "%.3g flops per rank, below HETSCAL_MIN_FLOPS=%.0f", flops_per_rank,
+                  in.min_flops_per_rank);
+    return forward(std::string("too small to repay a take-over: ") + flops);
+  }
+  return std::nullopt;
+}
+
+std::optional<Decision> decide_before_pricing(const DecisionInput& in) {
+  if (std::optional<Decision> early = decide_without_speeds(in)) return early;
   if (!in.speeds_problem.empty()) return forward(in.speeds_problem);
   if (!in.force) {
-    // HETSCAL_FORCE takes a single process too: the testers' 1x1 grids then run hetscal's
-    // kernels and redistribution on one rank, a case they must handle anyway.
-    if (in.ranks < 2) return forward("a single process: nothing to balance");
     if (uniform(in.speeds) && !in.ledger) return forward("uniform speeds: nothing to gain over ScaLAPACK");
     if (in.single_panel_update) {
       return forward("K=" + std::to_string(in.dims.back()) + " fits in one block of the caller's layout " +

@@ -44,11 +44,14 @@ struct DecisionInput {
   bool force = false;
   bool routine_allowed = true;        ///< HETSCAL_ROUTINES lets hetscal take this routine
   std::int64_t min_n = 0;
+  /// HETSCAL_MIN_FLOPS: a call of fewer flops per rank is forwarded unpriced (config.hpp)
+  double min_flops_per_rank = 0.0;
   std::string configuration_problem;  ///< non-empty: malformed or disagreeing settings
   std::string speeds_problem;         ///< non-empty: no usable speeds for the context
   // The call.
   std::string routine = "PDGEMM";     ///< ScaLAPACK's name
   std::vector<std::int64_t> dims;     ///< GEMM: M, N, K; LU, QR: M, N; Cholesky: N
+  double flops = 0.0;                 ///< the call's flops (LAWN 41's leading terms)
   std::string unsupported;            ///< non-empty: a feature hetscal forwards (why)
   /// GEMM's K fits in one block of the caller's layout: a rank-NB update of a blocked
   /// factorization, which never repays moving C twice.
@@ -79,9 +82,15 @@ std::string seconds_text(double seconds);
 /// "4000x4000x4000".
 std::string shape_text(const std::vector<std::int64_t>& dims);
 
-/// The rules that need no plan, first that applies: disabled; configuration problem; routine
-/// not in HETSCAL_ROUTINES; smallest dimension < min_n; unsupported; no speeds; (unless
-/// forced) one rank, uniform speeds without a ledger, a single-panel update.
+/// The rules that need neither a plan nor the speeds, first that applies: disabled;
+/// configuration problem; routine not in HETSCAL_ROUTINES; smallest dimension < min_n;
+/// unsupported; (unless forced) one rank, fewer than min_flops_per_rank flops per rank.
+/// `in.speeds` is not read.
+/// @return the decision to forward, or nullopt: the speeds are needed.
+std::optional<Decision> decide_without_speeds(const DecisionInput& input);
+
+/// The rules that need no plan, first that applies: decide_without_speeds's; no speeds;
+/// (unless forced) uniform speeds without a ledger, a single-panel update.
 /// @return the decision to forward, or nullopt: the call must be planned and priced
 ///         (decide_by_prices), or forwarded when no plan fits (forward_unplanned).
 std::optional<Decision> decide_before_pricing(const DecisionInput& input);

@@ -51,13 +51,16 @@ DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
   in.force = state.settings.force;
   in.routine_allowed = state.settings.allows(call.routine);
   in.min_n = state.settings.min_n;
+  in.min_flops_per_rank = static_cast<double>(state.settings.min_flops_per_rank);
   in.configuration_problem = state.settings.problem;
   in.speeds_problem = state.speeds.problem;
   in.routine = call.routine.name();
   in.dims = call.dims;
+  in.flops = call_flops(call);
   in.unsupported = call.unsupported;
   in.single_panel_update = call.single_panel_update;
   in.ranks = state.context->num_ranks();
+  in.speeds.reserve(static_cast<std::size_t>(in.ranks));  // room for speeds probed later (start)
   in.speeds = state.speeds.values;
   return in;
 }
@@ -188,6 +191,15 @@ bool CallRoute::start() {
   // The decision (the speeds' agreement; on a context's first call the machine's
   // calibration; then the planning) is timed apart from the call's own stages, so that the
   // verbose line shows both.
+  if (forwarded_by(decide_without_speeds)) return false;
+  try {
+    agree_probed_speeds(state_);
+  } catch (const mpi::StageFailed& e) {
+    forward_unplanned(std::string("the speed probe failed: ") + e.what());
+    return false;
+  }
+  input_.speeds = state_.speeds.values;  // into the room decision_input reserved
+  input_.speeds_problem = state_.speeds.problem;
   const bool observed = observes_speeds(state_, call_);
   if (observed) {
     adapt_speeds_or_report(state_, call_flops(call_));
@@ -200,16 +212,20 @@ bool CallRoute::start() {
     measured_ = ledger_has_room(state_, input_.shape_class);
     if (measured_) input_.ledger = &state_.measurements.ledger;
   }
+  return !forwarded_by(decide_before_pricing);
+}
+
+bool CallRoute::forwarded_by(std::optional<Decision> (*rules)(const DecisionInput&)) {
   // The rules allocate only the reason of a forward, which every rank then makes alike: a
   // rank short of memory for it forwards too, without the reason.
   std::optional<Decision> decision;
   try {
-    decision = decide_before_pricing(input_);
+    decision = rules(input_);
   } catch (const std::exception&) {
     decision = Decision{};
   }
   if (decision) settle(std::move(*decision));
-  return !decided_;
+  return decided_;
 }
 
 void CallRoute::forward_unplanned(const std::string& why) noexcept {

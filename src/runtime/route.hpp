@@ -58,6 +58,9 @@ class CallRoute {
 
  private:
   void settle(Decision decision) noexcept;
+  // Applies `rules` (decide_without_speeds, decide_before_pricing) and settles the forward
+  // they decide. Local. @return whether the call is decided (forwarded).
+  bool forwarded_by(std::optional<Decision> (*rules)(const DecisionInput&));
   // finish()'s local part: the measurement's start, the copies given back, the reports.
   void report_finished(const TakeOverOutcome& outcome);
   // The call's line when report_finished failed for memory, built without any.

@@ -81,6 +81,17 @@ TEST(RuntimeConfig, EveryVariable) {
   EXPECT_EQ(config.speeds.rank_speeds.size(), 4u);
 }
 
+TEST(RuntimeConfig, MinFlopsPerRank) {
+  EXPECT_EQ(parse({}).min_flops_per_rank, kDefaultMinFlopsPerRank);
+  EXPECT_EQ(parse({{"HETSCAL_MIN_FLOPS", "0"}}).min_flops_per_rank, 0);
+  EXPECT_EQ(parse({{"HETSCAL_MIN_FLOPS", "250000"}}).min_flops_per_rank, 250000);
+  const Configuration bad = parse({{"HETSCAL_MIN_FLOPS", "1e6"}});
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(bad.errors[0].find("HETSCAL_MIN_FLOPS='1e6'"), std::string::npos) << bad.errors[0];
+  EXPECT_NE(parse({{"HETSCAL_MIN_FLOPS", "0"}}).fingerprint(), parse({}).fingerprint())
+      << "ranks with other floors must not agree";
+}
+
 TEST(RuntimeConfig, TakeOverModeAndMemory) {
   EXPECT_EQ(parse({}).take_over, TakeOverMode::Auto);
   EXPECT_EQ(parse({}).memory_bytes, 0);

@@ -14,6 +14,7 @@ DecisionInput square_call(std::int64_t n, std::int64_t k) {
   DecisionInput in;
   in.min_n = 0;
   in.dims = {n, n, k};
+  in.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(k);
   in.ranks = 4;
   in.speeds = {1, 2, 3, 4};
   return in;
@@ -58,7 +59,7 @@ TEST(RuntimeDecision, ARouteThatDoesNotFitIsForwardedEvenWhenForced) {
 }
 
 TEST(RuntimeDecision, SlowerPlanIsForwarded) {
-  const Decision d = decide(square_call(40, 40), 0.5);
+  const Decision d = decide(square_call(400, 400), 0.5);
   EXPECT_EQ(d.route, Route::Forward);
   EXPECT_NE(d.reason.find("not faster"), std::string::npos) << d.reason;
 }
@@ -90,16 +91,43 @@ TEST(RuntimeDecision, RulesInOrder) {
   in.unsupported = "a replicated operand";
   EXPECT_EQ(decide(in).reason, "a replicated operand");
   in.unsupported.clear();
-  in.speeds_problem = "no speeds configured";
+  in.ranks = 1;
+  in.speeds_problem = "no speeds configured";  // not asked: one process needs no speeds
+  EXPECT_NE(decide(in).reason.find("single process"), std::string::npos);
+  in.ranks = 4;
+  const double flops = in.flops;
+  in.min_flops_per_rank = 1e6;
+  in.flops = 4 * in.min_flops_per_rank - 1.0;
+  EXPECT_NE(decide(in).reason.find("too small to repay a take-over"), std::string::npos) << decide(in).reason;
+  in.flops = flops;
   EXPECT_EQ(decide(in).reason, "no speeds configured");
   in.speeds_problem.clear();
   in.ranks = 1;
-  EXPECT_NE(decide(in).reason.find("single process"), std::string::npos);
   in.force = true;  // forced, one process computes too (the testers' 1x1 grids)
   EXPECT_EQ(decide(in).route, Route::Heterogeneous);
   in.force = false;
   in.ranks = 4;
   EXPECT_EQ(decide(in).route, Route::Heterogeneous);
+}
+
+TEST(RuntimeDecision, TheRulesWithoutSpeedsLeaveTheSpeedsUnread) {
+  // The probe waits for the first call these rules let through (context_state.hpp's
+  // agree_probed_speeds): they must decide the same with the speeds still unknown.
+  DecisionInput in = square_call(40, 40);  // 128,000 flops: 32,000 per rank
+  in.min_flops_per_rank = 1e6;
+  in.speeds.clear();
+  ASSERT_TRUE(decide_without_speeds(in).has_value());
+  EXPECT_NE(decide_without_speeds(in)->reason.find("3.2e+04 flops per rank, below HETSCAL_MIN_FLOPS=1000000"),
+            std::string::npos)
+      << decide_without_speeds(in)->reason;
+  in = square_call(4000, 4000);
+  in.min_flops_per_rank = 1e6;
+  in.speeds.clear();
+  EXPECT_FALSE(decide_without_speeds(in).has_value()) << "a large call needs the speeds";
+  in.force = true;
+  in.dims = {2, 2, 2};
+  in.flops = 16.0;
+  EXPECT_FALSE(decide_without_speeds(in).has_value()) << "forced, the smallest calls are taken too";
 }
 
 TEST(RuntimeDecision, MinNLooksAtTheSmallestDimension) {

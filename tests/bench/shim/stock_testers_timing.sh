@@ -3,20 +3,23 @@
 # ScaLAPACK's own drivers (xdinv: PDGETRF then PDGETRI's PDGEMMs; xdls: PDGELS -> PDGEQRF;
 # xdgsep: PDSYGVX -> PDPOTRF), on their stock inputs, plain and with libhetscal.so preloaded
 # and every call eligible (HETSCAL_MIN_N=0, no speeds given: hetscal decides by its model).
-# Prints each run's wall time, the preloaded/plain ratio, the calls hetscal computed and
+# Prints the median wall times, the preloaded/plain ratio, the calls hetscal computed and
 # forwarded, and the distribution of predicted/measured time over the calls it computed
 # (HETSCAL_VERBOSE=1's "measured T s (predicted P s" lines, rank 0).
 # HETSCAL_* variables set in the environment (HETSCAL_SPEEDS=...) are passed to the preloaded
 # runs too. Measure on a quiet machine, and say what else ran: a wall clock on shared cores measures
 # the neighbours.
 #
-# usage: stock_testers_timing.sh BUILD_DIR [RANKS="2 4"] [TESTERS="xdinv xdls xdgsep"]
+# Each case runs RUNS times (default 5), plain and preloaded interleaved, and the medians are
+# compared: one run of these sub-second testers moves by 10-30 % with what else the machine does.
+#
+# usage: stock_testers_timing.sh BUILD_DIR [RANKS="2 4"] [TESTERS="xdinv xdls xdgsep"] [RUNS=5]
 set -euo pipefail
-build=$1 rank_counts=${2:-2 4} testers=${3:-xdinv xdls xdgsep}
+build=$1 rank_counts=${2:-2 4} testers=${3:-xdinv xdls xdgsep} runs=${4:-5}
 hetscal=$(realpath "$build/src/libhetscal.so")
 stock=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests
 [ -f "$hetscal" ] || { echo "no $hetscal: build hetscal first"; exit 1; }
-settings=(-x HETSCAL_MIN_N=0 -x HETSCAL_VERBOSE=1)
+settings=(-x HETSCAL_MIN_N=0)
 for variable in $(compgen -e | grep '^HETSCAL_' || true); do settings+=(-x "$variable"); done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d)
@@ -30,9 +33,12 @@ timed() {
   start=$(date +%s.%N)
   "$@" >"$output" 2>&1 || { echo "failed: $* (see $output)" >&2; tail -n 20 "$output" >&2; exit 1; }
   end=$(date +%s.%N)
-  echo "$start $end" | awk '{ printf "%.2f", $2 - $1 }'
+  echo "$start $end" | awk '{ printf "%.3f", $2 - $1 }'
 }
+median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 : >ratios.txt
+echo "medians of $runs interleaved runs each (HETSCAL_VERBOSE unset); computed and forwarded calls of one more"
+echo "preloaded run with HETSCAL_VERBOSE=1"
 printf '%-7s %5s %9s %11s %7s %9s %9s\n' tester ranks plain_s preloaded_s ratio computed forwarded
 for tester in $testers; do
   cp "$stock/$(input_of "$tester")" .
@@ -42,9 +48,19 @@ for tester in $testers; do
       continue
     fi
     launch=(mpirun --oversubscribe --allow-run-as-root -np "$ranks" -x OPENBLAS_NUM_THREADS=1)
-    plain=$(timed plain.txt "${launch[@]}" "$stock/$tester")
-    preloaded=$(timed preloaded.txt "${launch[@]}" -x LD_PRELOAD="$hetscal" "${settings[@]}" \
-                "$stock/$tester")
+    : >plain_s.txt
+    : >preloaded_s.txt
+    for ((run = 0; run < runs; ++run)); do
+      timed plain.txt "${launch[@]}" "$stock/$tester" >>plain_s.txt
+      echo >>plain_s.txt
+      timed preloaded.txt "${launch[@]}" -x LD_PRELOAD="$hetscal" "${settings[@]}" "$stock/$tester" \
+        >>preloaded_s.txt
+      echo >>preloaded_s.txt
+    done
+    plain=$(median <plain_s.txt) preloaded=$(median <preloaded_s.txt)
+    # The timed runs print nothing, as a user's; one more run says what hetscal did.
+    timed preloaded.txt "${launch[@]}" -x LD_PRELOAD="$hetscal" "${settings[@]}" -x HETSCAL_VERBOSE=1 \
+      "$stock/$tester" >/dev/null
     for output in plain.txt preloaded.txt; do
       if grep -q "FAILED" "$output"; then echo "$tester on $ranks ranks: a test FAILED"; exit 1; fi
     done
