@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <vector>
 
 namespace hetscal::core {
@@ -85,19 +84,19 @@ double full_colrow_tiles_received(const TileOwnership& layout, std::size_t proce
   std::size_t last_full = tiles;
   for (std::size_t r : last_row)
     if (r < tiles) last_full = std::min(last_full, r);
-  // first_full(k): the latest next occurrence after k over the column classes, swept from the end.
+  // first_full(k): the shortest window of tile columns k+1 … e holding every column class,
+  // swept from the end: as k decreases, e never increases, so the window's right end only
+  // drops the columns whose class it holds twice (O(tiles) in all).
   std::size_t cols_used = 0;
   used_classes(layout.col_class, layout.cols, cols_used);
-  std::vector<std::size_t> next(layout.cols, tiles);
-  std::multiset<std::size_t> nexts;
+  std::vector<std::size_t> in_window(layout.cols, 0);
+  std::size_t classes_in_window = 0, end = tiles - 1;
   double received = 0.0;
-  for (std::size_t s = tiles - 1; s >= 1; --s) {  // s = k + 1
-    const std::size_t b = layout.col_class[s];
-    if (next[b] < tiles) nexts.erase(nexts.find(next[b]));
-    next[b] = s;
-    nexts.insert(s);
-    if (nexts.size() == cols_used) {
-      const std::size_t first_full = *nexts.rbegin();
+  for (std::size_t s = tiles - 1; s >= 1; --s) {  // s = k + 1, the window [s, end]
+    if (in_window[layout.col_class[s]]++ == 0) ++classes_in_window;
+    while (end > s && in_window[layout.col_class[end]] > 1) --in_window[layout.col_class[end--]];
+    if (classes_in_window == cols_used) {
+      const std::size_t first_full = end;
       if (first_full <= last_full) received += before[last_full + 1] - before[first_full];
     }
   }
