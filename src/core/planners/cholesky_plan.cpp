@@ -44,7 +44,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     for (const GridShape shape : grid_shapes(fastest.size())) {
       const std::size_t p = shape.rows, q = shape.cols;
       if (wants(CholeskyLayoutKind::BlockCyclic)) {
-        const double T = cholesky_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        const double T = block_cyclic_cost(static_cast<int>(p), static_cast<int>(q), Factorization::Cholesky);
         const std::string label = label_of(CholeskyLayoutKind::BlockCyclic, p, q);
         for (std::size_t nb : tiles())
           add_deferred(CholeskyLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
