@@ -16,6 +16,7 @@
 #include "core/patterns/pattern_gcrm.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/time_models/time_model.hpp"
+#include "plan_test_support.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -386,18 +387,10 @@ std::map<std::pair<std::size_t, std::size_t>, double> sends_by_group(const Chole
 TEST(CholeskySteps, CountedPartialColrowsAreTheListedWalkOnRandomGrids) {
   std::mt19937_64 rng(32);
   std::uniform_int_distribution<std::size_t> side(1, 7), tiles(1, 60);
-  std::uniform_real_distribution<double> share(0.3, 4.0);
   for (int trial = 0; trial < 40; ++trial) {
     const std::size_t rows = side(rng), cols = side(rng), processors = rows * cols + trial % 3;
-    std::vector<std::size_t> owner(rows * cols);
-    std::iota(owner.begin(), owner.end(), std::size_t{0});
-    std::shuffle(owner.begin(), owner.end(), rng);
-    std::vector<double> row_share(rows), col_share(cols);
-    for (double& s : row_share) s = share(rng);
-    for (double& s : col_share) s = share(rng);
-    const std::size_t tile = 4, n = tile * tiles(rng);
-    const TileOwnership layout = trial % 4 == 0 ? block_cyclic_ownership(n, tile, rows, cols, owner)
-                                                : cartesian_ownership(n, tile, rows, cols, owner, row_share, col_share);
+    const std::size_t tile = 4;
+    const TileOwnership layout = random_grid(rng, rows, cols, 0, tile * tiles(rng), tile, trial % 4 == 0);
     SCOPED_TRACE("trial " + std::to_string(trial) + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
                  ", " + std::to_string(layout.tiles()) + " tiles");
     CholeskySteps listed(layout, processors), counted(layout, processors, true);

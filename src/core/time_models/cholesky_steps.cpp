@@ -68,9 +68,7 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   row_used_ = seen;
   col_used_.assign(layout.cols, 0);
   for (std::size_t b : layout.col_class) col_classes_used_ += col_used_[b] ? 0 : 1, col_used_[b] = 1;
-  std::vector<std::size_t> owners(layout.owner);
-  std::sort(owners.begin(), owners.end());
-  distinct_owners_ = std::adjacent_find(owners.begin(), owners.end()) == owners.end();
+  distinct_owners_ = has_distinct_owners(layout);
   if (grouped_ && distinct_owners_) {
     last_row_.assign(layout.rows, tiles_);
     first_col_after_.assign(layout.cols, tiles_);

@@ -215,6 +215,12 @@ std::vector<double> elements_held(const TileOwnership& layout, std::size_t proce
   return held;
 }
 
+bool has_distinct_owners(const TileOwnership& layout) {
+  std::vector<std::size_t> owners(layout.owner);
+  std::sort(owners.begin(), owners.end());
+  return std::adjacent_find(owners.begin(), owners.end()) == owners.end();
+}
+
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
                                   std::size_t processors) {
   if (from.row_extent() != to.row_extent() || from.n != to.n) {
