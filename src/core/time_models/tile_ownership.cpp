@@ -233,13 +233,19 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
   const auto cols = joint_counts(col_axis(from), col_axis(to));
   // The cells of `to` each processor owns, row-major: a cell of `from` meets only its own
   // owner's, so the work is O(cells of from × cells per processor of to), not of both tables.
-  std::vector<std::vector<std::size_t>> cells_of(processors);
-  for (std::size_t cell = 0; cell < to.owner.size(); ++cell) cells_of.at(to.owner[cell]).push_back(cell);
+  // One array, processor after processor (first_cell[x] … first_cell[x + 1]): a vector per
+  // processor was a thousand allocations per candidate priced.
+  std::vector<std::size_t> first_cell(processors + 1, 0), cells(to.owner.size());
+  for (std::size_t x : to.owner) ++first_cell.at(x + 1);
+  for (std::size_t x = 0; x < processors; ++x) first_cell[x + 1] += first_cell[x];
+  std::vector<std::size_t> next(first_cell.begin(), first_cell.end() - 1);
+  for (std::size_t cell = 0; cell < to.owner.size(); ++cell) cells[next[to.owner[cell]]++] = cell;
   std::vector<double> kept(processors, 0.0);
   for (std::size_t u = 0; u < from.rows; ++u)
     for (std::size_t v = 0; v < from.cols; ++v) {
       const std::size_t x = from.at(u, v);
-      for (std::size_t cell : cells_of.at(x)) {
+      for (std::size_t c = first_cell.at(x); c < first_cell[x + 1]; ++c) {
+        const std::size_t cell = cells[c];
         const std::size_t i = cell / to.cols, j = cell % to.cols;
         const double r = rows[u * to.rows + i];
         if (r != 0.0) kept[x] += r * cols[v * to.cols + j];

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <sstream>
 
 #include "core/common/error.hpp"
@@ -130,8 +129,10 @@ const char* routine_name(Routine routine) {
 }
 
 std::vector<std::size_t> Candidate::processors() const {
-  std::set<std::size_t> distinct(owner.begin(), owner.end());
-  return {distinct.begin(), distinct.end()};
+  std::vector<std::size_t> distinct(owner);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  return distinct;
 }
 
 void require_valid(const Problem& problem) {
