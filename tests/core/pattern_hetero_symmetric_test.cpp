@@ -40,6 +40,9 @@ TEST(PatternHeteroSymmetric, SameTablesAsTheFirstImplementation) {
   };
   const Pattern small = hetero_symmetric_pattern(speeds_of_count(300), 40, 5);
   const HeteroSymmetricResult large = best_hetero_symmetric(speeds_of_count(1024));
+  // A node so fast that the others' quotas round to no cell (8, 0, 0, 0, 1 of 9).
+  const Pattern lopsided = hetero_symmetric_pattern(Speeds::from_speeds({50.0, 1.0, 1.0, 1.0, 2.0}), 3, 9);
+  EXPECT_EQ(fingerprint(lopsided), 15979142890576869266ull);
   EXPECT_EQ(fingerprint(small), 11728401663748870809ull);
   EXPECT_EQ(fingerprint(large.pattern), 17002537735914200815ull);
   EXPECT_EQ(large.size, 64);

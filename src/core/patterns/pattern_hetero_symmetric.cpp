@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -28,6 +29,11 @@ class SymmetricBuilder {
         usage_(static_cast<std::size_t>(size), 0),
         covered_(static_cast<std::size_t>(size) * size, 0),
         owner_(static_cast<std::size_t>(size) * size, Pattern::kUnassigned) {
+    ordered_ = std::all_of(quota_.begin(), quota_.end(), [](std::int64_t q) { return q > 0; });
+    for (int p = 0; p < P_; ++p) {
+      if (quota_[static_cast<std::size_t>(p)] > 0) ++short_of_room_;
+      if (ordered_) least_room_.insert({0, quota_[static_cast<std::size_t>(p)], p});
+    }
     std::vector<int> by_speed(static_cast<std::size_t>(P_));
     std::iota(by_speed.begin(), by_speed.end(), 0);
     std::stable_sort(by_speed.begin(), by_speed.end(),
@@ -56,6 +62,7 @@ class SymmetricBuilder {
 
   void add_colrow(int node, int t) {
     if (holds(node, t)) return;
+    const std::int64_t room_before = room(node);
     holds_[static_cast<std::size_t>(node) * r_ + t] = 1;
     colrows_[static_cast<std::size_t>(node)].push_back(t);
     ++usage_[static_cast<std::size_t>(t)];
@@ -64,16 +71,36 @@ class SymmetricBuilder {
         if (!covered_[c]) covered_[c] = 1, --uncovered_;
       }
     }
+    room_grew(node, room_before);
   }
 
-  bool every_node_has_room() const {
-    for (int p = 0; p < P_; ++p)
-      if (room(p) < quota_[static_cast<std::size_t>(p)]) return false;
-    return true;
+  /// The node's room grew from `before`: keeps short_of_room_ and least_room_ up to date.
+  void room_grew(int node, std::int64_t before) {
+    const std::int64_t quota = quota_[static_cast<std::size_t>(node)], after = room(node);
+    if (before < quota && after >= quota) --short_of_room_;
+    if (!ordered_) return;
+    const std::int64_t whole = static_cast<std::int64_t>(r_) * r_;  // a node holding every colrow
+    if (before < whole) least_room_.erase({before, quota, node});
+    if (after < whole) least_room_.insert({after, quota, node});
   }
 
-  /// Least |A_p|²/quota_p (compared exactly by cross-multiplying), ties random.
+  bool every_node_has_room() const { return short_of_room_ == 0; }
+
+  /// Least |A_p|²/quota_p (compared exactly by cross-multiplying), ties random: with every
+  /// quota positive the ratio is a total order, so the ties are the first entries of
+  /// least_room_ (a scan of all P nodes per colrow was most of a run at a thousand nodes).
   int node_with_least_room() {
+    if (!ordered_) return scan_least_room();
+    std::vector<int> ties;
+    const RoomRatio& least = *least_room_.begin();
+    for (auto it = least_room_.begin(); it != least_room_.end() && !least.ratio_below(*it); ++it)
+      ties.push_back(it->node);
+    return pick(ties);
+  }
+
+  /// node_with_least_room by a scan of every node, ties in index order (a zero quota makes
+  /// the cross-multiplied comparison no order: the scan decides as it always did).
+  int scan_least_room() {
     std::vector<int> ties;
     for (int p = 0; p < P_; ++p) {
       if (static_cast<std::size_t>(room(p)) >= static_cast<std::size_t>(r_) * r_) continue;
@@ -157,6 +184,18 @@ class SymmetricBuilder {
   std::vector<char> covered_;              ///< [i*r + j]: some node holds i and j
   std::int64_t uncovered_ = static_cast<std::int64_t>(r_) * r_;
   std::vector<int> owner_;
+  std::int64_t short_of_room_ = 0;  ///< nodes with |A_p|² < quota_p
+  /// A node's room against its quota, ordered by |A_p|²/quota_p (exactly), then by node.
+  struct RoomRatio {
+    std::int64_t room, quota;
+    int node;
+    bool ratio_below(const RoomRatio& o) const { return room * o.quota < o.room * quota; }
+    bool operator<(const RoomRatio& o) const {
+      return ratio_below(o) || (!o.ratio_below(*this) && node < o.node);
+    }
+  };
+  bool ordered_ = false;             ///< every quota > 0
+  std::set<RoomRatio> least_room_;   ///< the nodes that do not hold every colrow (when ordered_)
 };
 
 void require_at_least(int value, int least, const char* what) {
