@@ -168,8 +168,10 @@ TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
         msg << "ordered Cartesian grid: " << which << " order names " << c << " of " << classes;
         throw InvalidArgument(msg.str());
       }
-    std::vector<std::size_t> out(count);
-    for (std::size_t t = 0; t < count; ++t) out[t] = order[t % order.size()];
+    std::vector<std::size_t> out;  // the order again and again, copied whole (no division per tile)
+    out.reserve(count);
+    while (out.size() < count)
+      out.insert(out.end(), order.begin(), order.begin() + static_cast<long>(std::min(order.size(), count - out.size())));
     return out;
   };
   TileOwnership t{shape.cols, tile, grid_rows, grid_cols, std::move(processor_at),
