@@ -47,9 +47,7 @@ std::vector<double> full_colrow_receivers(const TileOwnership& layout, std::size
   const std::vector<char> row_used = used_classes(layout.row_class, layout.rows, rows_used);
   const std::vector<char> col_used = used_classes(layout.col_class, layout.cols, cols_used);
   std::vector<double> receivers(layout.rows * layout.cols, 0.0);
-  std::vector<std::size_t> sorted(layout.owner);
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {  // a grid of distinct processors
+  if (has_distinct_owners(layout)) {  // a grid of distinct processors
     std::fill(receivers.begin(), receivers.end(), static_cast<double>(rows_used + cols_used) - 2.0);
     return receivers;
   }
@@ -129,8 +127,12 @@ class ColrowPhaseBound {
       rows_after_[i] = rows_after_[i + 1] + (seen[layout.row_class[i]] ? 0 : 1);
       seen[layout.row_class[i]] = 1;
     }
-    used_classes(layout.col_class, layout.cols, columns_used_);
+    const std::vector<char> column_used = used_classes(layout.col_class, layout.cols, columns_used_);
+    for (std::size_t b = 0; b < layout.cols; ++b)
+      if (column_used[b]) used_columns_.push_back(b);
     for (std::size_t i = 0; i < tiles; ++i) row_positions_[layout.row_class[i]].push_back(i);
+    for (std::size_t a = 0; a < layout.rows; ++a)
+      if (!row_positions_[a].empty()) used_rows_.push_back(a);
     for (std::size_t a = 0; a < layout.rows; ++a) {
       row_suffix_s_[a].assign(row_positions_[a].size() + 1, 0.0);
       for (std::size_t j = row_positions_[a].size(); j-- > 0;)
@@ -159,7 +161,7 @@ class ColrowPhaseBound {
   /// its colrows' broadcasts.
   double busiest_sender_s(std::size_t k) {
     ++stamp_;
-    std::fill(row_seconds_.begin(), row_seconds_.end(), 0.0);
+    for (std::size_t a : used_rows_) row_seconds_[a] = 0.0;
     column_stamp_[layout_.col_class[k]] = stamp_;
     std::size_t columns_reached = 1, i = k + 1;
     for (; i < layout_.tiles() && columns_reached < columns_used_; ++i) {
@@ -167,9 +169,12 @@ class ColrowPhaseBound {
       if (stamp != stamp_) stamp = stamp_, ++columns_reached;
       row_seconds_[layout_.row_class[i]] += broadcast_s_[columns_reached + rows_after_[i] - 1];
     }
-    for (std::size_t a = 0; a < layout_.rows; ++a)  // tiles i … K−1: every column class reached
+    double busiest = 0.0;
+    for (std::size_t a : used_rows_) {  // tiles i … K−1: every column class reached
       row_seconds_[a] += row_suffix_s_[a][first_row_from(a, i)];
-    return *std::max_element(row_seconds_.begin(), row_seconds_.end());
+      busiest = std::max(busiest, row_seconds_[a]);
+    }
+    return busiest;
   }
 
   /// Two receivers whose tiles are known without listing the colrows (neither sends any, or
@@ -180,7 +185,7 @@ class ColrowPhaseBound {
   double busiest_receiver_tiles(std::size_t k) const {
     const std::size_t tiles = layout_.tiles(), panel = layout_.col_class[k];
     double busiest = 0.0;
-    for (std::size_t b = 0; b < layout_.cols; ++b) {
+    for (std::size_t b : used_columns_) {
       double reached = static_cast<double>(column_counts_.count(k + 1, b));
       if (b == panel) {
         const std::vector<std::size_t>& own = last_row_diagonal_[b];
@@ -191,7 +196,7 @@ class ColrowPhaseBound {
     std::size_t first_other = k + 1;
     while (first_other < tiles && layout_.col_class[first_other] == panel) ++first_other;
     if (first_other == tiles) return busiest;
-    for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t a : used_rows_)
       busiest = std::max(busiest, static_cast<double>(row_positions_[a].size() - first_row_from(a, first_other)));
     return busiest;
   }
@@ -201,6 +206,7 @@ class ColrowPhaseBound {
   std::vector<double> broadcast_s_;         ///< per group size
   std::vector<std::size_t> rows_after_;     ///< distinct row classes among tile rows i … K−1
   std::size_t columns_used_ = 0;            ///< column classes of some tile column
+  std::vector<std::size_t> used_rows_, used_columns_;  ///< the classes of some tile row / column
   SuffixClassCounts column_counts_;
   std::vector<std::size_t> column_stamp_;   ///< per column class: the last step that reached it
   std::size_t stamp_ = 0;
@@ -237,11 +243,8 @@ std::vector<double> cholesky_colrow_phase_lower_bounds(const Network& network, c
 
 double cholesky_message_lower_bound(const Platform& platform, const TileOwnership& layout) {
   if (layout.owner.empty() || layout.tiles() == 0) return 0.0;
-  std::vector<std::size_t> owners(layout.owner);
-  std::sort(owners.begin(), owners.end());
-  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
   double fastest = 0.0;
-  for (std::size_t x : owners) fastest = std::max(fastest, platform.processors[x].speed_flops);
+  for (std::size_t x : layout.owner) fastest = std::max(fastest, platform.processors[x].speed_flops);
   const double nb = static_cast<double>(layout.tile), t = static_cast<double>(layout.tiles());
   const double tile_bytes = nb * nb * 8.0;  // double precision, as the step model
   const double receives_s = full_colrow_tiles_received(layout, platform.size()) *
@@ -249,7 +252,7 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
   // Every step's SYRK and GEMM units over the trailing triangle: Σ m² for m < T, in nb³.
   const double units = (t - 1.0) * t * (2.0 * t - 1.0) / 6.0;
   const double updates_s = units * nb * nb * nb / (fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates));
-  return (receives_s + updates_s) / static_cast<double>(owners.size());
+  return (receives_s + updates_s) / static_cast<double>(distinct_owner_count(layout));
 }
 
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout) {

@@ -217,11 +217,17 @@ std::vector<double> elements_held(const TileOwnership& layout, std::size_t proce
   return held;
 }
 
-bool has_distinct_owners(const TileOwnership& layout) {
-  std::vector<std::size_t> owners(layout.owner);
-  std::sort(owners.begin(), owners.end());
-  return std::adjacent_find(owners.begin(), owners.end()) == owners.end();
+std::size_t distinct_owner_count(const TileOwnership& layout) {
+  if (layout.owner.empty()) return 0;
+  // Flags by processor, not a sort: 16,384 cells are checked once per candidate bound.
+  std::vector<char> seen(*std::max_element(layout.owner.begin(), layout.owner.end()) + 1, 0);
+  std::size_t distinct = 0;
+  for (std::size_t x : layout.owner)
+    if (!seen[x]) seen[x] = 1, ++distinct;
+  return distinct;
 }
+
+bool has_distinct_owners(const TileOwnership& layout) { return distinct_owner_count(layout) == layout.owner.size(); }
 
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
                                   std::size_t processors) {
