@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
-#include <set>
 #include <sstream>
 #include <vector>
 
@@ -32,7 +32,7 @@ class SymmetricBuilder {
     ordered_ = std::all_of(quota_.begin(), quota_.end(), [](std::int64_t q) { return q > 0; });
     for (int p = 0; p < P_; ++p) {
       if (quota_[static_cast<std::size_t>(p)] > 0) ++short_of_room_;
-      if (ordered_) least_room_.insert({0, quota_[static_cast<std::size_t>(p)], p});
+      if (ordered_) least_room_[{0, quota_[static_cast<std::size_t>(p)]}].push_back(p);
     }
     std::vector<int> by_speed(static_cast<std::size_t>(P_));
     std::iota(by_speed.begin(), by_speed.end(), 0);
@@ -80,22 +80,26 @@ class SymmetricBuilder {
     if (before < quota && after >= quota) --short_of_room_;
     if (!ordered_) return;
     const std::int64_t whole = static_cast<std::int64_t>(r_) * r_;  // a node holding every colrow
-    if (before < whole) least_room_.erase({before, quota, node});
-    if (after < whole) least_room_.insert({after, quota, node});
+    if (before < whole) {
+      const auto group = least_room_.find({before, quota});
+      std::vector<int>& nodes = group->second;
+      nodes.erase(std::lower_bound(nodes.begin(), nodes.end(), node));
+      if (nodes.empty()) least_room_.erase(group);
+    }
+    if (after < whole) {
+      std::vector<int>& nodes = least_room_[{after, quota}];
+      nodes.insert(std::lower_bound(nodes.begin(), nodes.end(), node), node);
+    }
   }
 
   bool every_node_has_room() const { return short_of_room_ == 0; }
 
   /// Least |A_p|²/quota_p (compared exactly by cross-multiplying), ties random: with every
-  /// quota positive the ratio is a total order, so the ties are the first entries of
-  /// least_room_ (a scan of all P nodes per colrow was most of a run at a thousand nodes).
+  /// quota positive the ratio is a total order, so the ties are least_room_'s first group
+  /// (a scan of all P nodes per colrow was most of a run at a thousand nodes).
   int node_with_least_room() {
     if (!ordered_) return scan_least_room();
-    std::vector<int> ties;
-    const RoomRatio& least = *least_room_.begin();
-    for (auto it = least_room_.begin(); it != least_room_.end() && !least.ratio_below(*it); ++it)
-      ties.push_back(it->node);
-    return pick(ties);
+    return pick(least_room_.begin()->second);
   }
 
   /// node_with_least_room by a scan of every node, ties in index order (a zero quota makes
@@ -185,17 +189,14 @@ class SymmetricBuilder {
   std::int64_t uncovered_ = static_cast<std::int64_t>(r_) * r_;
   std::vector<int> owner_;
   std::int64_t short_of_room_ = 0;  ///< nodes with |A_p|² < quota_p
-  /// A node's room against its quota, ordered by |A_p|²/quota_p (exactly), then by node.
+  /// A room against a quota, ordered by |A_p|²/quota_p, exactly (equal ratios are one key).
   struct RoomRatio {
     std::int64_t room, quota;
-    int node;
-    bool ratio_below(const RoomRatio& o) const { return room * o.quota < o.room * quota; }
-    bool operator<(const RoomRatio& o) const {
-      return ratio_below(o) || (!o.ratio_below(*this) && node < o.node);
-    }
+    bool operator<(const RoomRatio& o) const { return room * o.quota < o.room * quota; }
   };
-  bool ordered_ = false;             ///< every quota > 0
-  std::set<RoomRatio> least_room_;   ///< the nodes that do not hold every colrow (when ordered_)
+  bool ordered_ = false;  ///< every quota > 0
+  /// By increasing ratio, the nodes that do not hold every colrow, increasing (when ordered_).
+  std::map<RoomRatio, std::vector<int>> least_room_;
 };
 
 void require_at_least(int value, int least, const char* what) {
