@@ -273,7 +273,7 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
       const std::size_t key = a * layout_.cols + c;
       if (group_tiles_[key] == 0.0) group_pairs_.push_back(key);
       group_tiles_[key] += 1.0;
-      if (full_colrow_known_[key]) continue;
+      if (full_colrow_known_[key] || counted) continue;  // counted: its group is known, below
     } else if (counted) {
       // Its row's owners and its column's share only the owner of (a, c); with the sender,
       // whose column class joins the row's, the group is as many as the classes reached.
@@ -288,10 +288,14 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
   if (counted) count_colrow_receivers(load, k);
   if (group_pairs_.empty()) return;
   if (!counted) add_grouped_receivers(load, panel_class);
+  // With distinct owners a full colrow's group is its row's owners and its column's, which
+  // share one: every row class and every column class less one.
+  const std::size_t counted_group = row_classes_used_ + col_classes_used_ - 1;
   for (std::size_t key : group_pairs_) {
     // Its sender owns cell (a, panel_class) of row class a, which the colrow reaches.
     const std::size_t sender = layout_.at(key / layout_.cols, panel_class);
-    load.broadcasts.push_back({sender, TileBroadcast::kAggregated, full_colrow_[key].size() - 1, group_tiles_[key]});
+    const std::size_t group = counted ? counted_group : full_colrow_[key].size();
+    load.broadcasts.push_back({sender, TileBroadcast::kAggregated, group - 1, group_tiles_[key]});
     group_tiles_[key] = 0.0;
   }
 }
