@@ -111,6 +111,10 @@ std::vector<std::size_t> greedy_sequence(const std::vector<double>& cycle_times,
     if (added) groups.push_back({cycle_times[k], {}, {}, 0, 0});
     groups[at->second].pass.push_back(k);
   }
+  if (groups.size() == cycle_times.size()) {  // no two alike: hand_out's heap has less to keep
+    std::vector<std::int64_t> counts(cycle_times.size(), 0);
+    return hand_out(cycle_times, length, counts, caps);
+  }
   using Offer = std::tuple<double, std::size_t, std::size_t>;  // cost, processor, group
   const auto offer = [&](std::size_t g) {
     const EqualProcessors& e = groups[g];
