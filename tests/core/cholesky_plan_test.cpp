@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "core/common/error.hpp"
+#include "core/grids/grid_planner.hpp"
+#include "core/planners/cholesky_ordering.hpp"
 #include "core/patterns/pattern_cost.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "plan_test_support.hpp"
@@ -192,6 +194,34 @@ TEST(CholeskyPlan, OneProcessorComputesAlone) {
         << c.prediction.candidate.label;
   // Whole tiles: ⌈500/nb⌉³/3 tile operations at least, so no less than N³/3 flops.
   EXPECT_GE(choice.predicted_s, 500.0 * 500.0 * 500.0 / 3.0 / 1.0e9);
+}
+
+// A heterogeneous grid is listed unplanned; built (when priced, once per tile size), it is the
+// grid planner's plan of its shape in Cholesky order, the same however often it is built.
+TEST(CholeskyPlan, DeferredHeterogeneousGridsAreTheirShapesPlan) {
+  const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 4.0e9, 2.0e9, 1.0e9});
+  const PlanCandidates<CholeskyLayoutKind> listed = cholesky_plan_candidates(platform, 3000, caller_grid(2, 3));
+  const std::vector<double> cycle_times = cycle_times_of(platform);
+  int grids = 0;
+  for (const PricedCandidate<CholeskyLayoutKind>& c : listed.built) {
+    if (c.kind != CholeskyLayoutKind::HeterogeneousGrid) continue;
+    ASSERT_TRUE(c.deferred.build);
+    EXPECT_TRUE(c.prediction.candidate.owner.empty());  // a sketch until priced
+    const Candidate first = c.deferred.build(), again = c.deferred.build();
+    const GridChoice plan = plan_grid_shape(cycle_times, first.rows, first.cols);
+    const Candidate planned = with_cholesky_order(
+        cartesian_candidate(plan_label("hetero", first.rows, first.cols), first.tile, first.rows, first.cols,
+                            plan.arrangement.processor, plan.shares.r, plan.shares.c),
+        3000);
+    for (const Candidate* built : {&first, &again}) {
+      EXPECT_EQ(built->owner, planned.owner) << built->label;
+      EXPECT_EQ(built->row_order, planned.row_order) << built->label;
+      EXPECT_EQ(built->col_order, planned.col_order) << built->label;
+      EXPECT_EQ(built->label, planned.label);
+    }
+    ++grids;
+  }
+  EXPECT_GT(grids, 3);
 }
 
 TEST(CholeskyPlan, RefusesBadInput) {

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
 #include <set>
 #include <utility>
 
@@ -13,6 +16,7 @@
 #include "core/patterns/pattern_gcrm.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/time_models/time_model.hpp"
+#include "plan_test_support.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -365,6 +369,42 @@ TEST(CholeskySteps, GroupedWalksCountEveryProcessorsReceptionsAsTheListedWalk) {
       some_aggregated = some_aggregated || !got.aggregated_received.empty();
     }
     EXPECT_TRUE(some_aggregated);  // the grouped path ran
+  }
+}
+
+// Per sender, the tiles it broadcasts to groups of each size: what prices its trees (a
+// broadcast's time grows with its group, so equal totals are not enough).
+std::map<std::pair<std::size_t, std::size_t>, double> sends_by_group(const CholeskyStepLoad& load) {
+  std::map<std::pair<std::size_t, std::size_t>, double> sends;
+  for (const TileBroadcast& b : load.broadcasts) sends[{b.sender, b.count}] += b.times;
+  return sends;
+}
+
+// A grouped walk on a grid (every cell its own processor) counts the colrows that do not reach
+// every class yet instead of listing their receivers: on random grids of random shares, each
+// step has the listed walk's diagonal broadcast, its receptions per processor, and per sender
+// as many tiles to groups of each size; the colrows not yet full keep their tile order.
+TEST(CholeskySteps, CountedPartialColrowsAreTheListedWalkOnRandomGrids) {
+  std::mt19937_64 rng(32);
+  std::uniform_int_distribution<std::size_t> side(1, 7), tiles(1, 60);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t rows = side(rng), cols = side(rng), processors = rows * cols + trial % 3;
+    const std::size_t tile = 4;
+    const TileOwnership layout = random_grid(rng, rows, cols, 0, tile * tiles(rng), tile, trial % 4 == 0);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
+                 ", " + std::to_string(layout.tiles()) + " tiles");
+    CholeskySteps listed(layout, processors), counted(layout, processors, true);
+    for (std::size_t k = 0; k < listed.steps(); ++k) {
+      const CholeskyStepLoad want = listed.step(k), got = counted.step(k);
+      ASSERT_FALSE(got.broadcasts.empty());
+      EXPECT_EQ(got.broadcasts.front().sender, want.broadcasts.front().sender) << "step " << k;
+      EXPECT_EQ(got.receivers_of(0), want.receivers_of(0)) << "step " << k;
+      EXPECT_EQ(received_per_processor(got, processors), received_per_processor(want, processors)) << "step " << k;
+      EXPECT_EQ(sends_by_group(got), sends_by_group(want)) << "step " << k;
+      for (std::size_t b = 1; b < got.broadcasts.size(); ++b) {
+        EXPECT_EQ(got.broadcasts[b].first, TileBroadcast::kAggregated) << "step " << k;
+      }
+    }
   }
 }
 

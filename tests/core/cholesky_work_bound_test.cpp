@@ -7,10 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "core/planners/candidate_search.hpp"
 #include "core/time_models/cholesky_steps.hpp"
+#include "core/time_models/time_model_steps.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -33,7 +36,98 @@ TEST(CholeskyUpdateBound, NeverAboveTheStepModel) {
     EXPECT_LE(bound, model.compute * (1.0 + 1e-12));  // the busiest owner's updates
     EXPECT_LE(bound, model.total() * (1.0 + 1e-12));
     EXPECT_LE(cholesky_message_lower_bound(platform, layout), model.total() * (1.0 + 1e-12));
+    EXPECT_LE(cholesky_panel_chain_lower_bound(platform, layout), model.total());
   }
+}
+
+// The chain of colrow phases on grids of random shapes, shares, speeds and networks, from a few
+// steps to several times 2·kSampledSteps (where the model samples its steps, and the bound
+// follows the same samples): never above the model, whose step-by-step total it bounds.
+TEST(CholeskyPanelChainBound, NeverAboveTheStepModelOnRandomGrids) {
+  std::mt19937_64 rng(3232);
+  std::uniform_int_distribution<std::size_t> side(1, 9), tiles(2, 700);
+  std::uniform_real_distribution<double> speed(1.0e8, 4.0e9), bandwidth(1.0e6, 1.0e10);
+  double closest = 0.0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const std::size_t rows = side(rng), cols = trial % 5 == 0 ? 1 : side(rng), processors = rows * cols + 2;
+    std::vector<double> speeds(processors);
+    for (double& s : speeds) s = speed(rng);
+    const Platform platform =
+        planner_platform(speeds, bandwidth(rng), trial % 2 ? NetworkKind::Switched : NetworkKind::SharedBus);
+    const std::size_t tile = 8;
+    const TileOwnership layout = random_grid(rng, rows, cols, 1, tile * tiles(rng), tile, trial % 3 == 0);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": " + std::to_string(rows) + "x" + std::to_string(cols) + ", " +
+                 std::to_string(layout.tiles()) + " tiles");
+    const double model = simulate_cholesky(platform, layout).total();
+    const double bound = cholesky_panel_chain_lower_bound(platform, layout);
+    EXPECT_LE(bound, model);
+    closest = std::max(closest, bound / model);
+  }
+  EXPECT_GT(closest, 0.5);  // and not trivially so
+}
+
+// Step k's colrow phase as the step model prices it (cholesky_steps.hpp), from the listed walk.
+double colrow_phase(const Network& network, const CholeskyStepLoad& load, double tile_bytes, std::size_t processors) {
+  BroadcastPhase phase(network);
+  std::vector<double> received(processors, 0.0);
+  for (std::size_t b = 1; b < load.broadcasts.size(); ++b) {
+    phase.broadcast(load.broadcasts[b].sender, load.broadcasts[b].count + 1, tile_bytes);
+    for (std::size_t x : load.receivers_of(b)) received[x] += 1.0;
+  }
+  for (std::size_t x = 0; x < processors; ++x)
+    if (received[x] > 0.0) phase.receive(x, tile_bytes, received[x]);
+  return phase.time();
+}
+
+// Each term of the chain against the phase it bounds, step by step on random grids and both
+// networks: never above it, and equal to it on some steps of most grids (the busiest sender
+// or receiver is one of those counted), so a term that counts a tile or a tree round too many
+// fails here.
+TEST(CholeskyPanelChainBound, EachStepsTermIsWithinItsColrowPhase) {
+  std::mt19937_64 rng(32032);
+  std::uniform_int_distribution<std::size_t> side(1, 6), tiles(2, 90);
+  int exact = 0, trials = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t rows = side(rng), cols = side(rng), processors = rows * cols + 1;
+    const Platform platform = planner_platform(std::vector<double>(processors, 1.0e9), 1.0e7,
+                                               trial % 2 ? NetworkKind::Switched : NetworkKind::SharedBus);
+    const std::size_t tile = 8;
+    const TileOwnership layout = random_grid(rng, rows, cols, 1, tile * tiles(rng), tile, trial % 3 == 0);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": " + std::to_string(rows) + "x" + std::to_string(cols));
+    std::vector<std::size_t> steps(layout.tiles() - 1);
+    std::iota(steps.begin(), steps.end(), std::size_t{0});
+    const std::vector<double> bounds = cholesky_colrow_phase_lower_bounds(platform.network, layout, steps);
+    ASSERT_EQ(bounds.size(), steps.size());
+    CholeskySteps walk(layout, processors);
+    bool some_exact = false;
+    for (std::size_t k : steps) {
+      const double phase = colrow_phase(platform.network, walk.step(k), 8.0 * tile * tile, processors);
+      EXPECT_LE(bounds[k], phase * (1.0 + 1e-12)) << "step " << k;
+      some_exact = some_exact || bounds[k] >= phase * (1.0 - 1e-12);
+    }
+    exact += some_exact ? 1 : 0;
+    ++trials;
+  }
+  EXPECT_GT(exact, trials / 2);
+}
+
+// One rank sends, or one receives, most colrows: a 1×16 grid's panel owner broadcasts every
+// colrow to up to 16 ranks, a 16×1 grid's last rank receives nearly every colrow. On a slow
+// network the chain is most of the model there (the sender's trees: far above the message
+// bound, an average over the ranks); on a pattern that repeats its owners it is not counted.
+TEST(CholeskyPanelChainBound, NearTheModelWhereOneRankCarriesTheColrows) {
+  const Platform platform = planner_platform(std::vector<double>(16, 1.0e10), 1.0e7);
+  const TileOwnership wide = block_cyclic_ownership(4096, 32, 1, 16, {}), tall = block_cyclic_ownership(4096, 32, 16, 1, {});
+  for (const TileOwnership* layout : {&wide, &tall}) {
+    const double model = simulate_cholesky(platform, *layout).total();
+    const double bound = cholesky_panel_chain_lower_bound(platform, *layout);
+    EXPECT_LE(bound, model);
+    EXPECT_GT(bound, 0.7 * model);
+    EXPECT_GT(bound, cholesky_message_lower_bound(platform, *layout));
+  }
+  EXPECT_GT(cholesky_panel_chain_lower_bound(platform, wide), 4.0 * cholesky_message_lower_bound(platform, wide));
+  const TileOwnership repeated = pattern_ownership(1024, 32, 4, 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3});
+  EXPECT_EQ(cholesky_panel_chain_lower_bound(platform, repeated), 0.0);
 }
 
 // Grids of distinct processors and patterns that repeat them, on a slow network where the

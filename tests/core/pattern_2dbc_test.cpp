@@ -23,6 +23,16 @@ TEST(Pattern2dbc, EveryNodeOnceAndCostRPlusC) {
   }
 }
 
+// The closed form the planners use is the cost of the pattern itself, to the last bit.
+TEST(Pattern2dbc, ClosedFormCostIsThePatternsCost) {
+  for (int r = 1; r <= 24; ++r)
+    for (int c = 1; c <= 24; ++c) {
+      const Pattern p = block_cyclic_pattern(r, c);
+      EXPECT_EQ(block_cyclic_cost(r, c, Factorization::LU), lu_cost(p)) << r << "x" << c;
+      EXPECT_EQ(block_cyclic_cost(r, c, Factorization::Cholesky), cholesky_cost(p)) << r << "x" << c;
+    }
+}
+
 // Table I(a) of Beaumont et al. 2023, 2DBC columns: P, best r×c, T = x̄ + ȳ = r + c.
 struct TableEntry {
   int P, rows, cols;

@@ -21,6 +21,34 @@ const std::vector<std::vector<double>> kSpeedSets{
     {7.8, 1.0, 1.0, 4.0, 1.0, 6.3, 7.8, 7.95, 8.0},  // the 9 workstations' cycle-times, as speeds
     {10.0, 1.0, 1.0, 1.0, 1.0, 1.0}};
 
+/// FNV-1a of a pattern's owner table, row-major.
+std::uint64_t fingerprint(const Pattern& p) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (int i = 0; i < p.rows(); ++i)
+    for (int j = 0; j < p.cols(); ++j) h = (h ^ static_cast<std::uint64_t>(p.at(i, j) + 1)) * 1099511628211ull;
+  return h;
+}
+
+// The construction's output, pinned: a faster implementation must build the very same tables
+// (the planners' choices and every pattern cost depend on them). Speeds 1, 2, 4 in turn over
+// 300 and 1,024 nodes (the planners' benchmark platform).
+TEST(PatternHeteroSymmetric, SameTablesAsTheFirstImplementation) {
+  const auto speeds_of_count = [](int count) {
+    std::vector<double> s;
+    for (int i = 0; i < count; ++i) s.push_back(i % 3 == 0 ? 1.0 : i % 3 == 1 ? 2.0 : 4.0);
+    return Speeds::from_speeds(s);
+  };
+  const Pattern small = hetero_symmetric_pattern(speeds_of_count(300), 40, 5);
+  const HeteroSymmetricResult large = best_hetero_symmetric(speeds_of_count(1024));
+  // A node so fast that the others' quotas round to no cell (8, 0, 0, 0, 1 of 9).
+  const Pattern lopsided = hetero_symmetric_pattern(Speeds::from_speeds({50.0, 1.0, 1.0, 1.0, 2.0}), 3, 9);
+  EXPECT_EQ(fingerprint(lopsided), 15979142890576869266ull);
+  EXPECT_EQ(fingerprint(small), 11728401663748870809ull);
+  EXPECT_EQ(fingerprint(large.pattern), 17002537735914200815ull);
+  EXPECT_EQ(large.size, 64);
+  EXPECT_EQ(large.cost, 49.90625);
+}
+
 TEST(PatternHeteroSymmetric, EveryCellAssignedAndQuotasExact) {
   for (const auto& s : kSpeedSets) {
     const Speeds speeds = Speeds::from_speeds(s);

@@ -1,7 +1,9 @@
 #pragma once
 /// @file plan_test_support.hpp
 /// Helpers shared by the factorisation planners' tests.
+#include <algorithm>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -75,6 +77,21 @@ inline TileOwnership random_layout(std::mt19937_64& rng, std::size_t processors,
     return pattern_ownership(n, tile, rows, cols, owner);
   }
   for (std::size_t c = 0; c < owner.size(); ++c) owner[c] = c % processors;
+  std::vector<double> row_share(rows), col_share(cols);
+  for (double& s : row_share) s = share(rng);
+  for (double& s : col_share) s = share(rng);
+  return cartesian_ownership(n, tile, rows, cols, owner, row_share, col_share);
+}
+
+/// A rows × cols grid of distinct processors first, first + 1, … in shuffled cells over an
+/// n × n matrix: 2D block-cyclic when `cyclic`, otherwise Cartesian with random shares.
+inline TileOwnership random_grid(std::mt19937_64& rng, std::size_t rows, std::size_t cols, std::size_t first,
+                                 std::size_t n, std::size_t tile, bool cyclic) {
+  std::uniform_real_distribution<double> share(0.3, 4.0);
+  std::vector<std::size_t> owner(rows * cols);
+  std::iota(owner.begin(), owner.end(), first);
+  std::shuffle(owner.begin(), owner.end(), rng);
+  if (cyclic) return block_cyclic_ownership(n, tile, rows, cols, owner);
   std::vector<double> row_share(rows), col_share(cols);
   for (double& s : row_share) s = share(rng);
   for (double& s : col_share) s = share(rng);

@@ -107,6 +107,21 @@ TEST(TileOwnership, SuffixCountsMatchABruteForceCount) {
   }
 }
 
+// An ordered grid repeats its orders over the tiles, whether they are shorter than the tile
+// count, as long, or longer (only their first tiles used).
+TEST(TileOwnership, OrderedGridRepeatsItsOrders) {
+  const std::vector<std::size_t> rows{1, 0, 1}, cols{2, 0, 1, 1, 0, 2, 1, 0, 0, 1, 2};
+  for (std::size_t n : {10u, 30u, 33u, 70u, 200u}) {
+    const TileOwnership t = ordered_cartesian_ownership({n, n}, 3, 2, 3, {0, 1, 2, 3, 4, 5}, rows, cols);
+    ASSERT_EQ(t.row_class.size(), (n + 2) / 3);
+    ASSERT_EQ(t.col_class.size(), (n + 2) / 3);
+    for (std::size_t i = 0; i < t.row_class.size(); ++i) {
+      EXPECT_EQ(t.row_class[i], rows[i % rows.size()]) << "n " << n << ", tile " << i;
+      EXPECT_EQ(t.col_class[i], cols[i % cols.size()]) << "n " << n << ", tile " << i;
+    }
+  }
+}
+
 TEST(TileOwnership, RefusesDifferentMatrixOrders) {
   EXPECT_THROW(elements_kept(block_cyclic_ownership(8, 2, 1, 1, {}),
                              block_cyclic_ownership(9, 2, 1, 1, {}), 1),

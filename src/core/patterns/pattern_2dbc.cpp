@@ -17,6 +17,10 @@ Pattern block_cyclic_pattern(int rows, int cols) {
   return Pattern(rows, cols, rows * cols, std::move(owners));
 }
 
+double block_cyclic_cost(int rows, int cols, Factorization f) {
+  return static_cast<double>(rows + cols) - (f == Factorization::Cholesky ? 1.0 : 0.0);
+}
+
 std::vector<std::pair<int, int>> grid_factorisations(int num_nodes) {
   if (num_nodes < 1) {
     throw InvalidArgument("grid_factorisations: P = " + std::to_string(num_nodes) +

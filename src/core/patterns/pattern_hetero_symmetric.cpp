@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -28,6 +29,11 @@ class SymmetricBuilder {
         usage_(static_cast<std::size_t>(size), 0),
         covered_(static_cast<std::size_t>(size) * size, 0),
         owner_(static_cast<std::size_t>(size) * size, Pattern::kUnassigned) {
+    ordered_ = std::all_of(quota_.begin(), quota_.end(), [](std::int64_t q) { return q > 0; });
+    for (int p = 0; p < P_; ++p) {
+      if (quota_[static_cast<std::size_t>(p)] > 0) ++short_of_room_;
+      if (ordered_) least_room_[{0, quota_[static_cast<std::size_t>(p)]}].push_back(p);
+    }
     std::vector<int> by_speed(static_cast<std::size_t>(P_));
     std::iota(by_speed.begin(), by_speed.end(), 0);
     std::stable_sort(by_speed.begin(), by_speed.end(),
@@ -56,6 +62,7 @@ class SymmetricBuilder {
 
   void add_colrow(int node, int t) {
     if (holds(node, t)) return;
+    const std::int64_t room_before = room(node);
     holds_[static_cast<std::size_t>(node) * r_ + t] = 1;
     colrows_[static_cast<std::size_t>(node)].push_back(t);
     ++usage_[static_cast<std::size_t>(t)];
@@ -64,16 +71,40 @@ class SymmetricBuilder {
         if (!covered_[c]) covered_[c] = 1, --uncovered_;
       }
     }
+    room_grew(node, room_before);
   }
 
-  bool every_node_has_room() const {
-    for (int p = 0; p < P_; ++p)
-      if (room(p) < quota_[static_cast<std::size_t>(p)]) return false;
-    return true;
+  /// The node's room grew from `before`: keeps short_of_room_ and least_room_ up to date.
+  void room_grew(int node, std::int64_t before) {
+    const std::int64_t quota = quota_[static_cast<std::size_t>(node)], after = room(node);
+    if (before < quota && after >= quota) --short_of_room_;
+    if (!ordered_) return;
+    const std::int64_t whole = static_cast<std::int64_t>(r_) * r_;  // a node holding every colrow
+    if (before < whole) {
+      const auto group = least_room_.find({before, quota});
+      std::vector<int>& nodes = group->second;
+      nodes.erase(std::lower_bound(nodes.begin(), nodes.end(), node));
+      if (nodes.empty()) least_room_.erase(group);
+    }
+    if (after < whole) {
+      std::vector<int>& nodes = least_room_[{after, quota}];
+      nodes.insert(std::lower_bound(nodes.begin(), nodes.end(), node), node);
+    }
   }
 
-  /// Least |A_p|²/quota_p (compared exactly by cross-multiplying), ties random.
+  bool every_node_has_room() const { return short_of_room_ == 0; }
+
+  /// Least |A_p|²/quota_p (compared exactly by cross-multiplying), ties random: with every
+  /// quota positive the ratio is a total order, so the ties are least_room_'s first group
+  /// (a scan of all P nodes per colrow was most of a run at a thousand nodes).
   int node_with_least_room() {
+    if (!ordered_) return scan_least_room();
+    return pick(least_room_.begin()->second);
+  }
+
+  /// node_with_least_room by a scan of every node, ties in index order (a zero quota makes
+  /// the cross-multiplied comparison no order: the scan decides as it always did).
+  int scan_least_room() {
     std::vector<int> ties;
     for (int p = 0; p < P_; ++p) {
       if (static_cast<std::size_t>(room(p)) >= static_cast<std::size_t>(r_) * r_) continue;
@@ -105,6 +136,16 @@ class SymmetricBuilder {
     return pick(ties);
   }
 
+  /// Per colrow, the nodes holding it, increasing: a cell's candidate owners are found among
+  /// its row's few holders instead of among all P nodes (r²·P tests were most of a run at a
+  /// thousand nodes), and met in the same order, so the matching is the same.
+  std::vector<std::vector<int>> holders_of_colrows() const {
+    std::vector<std::vector<int>> holders(static_cast<std::size_t>(r_));
+    for (int p = 0; p < P_; ++p)
+      for (int t : colrows_[static_cast<std::size_t>(p)]) holders[static_cast<std::size_t>(t)].push_back(p);
+    return holders;
+  }
+
   /// Matches every cell to a quota slot of a node holding its row and column. Returns false,
   /// after giving the unmatched cells' colrows to nodes with free slots, if some stay open.
   bool match_cells() {
@@ -113,10 +154,11 @@ class SymmetricBuilder {
       first_slot[static_cast<std::size_t>(p) + 1] =
           first_slot[static_cast<std::size_t>(p)] + static_cast<int>(quota_[static_cast<std::size_t>(p)]);
     BipartiteGraph graph(r_ * r_, first_slot.back());
+    const std::vector<std::vector<int>> holders = holders_of_colrows();
     for (int i = 0; i < r_; ++i)
       for (int j = 0; j < r_; ++j)
-        for (int p = 0; p < P_; ++p)
-          if (holds(p, i) && holds(p, j))
+        for (int p : holders[static_cast<std::size_t>(i)])
+          if (holds(p, j))
             for (int s = first_slot[static_cast<std::size_t>(p)]; s < first_slot[static_cast<std::size_t>(p) + 1]; ++s)
               graph.add_edge(static_cast<int>(cell(i, j)), s);
     const std::vector<int> partner = graph.maximum_matching();
@@ -146,6 +188,15 @@ class SymmetricBuilder {
   std::vector<char> covered_;              ///< [i*r + j]: some node holds i and j
   std::int64_t uncovered_ = static_cast<std::int64_t>(r_) * r_;
   std::vector<int> owner_;
+  std::int64_t short_of_room_ = 0;  ///< nodes with |A_p|² < quota_p
+  /// A room against a quota, ordered by |A_p|²/quota_p, exactly (equal ratios are one key).
+  struct RoomRatio {
+    std::int64_t room, quota;
+    bool operator<(const RoomRatio& o) const { return room * o.quota < o.room * quota; }
+  };
+  bool ordered_ = false;  ///< every quota > 0
+  /// By increasing ratio, the nodes that do not hold every colrow, increasing (when ordered_).
+  std::map<RoomRatio, std::vector<int>> least_room_;
 };
 
 void require_at_least(int value, int least, const char* what) {

@@ -217,11 +217,12 @@ class SlicePricer {
   }
 
   /// Sets `steps_s` to step_time_lower_bound of candidate i (built first if deferred): what its
-  /// steps cannot go below. False if that threw (the slice ends).
-  bool bound_steps(std::size_t i, double& steps_s) {
+  /// steps cannot go below, computed no further than `limit` needs. False if that threw (the
+  /// slice ends).
+  bool bound_steps(std::size_t i, double limit, double& steps_s) {
     return guarded(i, [&] {
       build(i);
-      steps_s = step_time_lower_bound(platform_, problem_, predictions_[i].candidate);
+      steps_s = step_time_lower_bound(platform_, problem_, predictions_[i].candidate, limit);
     });
   }
 
@@ -266,7 +267,7 @@ class SlicePricer {
     double steps_s = 0.0;
     const bool bounded = order_.pruning && limit < std::numeric_limits<double>::infinity();
     if (bounded) {
-      if (!bound_steps(i, steps_s)) return false;
+      if (!bound_steps(i, limit, steps_s)) return false;
       beaten = steps_s > limit;
     }
     if (!beaten) {

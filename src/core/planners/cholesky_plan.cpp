@@ -29,37 +29,43 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
  public:
   CandidateBuilder(const Platform& platform, std::size_t n, const CholeskyPlanOptions& options)
       : CandidateList(options.kinds, usable_tile_sizes(options.tile_sizes, n, "choose_cholesky_plan", platform.kernel)),
-        platform_(platform), n_(n), options_(options), cycle_times_(cycle_times_of(platform)),
-        sorted_(sort_processors(cycle_times_)) {}
+        platform_(platform), n_(n), options_(options),
+        cycle_times_(std::make_shared<const std::vector<double>>(cycle_times_of(platform))),
+        sorted_(std::make_shared<const SortedProcessors>(sort_processors(*cycle_times_))) {}
 
   void add_caller(const Problem& problem) {
     add(CholeskyLayoutKind::CallerLayout, caller_layout_candidate(problem));
   }
 
   /// 2DBC and the planner's heterogeneous grid on every shape p×q = k, deferred: only the
-  /// grids a search prices are built.
+  /// grids a search prices are built, and a shape's grid plan (plan_grid_shape) is made when
+  /// the first of its tile sizes is: most shapes are never priced, and every rank lists them all.
   void add_grids(const std::vector<std::size_t>& fastest) {
     const auto processors = std::make_shared<const std::vector<std::size_t>>(fastest);
     const double speed = summed_speed(platform_, fastest);
     for (const GridShape shape : grid_shapes(fastest.size())) {
       const std::size_t p = shape.rows, q = shape.cols;
       if (wants(CholeskyLayoutKind::BlockCyclic)) {
-        const double T = cholesky_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        const double T = block_cyclic_cost(static_cast<int>(p), static_cast<int>(q), Factorization::Cholesky);
         const std::string label = label_of(CholeskyLayoutKind::BlockCyclic, p, q);
         for (std::size_t nb : tiles())
           add_deferred(CholeskyLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
                        {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T);
       }
       if (wants(CholeskyLayoutKind::HeterogeneousGrid) && fastest.size() > 1) {
-        const auto plan = std::make_shared<const GridChoice>(plan_grid_shape(cycle_times_, sorted_, p, q));
+        const auto plan = std::make_shared<std::optional<GridChoice>>();
         const std::string label = label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q);
         const std::size_t n = n_;
+        const auto cycle_times = cycle_times_;
+        const auto sorted = sorted_;
         for (std::size_t nb : tiles())
           add_deferred(CholeskyLayoutKind::HeterogeneousGrid, cartesian_sketch(label + " ordered", nb, shape),
                        {[=] {
-                          return with_cholesky_order(cartesian_candidate(label, nb, p, q, plan->arrangement.processor,
-                                                                         plan->shares.r, plan->shares.c),
-                                                     n);
+                          if (!*plan) plan->emplace(plan_grid_shape(*cycle_times, *sorted, p, q));
+                          const GridChoice& grid = **plan;
+                          return with_cholesky_order(
+                              cartesian_candidate(label, nb, p, q, grid.arrangement.processor, grid.shares.r, grid.shares.c),
+                              n);
                         },
                         speed});
       }
@@ -107,8 +113,9 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
   const Platform& platform_;
   std::size_t n_;
   const CholeskyPlanOptions& options_;
-  std::vector<double> cycle_times_;
-  SortedProcessors sorted_;  ///< cycle_times_ sorted once for every shape
+  /// Shared with the deferred grids, which plan their shape when first built.
+  std::shared_ptr<const std::vector<double>> cycle_times_;
+  std::shared_ptr<const SortedProcessors> sorted_;  ///< cycle_times_ sorted once for every shape
 };
 
 }  // namespace

@@ -45,7 +45,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
     for (const GridShape shape : grid_shapes(fastest.size())) {
       const std::size_t p = shape.rows, q = shape.cols;
       if (wants(LuLayoutKind::BlockCyclic)) {
-        const double T = lu_cost(block_cyclic_pattern(static_cast<int>(p), static_cast<int>(q)));
+        const double T = block_cyclic_cost(static_cast<int>(p), static_cast<int>(q), Factorization::LU);
         const std::string label = label_of(LuLayoutKind::BlockCyclic, p, q);
         const bool mixes = columns_mix_speeds(platform_, p, q, fastest);
         const std::vector<double> even(q, 1.0);

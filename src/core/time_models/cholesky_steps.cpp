@@ -68,6 +68,16 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   row_used_ = seen;
   col_used_.assign(layout.cols, 0);
   for (std::size_t b : layout.col_class) col_classes_used_ += col_used_[b] ? 0 : 1, col_used_[b] = 1;
+  distinct_owners_ = has_distinct_owners(layout);
+  if (grouped_ && distinct_owners_) {
+    last_row_.assign(layout.rows, tiles_);
+    first_col_after_.assign(layout.cols, tiles_);
+    for (std::size_t i = 0; i < tiles_; ++i) last_row_[layout.row_class[i]] = i;
+    row_reaches_.assign(pairs, 0.0);
+    col_reaches_.assign(pairs, 0.0);
+    row_tiles_.assign(layout.rows, 0.0);
+    col_tiles_.assign(layout.cols, 0.0);
+  }
 }
 
 void CholeskySteps::list_lines_of_owners() {
@@ -115,6 +125,47 @@ void CholeskySteps::add_grouped_receivers(CholeskyStepLoad& load, std::size_t pa
     row_tiles_[a] = 0.0;
   }
   std::fill(col_tiles_.begin(), col_tiles_.end(), 0.0);
+}
+
+// With distinct owners, the processor x of cell (a, b) is in colrow i's group when its row
+// reaches x (row class a, and column class b among tile columns k+1 … i: i >= f_b, f_b the
+// first of b after k) or its column does (column class b, and row class a among tile rows
+// i … K−1: i <= l_a, the last of a); both hold exactly for the diagonal tiles (i, i) of cell
+// (a, b). The sender of a colrow of row class a is the owner of (a, panel class): x sends, and
+// does not receive, the colrows of row class a that its row reaches when b is the panel's class.
+void CholeskySteps::count_colrow_receivers(CholeskyStepLoad& load, std::size_t k) {
+  const std::size_t cols = layout_.cols;
+  std::fill(row_reaches_.begin(), row_reaches_.end(), 0.0);
+  std::fill(col_reaches_.begin(), col_reaches_.end(), 0.0);
+  std::fill(first_col_after_.begin(), first_col_after_.end(), tiles_);
+  // Down the column: col_tiles_[b] counts tile columns k+1 … i of class b; at l_a, the
+  // colrows of column class b that reach row class a.
+  std::fill(col_tiles_.begin(), col_tiles_.end(), 0.0);
+  for (std::size_t i = k + 1; i < tiles_; ++i) {
+    const std::size_t b = layout_.col_class[i], a = layout_.row_class[i];
+    col_tiles_[b] += 1.0;
+    if (first_col_after_[b] == tiles_) first_col_after_[b] = i;
+    if (last_row_[a] == i) std::copy(col_tiles_.begin(), col_tiles_.end(), col_reaches_.begin() + static_cast<long>(a * cols));
+  }
+  // Up from the last row: row_tiles_[a] counts tile rows i … K−1 of class a; at f_b, the
+  // colrows of row class a that reach column class b.
+  std::fill(row_tiles_.begin(), row_tiles_.end(), 0.0);
+  for (std::size_t i = tiles_; i-- > k + 1;) {
+    row_tiles_[layout_.row_class[i]] += 1.0;
+    const std::size_t b = layout_.col_class[i];
+    if (first_col_after_[b] != i) continue;
+    for (std::size_t a = 0; a < layout_.rows; ++a) row_reaches_[a * cols + b] = row_tiles_[a];
+  }
+  std::fill(col_tiles_.begin(), col_tiles_.end(), 0.0);
+  std::fill(row_tiles_.begin(), row_tiles_.end(), 0.0);
+  const std::size_t panel_class = layout_.col_class[k];
+  load.aggregated_received.assign(processors_, 0.0);
+  for (std::size_t a = 0; a < layout_.rows; ++a)
+    for (std::size_t b = 0; b < cols; ++b) {
+      const std::size_t key = a * cols + b;
+      const double sent = b == panel_class ? row_reaches_[key] : 0.0;
+      load.aggregated_received[layout_.at(a, b)] = row_reaches_[key] + col_reaches_[key] - diagonal_count_[key] - sent;
+    }
 }
 
 void CholeskySteps::drop_column(std::size_t j) {
@@ -209,6 +260,7 @@ void CholeskySteps::step(std::size_t k, CholeskyStepLoad& load) {
 
 void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k) {
   const std::size_t panel_class = layout_.col_class[k];
+  const bool counted = grouped_ && distinct_owners_;
   std::vector<char> cols_seen(layout_.cols, 0);
   std::size_t cols_seen_count = 0;
   group_pairs_.clear();
@@ -221,17 +273,29 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
       const std::size_t key = a * layout_.cols + c;
       if (group_tiles_[key] == 0.0) group_pairs_.push_back(key);
       group_tiles_[key] += 1.0;
-      if (full_colrow_known_[key]) continue;
+      if (full_colrow_known_[key] || counted) continue;  // counted: its group is known, below
+    } else if (counted) {
+      // Its row's owners and its column's share only the owner of (a, c); with the sender,
+      // whose column class joins the row's, the group is as many as the classes reached.
+      const std::size_t row_reach = cols_seen_count + (cols_seen[panel_class] ? 0 : 1);
+      const std::size_t group = row_reach + row_classes_after_[i] - 1;
+      load.broadcasts.push_back({layout_.at(a, panel_class), TileBroadcast::kAggregated, group - 1, 1.0});
+      continue;
     }
     const std::vector<std::size_t>& owners = colrow_owners(i, cols_seen, cols_seen_count);
     if (!(grouped_ && full)) add_broadcast(load, layout_.at(a, panel_class), owners);
   }
+  if (counted) count_colrow_receivers(load, k);
   if (group_pairs_.empty()) return;
-  add_grouped_receivers(load, panel_class);
+  if (!counted) add_grouped_receivers(load, panel_class);
+  // With distinct owners a full colrow's group is its row's owners and its column's, which
+  // share one: every row class and every column class less one.
+  const std::size_t counted_group = row_classes_used_ + col_classes_used_ - 1;
   for (std::size_t key : group_pairs_) {
     // Its sender owns cell (a, panel_class) of row class a, which the colrow reaches.
     const std::size_t sender = layout_.at(key / layout_.cols, panel_class);
-    load.broadcasts.push_back({sender, TileBroadcast::kAggregated, full_colrow_[key].size() - 1, group_tiles_[key]});
+    const std::size_t group = counted ? counted_group : full_colrow_[key].size();
+    load.broadcasts.push_back({sender, TileBroadcast::kAggregated, group - 1, group_tiles_[key]});
     group_tiles_[key] = 0.0;
   }
 }

@@ -64,7 +64,8 @@ struct CholeskyStepLoad {
   std::vector<TileBroadcast> broadcasts;  ///< L(k,k) first, then L(i,k) for i = k+1, …
   std::vector<std::size_t> receivers;     ///< every listed broadcast's receivers, one after another
   /// Per processor (empty: none): the tiles it receives from the broadcasts whose receivers
-  /// are not listed (TileBroadcast::kAggregated: a grouped walk's full colrows).
+  /// are not listed (TileBroadcast::kAggregated: a grouped walk's full colrows, and all its
+  /// colrows where the cells have distinct owners).
   std::vector<double> aggregated_received;
 
   /// The receivers of broadcasts[b].
@@ -89,7 +90,10 @@ class CholeskySteps {
   ///   column class alike (same sender, same receivers) as one broadcast of `times` tiles,
   ///   their receivers not listed but counted per processor (aggregated_received), which
   ///   makes a step O(K + class pairs + Σ_x rows(x)·cols(x)) instead of O(K · receivers);
-  ///   otherwise one broadcast per tile, in tile order, every receiver listed.
+  ///   on a layout whose cells have distinct owners (every grid), the colrows that do not
+  ///   reach every class yet are counted too: one broadcast each, in tile order, its group
+  ///   known from the classes it reaches, its receivers counted with the others (O(K + class
+  ///   pairs) a step); otherwise one broadcast per tile, in tile order, every receiver listed.
   /// @throws InvalidArgument if the layout is not square (row_class and col_class sizes
   ///   differ), has no diagonal tiles (has_diagonal_tiles), or names a processor >= processors.
   CholeskySteps(const TileOwnership& layout, std::size_t processors, bool grouped = false);
@@ -119,6 +123,9 @@ class CholeskySteps {
   void add_grouped_receivers(CholeskyStepLoad& load, std::size_t panel_class);
   /// rows_of_ and cols_of_, on the first grouped step.
   void list_lines_of_owners();
+  /// load.aggregated_received of every colrow of step k, counted per cell.
+  /// @pre distinct_owners_.
+  void count_colrow_receivers(CholeskyStepLoad& load, std::size_t k);
 
   const TileOwnership& layout_;
   std::size_t processors_, tiles_, next_step_ = 0;
@@ -143,6 +150,12 @@ class CholeskySteps {
   std::vector<std::vector<std::size_t>> rows_of_, cols_of_;
   std::vector<char> row_used_, col_used_;     ///< classes of some tile row / tile column
   std::vector<double> row_tiles_, col_tiles_;  ///< scratch: a step's grouped tiles per class
+  bool distinct_owners_ = false;               ///< no processor owns two cells of the class table
+  std::vector<std::size_t> last_row_;          ///< per row class: its last tile row (tiles_: none)
+  std::vector<std::size_t> first_col_after_;   ///< scratch: per column class, its first tile column > k
+  /// Scratch [a*cols+b] of count_colrow_receivers: the step's colrows of row class a whose row
+  /// reaches column class b, and those of column class b whose column reaches row class a.
+  std::vector<double> row_reaches_, col_reaches_;
 };
 
 /// Compute, panel and communication seconds of the Cholesky of layout's N×N matrix on the

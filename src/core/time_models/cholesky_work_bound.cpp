@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <vector>
+
+#include "core/time_models/step_sampling.hpp"
+#include "core/time_models/time_model_steps.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -45,9 +47,7 @@ std::vector<double> full_colrow_receivers(const TileOwnership& layout, std::size
   const std::vector<char> row_used = used_classes(layout.row_class, layout.rows, rows_used);
   const std::vector<char> col_used = used_classes(layout.col_class, layout.cols, cols_used);
   std::vector<double> receivers(layout.rows * layout.cols, 0.0);
-  std::vector<std::size_t> sorted(layout.owner);
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {  // a grid of distinct processors
+  if (has_distinct_owners(layout)) {  // a grid of distinct processors
     std::fill(receivers.begin(), receivers.end(), static_cast<double>(rows_used + cols_used) - 2.0);
     return receivers;
   }
@@ -85,34 +85,166 @@ double full_colrow_tiles_received(const TileOwnership& layout, std::size_t proce
   std::size_t last_full = tiles;
   for (std::size_t r : last_row)
     if (r < tiles) last_full = std::min(last_full, r);
-  // first_full(k): the latest next occurrence after k over the column classes, swept from the end.
+  // first_full(k): the shortest window of tile columns k+1 … e holding every column class,
+  // swept from the end: as k decreases, e never increases, so the window's right end only
+  // drops the columns whose class it holds twice (O(tiles) in all).
   std::size_t cols_used = 0;
   used_classes(layout.col_class, layout.cols, cols_used);
-  std::vector<std::size_t> next(layout.cols, tiles);
-  std::multiset<std::size_t> nexts;
+  std::vector<std::size_t> in_window(layout.cols, 0);
+  std::size_t classes_in_window = 0, end = tiles - 1;
   double received = 0.0;
-  for (std::size_t s = tiles - 1; s >= 1; --s) {  // s = k + 1
-    const std::size_t b = layout.col_class[s];
-    if (next[b] < tiles) nexts.erase(nexts.find(next[b]));
-    next[b] = s;
-    nexts.insert(s);
-    if (nexts.size() == cols_used) {
-      const std::size_t first_full = *nexts.rbegin();
+  for (std::size_t s = tiles - 1; s >= 1; --s) {  // s = k + 1, the window [s, end]
+    if (in_window[layout.col_class[s]]++ == 0) ++classes_in_window;
+    while (end > s && in_window[layout.col_class[end]] > 1) --in_window[layout.col_class[end--]];
+    if (classes_in_window == cols_used) {
+      const std::size_t first_full = end;
       if (first_full <= last_full) received += before[last_full + 1] - before[first_full];
     }
   }
   return received;
 }
 
+/// What one step's colrow phase takes at least on a layout whose cells have distinct owners
+/// (cholesky_panel_chain_lower_bound), as cholesky_steps.hpp's step k prices it: colrow i's
+/// group is the owners of its row's cells in the column classes of tile columns k … i (the
+/// sender's included) and of its column's cells in the row classes of tile rows i … K−1.
+/// Once tile columns k … i hold every column class, a colrow's group depends on i alone, so
+/// its broadcast is summed per row class from the end once (suffix sums): a step costs the
+/// tiles until every column class is reached and O((rows + cols) · log tiles), not O(tiles).
+class ColrowPhaseBound {
+ public:
+  ColrowPhaseBound(const Network& network, const TileOwnership& layout)
+      : layout_(layout), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
+        row_seconds_(layout.rows, 0.0), row_positions_(layout.rows), row_suffix_s_(layout.rows),
+        last_row_diagonal_(layout.cols) {
+    const double tile_bytes = static_cast<double>(layout.tile) * static_cast<double>(layout.tile) * 8.0;
+    message_s_ = network.message_time(tile_bytes);
+    for (std::size_t group = 0; group <= layout.rows + layout.cols; ++group)
+      broadcast_s_.push_back(broadcast_time(network, group, tile_bytes));
+    const std::size_t tiles = layout.tiles();
+    std::vector<char> seen(layout.rows, 0);
+    for (std::size_t i = tiles; i-- > 0;) {
+      rows_after_[i] = rows_after_[i + 1] + (seen[layout.row_class[i]] ? 0 : 1);
+      seen[layout.row_class[i]] = 1;
+    }
+    const std::vector<char> column_used = used_classes(layout.col_class, layout.cols, columns_used_);
+    for (std::size_t b = 0; b < layout.cols; ++b)
+      if (column_used[b]) used_columns_.push_back(b);
+    for (std::size_t i = 0; i < tiles; ++i) row_positions_[layout.row_class[i]].push_back(i);
+    for (std::size_t a = 0; a < layout.rows; ++a)
+      if (!row_positions_[a].empty()) used_rows_.push_back(a);
+    for (std::size_t a = 0; a < layout.rows; ++a) {
+      row_suffix_s_[a].assign(row_positions_[a].size() + 1, 0.0);
+      for (std::size_t j = row_positions_[a].size(); j-- > 0;)
+        row_suffix_s_[a][j] = row_suffix_s_[a][j + 1] + full_broadcast_s(row_positions_[a][j]);
+    }
+    const std::size_t last_row = layout.row_class[tiles - 1];
+    for (std::size_t i = 0; i < tiles; ++i)
+      if (layout.row_class[i] == last_row) last_row_diagonal_[layout.col_class[i]].push_back(i);
+  }
+
+  /// The larger of the busiest sender's broadcasts and the busiest receiver's tiles of step k.
+  /// @pre k + 1 < tiles.
+  double at(std::size_t k) { return std::max(busiest_sender_s(k), busiest_receiver_tiles(k) * message_s_); }
+
+ private:
+  /// The index in row_positions_[a] of row class a's first tile row >= s.
+  std::size_t first_row_from(std::size_t a, std::size_t s) const {
+    const std::vector<std::size_t>& at = row_positions_[a];
+    return static_cast<std::size_t>(std::lower_bound(at.begin(), at.end(), s) - at.begin());
+  }
+
+  /// Colrow i's broadcast once tile columns k … i hold every column class.
+  double full_broadcast_s(std::size_t i) const { return broadcast_s_[columns_used_ + rows_after_[i] - 1]; }
+
+  /// The sender of row class a's colrows is the owner of (a, panel class): per row class,
+  /// its colrows' broadcasts.
+  double busiest_sender_s(std::size_t k) {
+    ++stamp_;
+    for (std::size_t a : used_rows_) row_seconds_[a] = 0.0;
+    column_stamp_[layout_.col_class[k]] = stamp_;
+    std::size_t columns_reached = 1, i = k + 1;
+    for (; i < layout_.tiles() && columns_reached < columns_used_; ++i) {
+      std::size_t& stamp = column_stamp_[layout_.col_class[i]];
+      if (stamp != stamp_) stamp = stamp_, ++columns_reached;
+      row_seconds_[layout_.row_class[i]] += broadcast_s_[columns_reached + rows_after_[i] - 1];
+    }
+    double busiest = 0.0;
+    for (std::size_t a : used_rows_) {  // tiles i … K−1: every column class reached
+      row_seconds_[a] += row_suffix_s_[a][first_row_from(a, i)];
+      busiest = std::max(busiest, row_seconds_[a]);
+    }
+    return busiest;
+  }
+
+  /// Two receivers whose tiles are known without listing the colrows (neither sends any, or
+  /// only tiles it receives less): the owner of (last tile row's class, b) is reached by every
+  /// colrow of column class b (by those not on its own diagonal when b is the panel's class,
+  /// whose colrows its row sends); the owner of (a, b*), b* the first column class after the
+  /// panel's own, by every colrow of row class a from b*'s first tile column on.
+  double busiest_receiver_tiles(std::size_t k) const {
+    const std::size_t tiles = layout_.tiles(), panel = layout_.col_class[k];
+    double busiest = 0.0;
+    for (std::size_t b : used_columns_) {
+      double reached = static_cast<double>(column_counts_.count(k + 1, b));
+      if (b == panel) {
+        const std::vector<std::size_t>& own = last_row_diagonal_[b];
+        reached -= static_cast<double>(own.end() - std::upper_bound(own.begin(), own.end(), k));
+      }
+      busiest = std::max(busiest, reached);
+    }
+    std::size_t first_other = k + 1;
+    while (first_other < tiles && layout_.col_class[first_other] == panel) ++first_other;
+    if (first_other == tiles) return busiest;
+    for (std::size_t a : used_rows_)
+      busiest = std::max(busiest, static_cast<double>(row_positions_[a].size() - first_row_from(a, first_other)));
+    return busiest;
+  }
+
+  const TileOwnership& layout_;
+  double message_s_ = 0.0;
+  std::vector<double> broadcast_s_;         ///< per group size
+  std::vector<std::size_t> rows_after_;     ///< distinct row classes among tile rows i … K−1
+  std::size_t columns_used_ = 0;            ///< column classes of some tile column
+  std::vector<std::size_t> used_rows_, used_columns_;  ///< the classes of some tile row / column
+  SuffixClassCounts column_counts_;
+  std::vector<std::size_t> column_stamp_;   ///< per column class: the last step that reached it
+  std::size_t stamp_ = 0;
+  std::vector<double> row_seconds_;         ///< scratch: per row class, its sender's seconds
+  std::vector<std::vector<std::size_t>> row_positions_;  ///< per row class, its tile rows
+  std::vector<std::vector<double>> row_suffix_s_;        ///< [a][j]: full_broadcast_s from its j-th on
+  /// Per column class b, the diagonal tiles (i, i) in cell (last tile row's class, b).
+  std::vector<std::vector<std::size_t>> last_row_diagonal_;
+};
+
 }  // namespace
+
+double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout) {
+  const std::size_t tiles = layout.tiles();
+  std::vector<std::size_t> steps;
+  std::vector<double> weights;
+  for (const SampledStep& sample : sampled_steps(tiles, kSampledSteps))
+    if (sample.step + 1 < tiles) steps.push_back(sample.step), weights.push_back(sample.weight);
+  const std::vector<double> phases = cholesky_colrow_phase_lower_bounds(platform.network, layout, steps);
+  double chain = 0.0;
+  for (std::size_t s = 0; s < phases.size(); ++s) chain += weights[s] * phases[s];
+  // The model adds the same seconds in another order: rounding must not lift the bound above it.
+  return chain * (1.0 - 1e-12);
+}
+
+std::vector<double> cholesky_colrow_phase_lower_bounds(const Network& network, const TileOwnership& layout,
+                                                       const std::vector<std::size_t>& steps) {
+  if (layout.tiles() < 2 || !has_distinct_owners(layout)) return {};
+  ColrowPhaseBound phase(network, layout);
+  std::vector<double> phases;
+  for (std::size_t k : steps) phases.push_back(phase.at(k));
+  return phases;
+}
 
 double cholesky_message_lower_bound(const Platform& platform, const TileOwnership& layout) {
   if (layout.owner.empty() || layout.tiles() == 0) return 0.0;
-  std::vector<std::size_t> owners(layout.owner);
-  std::sort(owners.begin(), owners.end());
-  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
   double fastest = 0.0;
-  for (std::size_t x : owners) fastest = std::max(fastest, platform.processors[x].speed_flops);
+  for (std::size_t x : layout.owner) fastest = std::max(fastest, platform.processors[x].speed_flops);
   const double nb = static_cast<double>(layout.tile), t = static_cast<double>(layout.tiles());
   const double tile_bytes = nb * nb * 8.0;  // double precision, as the step model
   const double receives_s = full_colrow_tiles_received(layout, platform.size()) *
@@ -120,7 +252,7 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
   // Every step's SYRK and GEMM units over the trailing triangle: Σ m² for m < T, in nb³.
   const double units = (t - 1.0) * t * (2.0 * t - 1.0) / 6.0;
   const double updates_s = units * nb * nb * nb / (fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates));
-  return (receives_s + updates_s) / static_cast<double>(owners.size());
+  return (receives_s + updates_s) / static_cast<double>(distinct_owner_count(layout));
 }
 
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout) {

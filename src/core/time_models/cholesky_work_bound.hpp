@@ -9,6 +9,9 @@
 /// processor's is taken: on a layout that gives ranks of different speeds equal shares (2D
 /// block-cyclic over generations of nodes) it is what the compute bound at perfect balance
 /// (compute_lower_bound) misses.
+#include <cstddef>
+#include <vector>
+
 #include "core/time_models/platform.hpp"
 #include "core/time_models/tile_ownership.hpp"
 
@@ -32,5 +35,26 @@ double cholesky_update_lower_bound(const Platform& platform, const TileOwnership
 /// (rows + cols)) (O(tiles · log) for a grid of distinct processors).
 /// @pre has_diagonal_tiles(layout); every owner < platform.size().
 double cholesky_message_lower_bound(const Platform& platform, const TileOwnership& layout);
+
+/// A lower bound of simulate_cholesky from the chain of panels: step k's panel is at the ranks
+/// only once its colrow phase is over (the busiest sender's broadcasts, or the busiest
+/// receiver's tiles), and the trailing update that solves panel k+1 waits for it, so the total
+/// is at least the sum of the colrow phases over the steps, each weighted as the model weighs
+/// its sampled steps (kSampledSteps per sequence: the full pricing's). A phase is bounded
+/// below by every row class's sender, whose colrows' groups are the classes they reach, and by
+/// two receivers: the owner of the last tile row's cell in the busiest other column class,
+/// which every colrow of that class reaches, and the busiest owner in the first other column
+/// class after the panel, which every colrow of its row class reaches from there on. Where one
+/// rank sends or receives most colrows (1×q and p×1 grids, a slow network) it is close to the
+/// model; counted for layouts whose cells have distinct owners (grids), 0 for the others. In
+/// O(kSampledSteps · tiles).
+/// @pre has_diagonal_tiles(layout); every owner < platform.size().
+double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout);
+
+/// The chain's terms: per step of `steps` (each < tiles − 1), a lower bound of that step's
+/// colrow phase on `network`. Empty unless the cells have distinct owners.
+/// @pre has_diagonal_tiles(layout).
+std::vector<double> cholesky_colrow_phase_lower_bounds(const Network& network, const TileOwnership& layout,
+                                                       const std::vector<std::size_t>& steps);
 
 }  // namespace hetscal::core

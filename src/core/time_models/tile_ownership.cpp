@@ -168,8 +168,10 @@ TileOwnership ordered_cartesian_ownership(MatrixShape shape, std::size_t tile,
         msg << "ordered Cartesian grid: " << which << " order names " << c << " of " << classes;
         throw InvalidArgument(msg.str());
       }
-    std::vector<std::size_t> out(count);
-    for (std::size_t t = 0; t < count; ++t) out[t] = order[t % order.size()];
+    std::vector<std::size_t> out;  // the order again and again, copied whole (no division per tile)
+    out.reserve(count);
+    while (out.size() < count)
+      out.insert(out.end(), order.begin(), order.begin() + static_cast<long>(std::min(order.size(), count - out.size())));
     return out;
   };
   TileOwnership t{shape.cols, tile, grid_rows, grid_cols, std::move(processor_at),
@@ -215,6 +217,18 @@ std::vector<double> elements_held(const TileOwnership& layout, std::size_t proce
   return held;
 }
 
+std::size_t distinct_owner_count(const TileOwnership& layout) {
+  if (layout.owner.empty()) return 0;
+  // Flags by processor, not a sort: 16,384 cells are checked once per candidate bound.
+  std::vector<char> seen(*std::max_element(layout.owner.begin(), layout.owner.end()) + 1, 0);
+  std::size_t distinct = 0;
+  for (std::size_t x : layout.owner)
+    if (!seen[x]) seen[x] = 1, ++distinct;
+  return distinct;
+}
+
+bool has_distinct_owners(const TileOwnership& layout) { return distinct_owner_count(layout) == layout.owner.size(); }
+
 std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership& to,
                                   std::size_t processors) {
   if (from.row_extent() != to.row_extent() || from.n != to.n) {
@@ -227,13 +241,19 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
   const auto cols = joint_counts(col_axis(from), col_axis(to));
   // The cells of `to` each processor owns, row-major: a cell of `from` meets only its own
   // owner's, so the work is O(cells of from × cells per processor of to), not of both tables.
-  std::vector<std::vector<std::size_t>> cells_of(processors);
-  for (std::size_t cell = 0; cell < to.owner.size(); ++cell) cells_of.at(to.owner[cell]).push_back(cell);
+  // One array, processor after processor (first_cell[x] … first_cell[x + 1]): a vector per
+  // processor was a thousand allocations per candidate priced.
+  std::vector<std::size_t> first_cell(processors + 1, 0), cells(to.owner.size());
+  for (std::size_t x : to.owner) ++first_cell.at(x + 1);
+  for (std::size_t x = 0; x < processors; ++x) first_cell[x + 1] += first_cell[x];
+  std::vector<std::size_t> next(first_cell.begin(), first_cell.end() - 1);
+  for (std::size_t cell = 0; cell < to.owner.size(); ++cell) cells[next[to.owner[cell]]++] = cell;
   std::vector<double> kept(processors, 0.0);
   for (std::size_t u = 0; u < from.rows; ++u)
     for (std::size_t v = 0; v < from.cols; ++v) {
       const std::size_t x = from.at(u, v);
-      for (std::size_t cell : cells_of.at(x)) {
+      for (std::size_t c = first_cell.at(x); c < first_cell[x + 1]; ++c) {
+        const std::size_t cell = cells[c];
         const std::size_t i = cell / to.cols, j = cell % to.cols;
         const double r = rows[u * to.rows + i];
         if (r != 0.0) kept[x] += r * cols[v * to.cols + j];

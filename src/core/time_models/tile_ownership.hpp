@@ -120,6 +120,13 @@ TileOwnership pattern_ownership(std::size_t n, std::size_t tile, std::size_t row
 TileOwnership pattern_ownership(MatrixShape shape, std::size_t tile, std::size_t rows,
                                 std::size_t cols, std::vector<std::size_t> owner);
 
+/// True when no processor owns two cells of the class table (every grid; patterns repeat
+/// theirs): the owners of a tile row and of a tile column then share one cell only.
+bool has_distinct_owners(const TileOwnership& layout);
+
+/// The processors that own some cell of the class table.
+std::size_t distinct_owner_count(const TileOwnership& layout);
+
 /// Matrix elements each of `processors` platform processors holds (edge tiles counted
 /// exactly).
 std::vector<double> elements_held(const TileOwnership& layout, std::size_t processors);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <sstream>
 
 #include "core/common/error.hpp"
@@ -130,8 +129,10 @@ const char* routine_name(Routine routine) {
 }
 
 std::vector<std::size_t> Candidate::processors() const {
-  std::set<std::size_t> distinct(owner.begin(), owner.end());
-  return {distinct.begin(), distinct.end()};
+  std::vector<std::size_t> distinct(owner);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  return distinct;
 }
 
 void require_valid(const Problem& problem) {
@@ -223,7 +224,8 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
   return prediction;
 }
 
-double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate) {
+double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate,
+                             double enough) {
   const bool hetscal_kernel = problem.routine == Routine::LU || problem.routine == Routine::QR;
   if (candidate.kind == CandidateKind::CallerLayout) return 0.0;
   if (!hetscal_kernel && problem.routine != Routine::Cholesky) return 0.0;
@@ -233,7 +235,8 @@ double step_time_lower_bound(const Platform& platform, const Problem& problem, c
   // Cholesky: what simulate_steps prices with simulate_cholesky (tiles on the diagonal).
   const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
   if (!triangle) return 0.0;
-  return std::max(cholesky_update_lower_bound(platform, plan), cholesky_message_lower_bound(platform, plan));
+  const double cheap = std::max(cholesky_update_lower_bound(platform, plan), cholesky_message_lower_bound(platform, plan));
+  return cheap > enough ? cheap : std::max(cheap, cholesky_panel_chain_lower_bound(platform, plan));
 }
 
 void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction) {

@@ -32,6 +32,7 @@
 /// planned copy, and a column and a row panel of workspace ((M + N)·nb); a candidate that
 /// does not fit is kept in the list but marked, and never chosen.
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -195,10 +196,15 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
 
 /// A lower bound of add_step_times' total for the candidate, from its layout without walking
 /// its steps: for LU and QR on hetscal's layouts, panel_chain_lower_bound.hpp's; for Cholesky,
-/// the larger of the slowest owner's updates and the owners' average of received colrow tiles
-/// and updates (cholesky_work_bound.hpp); 0 for the caller's layout and GEMM.
+/// the largest of the slowest owner's updates, the owners' average of received colrow tiles
+/// and updates, and, on grids, the chain of colrow phases (cholesky_work_bound.hpp); 0 for the
+/// caller's layout and GEMM.
+/// @param enough a bound the caller needs no more than (its pruning limit): once a cheap bound
+///   exceeds it, the costlier ones (the chain: O(kSampledSteps · classes · log tiles)) are not
+///   computed.
 /// @throws InvalidArgument as predict.
-double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate);
+double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate,
+                             double enough = std::numeric_limits<double>::infinity());
 
 /// Completes a prediction from predict_data with the compute, panel and communication times
 /// of its candidate's steps (replacing any it had; redistribution is kept).
