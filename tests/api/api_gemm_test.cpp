@@ -81,7 +81,9 @@ TEST(ApiGemmIdleProcess, ComputesOnTheOthers) {
   ASSERT_EQ(hetscal_gemm_context_create(grid.context, speeds.data(), kM, kN, kK, &ctx), HETSCAL_SUCCESS);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (world_size() > 1) EXPECT_EQ(hetscal_context_participates(ctx), rank == 0 ? 0 : 1);
+  if (world_size() > 1) {
+    EXPECT_EQ(hetscal_context_participates(ctx), rank == 0 ? 0 : 1);
+  }
   const auto a = whole(1, kM, kK), b = whole(2, kK, kN), c = whole(3, kM, kN);
   {
     Hetero ha(ctx, a, kM, kK), hb(ctx, b, kK, kN), hc(ctx, c, kM, kN);

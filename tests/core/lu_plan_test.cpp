@@ -59,8 +59,11 @@ TEST(LuPlan, PlansNoTileTheKernelRunsInefficiently) {
   LuPlanOptions options;
   options.tile_sizes = {64, 128, 256};
   const LuChoice choice = choose_lu_plan(platform, 6000, 6000, caller_grid(2, 2), options);
-  for (const auto& c : choice.priced)
-    if (c.prediction.candidate.kind != CandidateKind::CallerLayout) EXPECT_GE(c.prediction.candidate.tile, 128u);
+  for (const auto& c : choice.priced) {
+    if (c.prediction.candidate.kind != CandidateKind::CallerLayout) {
+      EXPECT_GE(c.prediction.candidate.tile, 128u);
+    }
+  }
 }
 
 TEST(LuPlan, ChoiceIsTheFastestPricedCandidate) {
