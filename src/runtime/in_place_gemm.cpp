@@ -40,8 +40,8 @@ std::vector<int> kept_lines(const layout::CartesianDistribution& caller, bool ro
   return core::keep_most_lines(held, core::planned_line_counts(lines, weights));
 }
 
-// One surplus tile's message between the caller's array (strided) and the overflow
-// (contiguous), posted into `requests`.
+// One surplus tile's message between the caller's array and the overflow (both strided),
+// posted into `requests`.
 template <typename T>
 void post_tile(bool send, T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int peer, MPI_Comm comm,
                std::vector<MPI_Request>& requests) {
@@ -75,18 +75,28 @@ InPlaceGemm<T>::InPlaceGemm(const mpi::ContextInfo& context, const GemmCall<T>& 
   const layout::CartesianDistribution& caller = *c_.distribution;
   layout_ = std::make_unique<layout::CartesianDistribution>(caller.rows(), caller.cols(), kept_lines(caller, true, speeds),
                                                             kept_lines(caller, false, speeds), caller.grid());
+  // The overflow holds each tile column's received tiles stacked, column-major with their
+  // rows' sum as leading dimension: columns with the same received rows then lie side by side
+  // as one matrix, which the SUMMA updates with one GEMM a step, as the caller's own array.
   for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
+    std::int64_t column_rows = 0;
+    for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
+      const layout::GlobalTile t{i, j};
+      if (layout_->owner(t) == context.my_rank && caller.owner(t) != context.my_rank) {
+        column_rows += caller.rows().size(i);
+      }
+    }
+    std::int64_t row = 0;
     for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
       const layout::GlobalTile t{i, j};
       if (layout_->owner(t) != context.my_rank) continue;
       my_tiles_.push_back(t);
-      if (caller.owner(t) == context.my_rank) {
-        overflow_offset_.push_back(-1);
-      } else {
-        overflow_offset_.push_back(overflow_elements_);
-        overflow_elements_ += caller.rows().size(i) * caller.cols().size(j);
-      }
+      const bool kept = caller.owner(t) == context.my_rank;
+      overflow_offset_.push_back(kept ? -1 : overflow_elements_ + row);
+      overflow_ld_.push_back(kept ? 0 : column_rows);
+      if (!kept) row += caller.rows().size(i);
     }
+    overflow_elements_ += column_rows * caller.cols().size(j);
   }
 }
 
@@ -132,7 +142,8 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
           const layout::TileLocation where = c_.storage->tile_location(t);
           post_tile<T>(in, call_.c.data + where.offset, rows, cols, where.ld, planned, comm, requests);
         } else if (planned_here) {
-          post_tile<T>(!in, overflow + overflow_offset_[mine - 1], rows, cols, rows, held, comm, requests);
+          post_tile<T>(!in, overflow + overflow_offset_[mine - 1], rows, cols, overflow_ld_[mine - 1], held, comm,
+                       requests);
         }
       }
     }
@@ -152,7 +163,7 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
           tiles.ld.push_back(where.ld);
         } else {
           tiles.data.push_back(overflow + overflow_offset_[i]);
-          tiles.ld.push_back(caller.rows().size(t.row));
+          tiles.ld.push_back(overflow_ld_[i]);
         }
       }
       summa.emplace(kernels::detail::CallerOperandView<T>{a_.distribution.get(), a_.storage.get(), call_.a.data, call_.op_a},

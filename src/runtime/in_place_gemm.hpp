@@ -60,6 +60,7 @@ class InPlaceGemm {
   std::unique_ptr<layout::CartesianDistribution> layout_;  ///< sub(C) in place
   std::vector<layout::GlobalTile> my_tiles_;               ///< this rank's tiles of layout_
   std::vector<std::int64_t> overflow_offset_;              ///< per my_tiles_: -1 kept, else offset
+  std::vector<std::int64_t> overflow_ld_;                  ///< per my_tiles_: its leading dimension
   std::int64_t overflow_elements_ = 0;
 };
 
