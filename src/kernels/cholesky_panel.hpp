@@ -20,6 +20,7 @@
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/message_tags.hpp"
@@ -211,6 +212,7 @@ void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps
     const layout::TileLocation first = location(plan_.own_lines().front());
     ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + first.offset, first.ld, lines);
   } else {
+    const FlopBatch batch;  // one simulated computation for the whole loop
     for (const std::int64_t i : plan_.own_lines()) {
       const layout::TileLocation where = location(i);
       ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld,
