@@ -23,6 +23,7 @@
 #include "kernels/flop_counter.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/wait_requests.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -81,12 +82,6 @@ class StepPanel {
   std::int64_t step() const { return plan_.step(); }
 
  private:
-  static void wait_all(std::vector<MPI_Request>& requests) {
-    mpi::check_mpi(
-        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
-    requests.clear();
-  }
   /// True once the factor and the step's INFO are here (tests them without waiting).
   bool factor_arrived();
   void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
