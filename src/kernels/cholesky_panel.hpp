@@ -20,8 +20,10 @@
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/wait_requests.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
@@ -80,12 +82,6 @@ class StepPanel {
   std::int64_t step() const { return plan_.step(); }
 
  private:
-  static void wait_all(std::vector<MPI_Request>& requests) {
-    mpi::check_mpi(
-        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
-    requests.clear();
-  }
   /// True once the factor and the step's INFO are here (tests them without waiting).
   bool factor_arrived();
   void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
@@ -211,6 +207,7 @@ void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps
     const layout::TileLocation first = location(plan_.own_lines().front());
     ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + first.offset, first.ld, lines);
   } else {
+    const FlopBatch batch;  // one simulated computation for the whole loop
     for (const std::int64_t i : plan_.own_lines()) {
       const layout::TileLocation where = location(i);
       ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld,

@@ -63,20 +63,25 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
     }
     elements_ += count;
   }
-  // Receives grouped by sender, senders in increasing rank order (the order of the groups).
-  for (int sender = 0; sender < tiles.num_ranks(); ++sender) {
-    if (sender == me) continue;
+  // Receives grouped by sender, senders in increasing rank order (the order of the groups):
+  // one pass over the panel, not one per sender.
+  senders_.reserve(static_cast<std::size_t>(tiles.count()));  // the first plan, in allocate()
+  senders_.clear();
+  for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
+    const int sender = tiles.owner(i, k);
+    if (sender != me && tiles.needs_panel_tile(me, i, k)) senders_.add(sender, i);
+  }
+  senders_.for_each([&](int sender, RankGroups::Iterator from, RankGroups::Iterator to) {
     Receive receive{sender, elements_, 0};
-    for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
-      if (tiles.owner(i, k) != sender || !tiles.needs_panel_tile(me, i, k)) continue;
-      start_[static_cast<std::size_t>(i)] = elements_;
-      elements_ += tiles.size(i) * kb;
+    for (auto p = from; p != to; ++p) {
+      start_[static_cast<std::size_t>(p->index)] = elements_;
+      elements_ += tiles.size(p->index) * kb;
     }
     receive.count = elements_ - receive.offset;
-    if (receive.count == 0) continue;
+    if (receive.count == 0) return;
     mpi::mpi_count(receive.count, "cholesky: panel message");
     receives_.push_back(receive);
-  }
+  });
 }
 
 std::size_t PanelExchange::send_count() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/blas_enums.hpp"
+#include "kernels/rank_groups.hpp"
 #include "layout/distribution.hpp"
 
 namespace hetscal::kernels::detail {
@@ -101,6 +102,7 @@ class PanelExchange {
   std::vector<Send> sends_;
   std::vector<Receive> receives_;
   std::int64_t elements_ = 0;
+  RankGroups senders_;  ///< the panel tiles this rank receives, by sender
 };
 
 }  // namespace hetscal::kernels::detail

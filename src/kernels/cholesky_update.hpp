@@ -18,6 +18,7 @@
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/distributed_matrix.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "layout/local_storage.hpp"
 
@@ -42,6 +43,7 @@ void update_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
   const std::vector<std::int64_t>& rows = tiles.my_rows_in_column(j);
   if (rows.empty()) return;
   const PanelBlock<T> column_line = panel.line(tiles, ops, j);
+  const FlopBatch batch;  // one simulated computation for the column
   for (const std::int64_t i : rows) {
     if ((part == ColumnPart::DiagonalTile && i != j) ||
         (part == ColumnPart::BelowDiagonal && i == j))
@@ -81,13 +83,14 @@ class LocalArrayUpdate {
   /// Stacks step k's panel lines: those of this rank's tile rows > k in local row order and,
   /// for Upper when this rank holds tile row k+1, those of its tile columns > k+1 side by side.
   /// Lines this rank does not need are absent from the panel and stay zero; no update reads
-  /// them (a Cartesian rank needs the line of every tile row and column it updates).
+  /// them (a Cartesian rank needs the line of every tile row and column it updates). Nothing
+  /// is zeroed when no element is read (elements_are_copied).
   void stack(const CholeskyTiles& tiles, const TriangleOps<T>& ops, const StepPanel<T>& panel) {
     step_ = panel.step();
     kb_ = panel.width();
     row_origin_ = row_start(step_ + 1);
     row_ld_ = ops.panel_ld(row_end() - row_origin_, kb_);
-    std::fill_n(row_stack_.begin(), (row_end() - row_origin_) * kb_, T(0));
+    if (elements_are_copied()) std::fill_n(row_stack_.begin(), (row_end() - row_origin_) * kb_, T(0));
     for (auto i = first_at_least(my_tile_rows_, step_ + 1); i != my_tile_rows_.end(); ++i) {
       const std::int64_t at =
           ops.line_offset(*storage_->local_row_of_tile(*i) - row_origin_, row_ld_);
@@ -96,7 +99,8 @@ class LocalArrayUpdate {
     column_origin_ = column_end();  // empty unless filled below
     if (ops.uplo() == Uplo::Lower || !storage_->local_row_of_tile(step_ + 1)) return;
     column_origin_ = column_start(step_ + 2);
-    std::fill_n(column_stack_.begin(), (column_end() - column_origin_) * kb_, T(0));
+    if (elements_are_copied())
+      std::fill_n(column_stack_.begin(), (column_end() - column_origin_) * kb_, T(0));
     for (auto c = first_at_least(my_tile_cols_, step_ + 2); c != my_tile_cols_.end(); ++c) {
       const std::int64_t at = (*storage_->local_col_of_tile(*c) - column_origin_) * kb_;
       copy_line(tiles, ops, panel, *c, column_stack_.data() + at, kb_);

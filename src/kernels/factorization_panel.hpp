@@ -33,19 +33,12 @@
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/wait_requests.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
-
-/// Waits for every request of `requests` and empties it.
-inline void wait_all(std::vector<MPI_Request>& requests) {
-  mpi::check_mpi(
-      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-      "MPI_Waitall");
-  requests.clear();
-}
 
 /// The panels of the factorisation as this rank sees them.
 template <typename T, typename Factor>

@@ -28,6 +28,17 @@ FactorizationTiles::FactorizationTiles(const layout::Distribution& d, int my_ran
       my_cols_in_row_[static_cast<std::size_t>(i)].push_back(j);
     }
   }
+  // Each column's owners, deepest first (column_holders).
+  holders_start_.reserve(static_cast<std::size_t>(tile_cols) + 1);
+  holders_start_.push_back(0);
+  for (std::int64_t j = 0; j < tile_cols; ++j) {
+    const std::size_t start = column_holders_.size();
+    for (int rank = 0; rank < num_ranks(); ++rank)
+      if (column_reach(rank, j) >= 0) column_holders_.push_back(rank);
+    std::stable_sort(column_holders_.begin() + static_cast<std::ptrdiff_t>(start), column_holders_.end(),
+                     [&](int a, int b) { return column_reach(a, j) > column_reach(b, j); });
+    holders_start_.push_back(column_holders_.size());
+  }
   for (std::int64_t k = 0; k < steps_; ++k)
     panel_rank_.push_back(choose_panel_rank(k, panel_rank, rank_speeds));
 }

@@ -12,9 +12,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "kernels/lu.hpp"
+#include "kernels/rank_groups.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
 
@@ -71,6 +73,16 @@ class FactorizationTiles {
     return column_reach(rank, j) >= k;
   }
 
+  /// Calls f(rank) for every rank that owns a tile (i, j) with i >= row (so
+  /// receives_u_column(rank, j, row − 1) and owns_tile_from_row(rank, j, row) hold), in
+  /// decreasing order of its lowest tile of column j, not in rank order. Costs the ranks
+  /// visited, not P: a step's messages are listed without a pass over every rank per column.
+  template <typename F>
+  void for_each_rank_from_row(std::int64_t j, std::int64_t row, F&& f) const {
+    const auto holders = column_holders(j);
+    for (auto at = holders.first; at != holders.second && column_reach(*at, j) >= row; ++at) f(*at);
+  }
+
  private:
   /// Largest j with owner(i, j) = rank, or -1.
   std::int64_t row_reach(int rank, std::int64_t i) const {
@@ -79,6 +91,12 @@ class FactorizationTiles {
   /// Largest i with owner(i, j) = rank, or -1.
   std::int64_t column_reach(int rank, std::int64_t j) const {
     return column_reach_[static_cast<std::size_t>(j * num_ranks() + rank)];
+  }
+  /// The ranks owning a tile of column j, by decreasing column_reach.
+  std::pair<const int*, const int*> column_holders(std::int64_t j) const {
+    const int* base = column_holders_.data();
+    return {base + holders_start_[static_cast<std::size_t>(j)],
+            base + holders_start_[static_cast<std::size_t>(j) + 1]};
   }
   int choose_panel_rank(std::int64_t k, LuPanelRank rank,
                         const std::vector<double>& rank_speeds) const;
@@ -89,6 +107,8 @@ class FactorizationTiles {
   std::vector<int> panel_rank_;
   std::vector<std::vector<std::int64_t>> my_rows_in_column_, my_cols_in_row_;
   std::vector<std::int64_t> row_reach_, column_reach_;
+  std::vector<int> column_holders_;          ///< per column, its owners (column_holders)
+  std::vector<std::size_t> holders_start_;  ///< per column and one past: where they start
 };
 
 /// Which way a copy between A and a buffer goes.

@@ -25,6 +25,23 @@ namespace {
 double g_local_flops = 0.0;
 ComputeTally g_computed;  // the calls that really ran, timed
 ComputeMode g_mode = ComputeMode::Execute;
+int g_batch_depth = 0;         // FlopBatch nesting
+double g_batched_flops = 0.0;  // accounted inside the open batch, not injected yet
+
+// Injects `flops` on this rank's host (SimGrid builds) and tallies the time they took.
+void inject(double flops) {
+#ifdef HETSCAL_SIMGRID
+  // Simulated, a rank computes for the simulated time its flops take on its host (its speed
+  // profile included), in either mode: that is the work the run time observes. The engine's
+  // clock is read, not MPI_Wtime, which SMPI may charge time for.
+  const double start = simgrid_get_clock();
+  smpi_execute_flops(flops);
+  g_computed.flops += flops;
+  g_computed.seconds += simgrid_get_clock() - start;
+#else
+  if (g_mode == ComputeMode::Execute) g_computed.flops += flops;
+#endif
+}
 }  // namespace
 
 void set_compute_mode(ComputeMode mode) {
@@ -40,16 +57,21 @@ ComputeMode compute_mode() { return g_mode; }
 void account_flops(double flops) {
   g_local_flops += flops;
 #ifdef HETSCAL_SIMGRID
-  // Simulated, a rank computes for the simulated time its flops take on its host (its speed
-  // profile included), in either mode: that is the work the run time observes. The engine's
-  // clock is read, not MPI_Wtime, which SMPI may charge time for.
-  const double start = simgrid_get_clock();
-  smpi_execute_flops(flops);
-  g_computed.flops += flops;
-  g_computed.seconds += simgrid_get_clock() - start;
-#else
-  if (g_mode == ComputeMode::Execute) g_computed.flops += flops;
+  if (g_batch_depth > 0) {
+    g_batched_flops += flops;
+    return;
+  }
 #endif
+  inject(flops);
+}
+
+FlopBatch::FlopBatch() { ++g_batch_depth; }
+
+FlopBatch::~FlopBatch() {
+  if (--g_batch_depth > 0 || g_batched_flops == 0.0) return;
+  const double flops = g_batched_flops;
+  g_batched_flops = 0.0;
+  inject(flops);
 }
 
 double local_flops() { return g_local_flops; }

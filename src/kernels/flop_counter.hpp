@@ -53,6 +53,21 @@ inline bool elements_are_copied() { return compute_mode() == ComputeMode::Execut
 /// `flops` on this host (smpi_execute_flops) so simulated times are bit-reproducible.
 void account_flops(double flops);
 
+/// In SimGrid builds, while one lives on this process, account_flops counts but does not
+/// inject: the flops are injected as one computation when the outermost batch ends. A kernel
+/// opens one around a loop of local BLAS calls with no message in between (one call per tile
+/// of a tile-by-tile update): the rank computes them back to back either way, so the simulated
+/// time is the same, but one simulated computation per tile was most of the real time of a
+/// simulation at hundreds of ranks. No MPI call may be made while a batch lives. Counts only
+/// the nesting outside SimGrid builds.
+class FlopBatch {
+ public:
+  FlopBatch();
+  ~FlopBatch();
+  FlopBatch(const FlopBatch&) = delete;
+  FlopBatch& operator=(const FlopBatch&) = delete;
+};
+
 /// Flops counted on this process since the last reset.
 double local_flops();
 void reset_flops();

@@ -19,6 +19,7 @@
 #include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/lu_panel.hpp"
 #include "kernels/scalar_buffer.hpp"
@@ -88,6 +89,7 @@ class LuUpdate {
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> receives_, sends_;
+  RankGroups peers_;  ///< one call's (rank, tile column) pairs: its U tiles received or sent
 };
 
 template <typename T>
@@ -107,19 +109,25 @@ void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   std::int64_t stacked = 0, outgoing = 0, sent = 0;
+  std::size_t pairs = static_cast<std::size_t>(tiles.cols().count());  // a call's receives
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t rows = tiles.rows().size(k);
     stacked = std::max(stacked, plan_columns(tiles, k, tiles.my_rank(), nullptr) * rows);
     std::int64_t own = 0, to_others = 0;
+    std::size_t destinations = 0;
     for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
       own += tiles.cols().size(*j);
-      for (int rank = 0; rank < tiles.num_ranks(); ++rank)
-        if (rank != tiles.my_rank() && tiles.receives_u_column(rank, *j, k))
-          to_others += tiles.cols().size(*j);
+      tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
+        if (rank == tiles.my_rank()) return;
+        to_others += tiles.cols().size(*j);
+        ++destinations;
+      });
     }
     outgoing = std::max(outgoing, own * rows);
     sent = std::max(sent, to_others * rows);
+    pairs = std::max(pairs, destinations);
   }
+  peers_.reserve(pairs);
   stacked_.resize(static_cast<std::size_t>(stacked));
   outgoing_.resize(static_cast<std::size_t>(outgoing));
   u_receives_.reserve(stacked);
@@ -159,21 +167,25 @@ template <typename T>
 void LuUpdate<T>::post_receives(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
                                 std::int64_t last, MPI_Comm comm) {
   const std::int64_t rows = tiles.rows().size(k);
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == tiles.my_rank()) continue;
+  // The U tiles this rank needs from others, grouped by owner: one message per owner.
+  peers_.clear();
+  for (std::int64_t j = first; j < last; ++j) {
+    if (u_start_[static_cast<std::size_t>(j)] < 0) continue;
+    const int owner = tiles.owner(k, j);
+    if (owner != tiles.my_rank()) peers_.add(owner, j);
+  }
+  peers_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
     lengths_.clear();
     offsets_.clear();
-    for (std::int64_t j = first; j < last; ++j) {
-      const std::int64_t at = u_start_[static_cast<std::size_t>(j)];
-      if (at < 0 || tiles.owner(k, j) != rank) continue;
-      lengths_.push_back(mpi::mpi_count(tiles.cols().size(j) * rows, "lu: U tile"));
+    for (auto p = from; p != to; ++p) {
+      const std::int64_t at = u_start_[static_cast<std::size_t>(p->index)];
+      lengths_.push_back(mpi::mpi_count(tiles.cols().size(p->index) * rows, "lu: U tile"));
       offsets_.push_back(mpi::mpi_count(at * rows, "lu: U offset"));
     }
-    if (lengths_.empty()) continue;
     receives_.emplace_back(MPI_REQUEST_NULL);
     u_receives_.post(stacked_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                      &receives_.back());
-  }
+  });
 }
 
 template <typename T>
@@ -194,6 +206,7 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
             panel.l_ld(k), block, array.ld());
     return;
   }
+  const FlopBatch batch;  // one simulated computation for the whole loop
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
@@ -218,20 +231,24 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
       copy_matrix(a.data + where.offset, where.ld, stacked_.data() + mine * rows, rows, rows,
                   width);
   }
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == tiles.my_rank()) continue;
+  // Each of this rank's tiles to the ranks with trailing tiles below it, grouped by
+  // destination: one message per destination.
+  peers_.clear();
+  for (auto j = own; j != end; ++j)
+    tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
+      if (rank != tiles.my_rank()) peers_.add(rank, *j);
+    });
+  peers_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
     lengths_.clear();
     offsets_.clear();
-    for (auto j = own; j != end; ++j) {
-      if (!tiles.receives_u_column(rank, *j, k)) continue;
-      lengths_.push_back(static_cast<int>(tiles.cols().size(*j) * rows));
-      offsets_.push_back(static_cast<int>(outgoing_start_[static_cast<std::size_t>(*j)] * rows));
+    for (auto p = from; p != to; ++p) {
+      lengths_.push_back(static_cast<int>(tiles.cols().size(p->index) * rows));
+      offsets_.push_back(static_cast<int>(outgoing_start_[static_cast<std::size_t>(p->index)] * rows));
     }
-    if (lengths_.empty()) continue;
     sends_.emplace_back(MPI_REQUEST_NULL);
     u_sends_.post(outgoing_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                   &sends_.back());
-  }
+  });
 }
 
 template <typename T>
@@ -273,6 +290,7 @@ void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
   const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);
+  const FlopBatch batch;  // one simulated computation for the whole loop
   for (std::int64_t j = first; j < last; ++j) {
     const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(j);
     const auto below = std::upper_bound(mine.begin(), mine.end(), k);

@@ -28,6 +28,7 @@
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_panel.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "layout/local_storage.hpp"
@@ -73,10 +74,11 @@ class QrUpdate {
   /// returns their total width.
   std::int64_t plan_columns(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
                             std::int64_t last, int rank, std::vector<std::int64_t>* start) const;
-  /// Width of the columns of [first, last) that `root` reduces and `contributor` adds to.
-  static std::int64_t shared_width(const FactorizationTiles& tiles, std::int64_t k,
-                                   std::int64_t first, std::int64_t last, int root,
-                                   int contributor);
+  /// Lists a call's W columns by peer: rooted_ the (contributor, column) pairs of the columns
+  /// this rank roots and others add to, contributed_ the (root, column) pairs of the columns
+  /// others root and this rank adds to. @pre plan_columns(k, first, last) set w_start_.
+  void list_peers(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
+                  std::int64_t last);
   /// Calls block(V rows, their ld, A block, its ld, rows, columns, W columns, first of its
   /// tile column) for this rank's trailing blocks of columns [first, last): its whole local
   /// array part at once on a Cartesian grid, tile by tile otherwise.
@@ -86,11 +88,11 @@ class QrUpdate {
                       Block&& block);
   void compute_partials(const FactorizationTiles& tiles, const StepReflectors<T>& step,
                         const DistributedMatrix<T>& a, std::int64_t first, std::int64_t last);
-  /// Posts the transfer of the W columns of [first, last) rooted at `root` that `contributor`
-  /// adds to, from or into w_ (Isend to `peer` when sending, Irecv from it otherwise).
+  /// Posts the transfer of `peer`'s W columns [from, to) (one of rooted_'s or contributed_'s
+  /// groups), from or into w_ (Isend to `peer` when sending, Irecv from it otherwise).
   void post_columns(const FactorizationTiles& tiles, const StepReflectors<T>& step,
-                    std::int64_t first, std::int64_t last, int root, int contributor, int peer,
-                    bool sending, int tag, MPI_Comm comm, std::vector<MPI_Request>& requests);
+                    RankGroups::Iterator from, RankGroups::Iterator to, int peer, bool sending,
+                    int tag, MPI_Comm comm, std::vector<MPI_Request>& requests);
   /// Adds the received partials into w_ and applies op(T) to the columns this rank roots.
   void reduce_rooted(const FactorizationTiles& tiles, const StepReflectors<T>& step,
                      std::int64_t first, std::int64_t last);
@@ -105,6 +107,7 @@ class QrUpdate {
   std::vector<MPI_Request> receives_, partial_sends_, sends_;
   ContiguousSends<T> w_sends_;        ///< one call's partials and reduced columns sent
   ContiguousReceives<T> w_receives_;  ///< one call's reduced columns received
+  RankGroups rooted_, contributed_;   ///< one call's W columns by peer (list_peers)
 };
 
 template <typename T>
@@ -121,14 +124,22 @@ std::int64_t QrUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int
 }
 
 template <typename T>
-std::int64_t QrUpdate<T>::shared_width(const FactorizationTiles& tiles, std::int64_t k,
-                                       std::int64_t first, std::int64_t last, int root,
-                                       int contributor) {
-  std::int64_t width = 0;
-  for (std::int64_t j = first; j < last; ++j)
-    if (tiles.owner(k, j) == root && tiles.owns_tile_from_row(contributor, j, k))
-      width += tiles.cols().size(j);
-  return width;
+void QrUpdate<T>::list_peers(const FactorizationTiles& tiles, std::int64_t k, std::int64_t first,
+                             std::int64_t last) {
+  const int me = tiles.my_rank();
+  rooted_.clear();
+  contributed_.clear();
+  const std::vector<std::int64_t>& rooted = tiles.my_cols_in_row(k);
+  for (auto j = std::lower_bound(rooted.begin(), rooted.end(), first);
+       j != rooted.end() && *j < last; ++j)
+    tiles.for_each_rank_from_row(*j, k, [&](int rank) {
+      if (rank != me) rooted_.add(rank, *j);
+    });
+  for (std::int64_t j = first; j < last; ++j) {
+    if (w_start_[static_cast<std::size_t>(j)] < 0) continue;
+    const int root = tiles.owner(k, j);
+    if (root != me) contributed_.add(root, j);
+  }
 }
 
 template <typename T>
@@ -140,15 +151,25 @@ void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
     array_.emplace(*array, tiles);
   const std::int64_t columns = tiles.cols().count();
   std::int64_t w = 0, incoming = 0;
+  std::size_t rooted_pairs = 0;
   for (std::int64_t k = 0; k < steps; ++k) {
     const std::int64_t r = reflectors(k), first = first_column(k);
     w = std::max(w, r * plan_columns(tiles, k, first, columns, tiles.my_rank(), nullptr));
+    // The partials of the columns this rank roots, one per other rank with a tile in them.
     std::int64_t received = 0;
-    for (int rank = 0; rank < tiles.num_ranks(); ++rank)
-      if (rank != tiles.my_rank())
-        received += shared_width(tiles, k, first, columns, tiles.my_rank(), rank);
+    std::size_t pairs = 0;
+    const std::vector<std::int64_t>& rooted = tiles.my_cols_in_row(k);
+    for (auto j = std::lower_bound(rooted.begin(), rooted.end(), first); j != rooted.end(); ++j)
+      tiles.for_each_rank_from_row(*j, k, [&](int rank) {
+        if (rank == tiles.my_rank()) return;
+        received += tiles.cols().size(*j);
+        ++pairs;
+      });
     incoming = std::max(incoming, r * received);
+    rooted_pairs = std::max(rooted_pairs, pairs);
   }
+  rooted_.reserve(rooted_pairs);
+  contributed_.reserve(static_cast<std::size_t>(columns));
   w_.resize(static_cast<std::size_t>(w));
   // A call sends at most all of w_ as partials and, as a root, the reduced columns once to
   // each contributor: what it receives as partials.
@@ -170,37 +191,36 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
   const int me = tiles.my_rank();
   const std::int64_t k = step.step;
   if (plan_columns(tiles, k, first, last, me, &w_start_) == 0) return;
+  list_peers(tiles, k, first, last);
   // Partials from every contributor to the columns this rank roots, at consecutive places.
   std::int64_t received = 0;
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == me) continue;
-    const std::int64_t count = step.count * shared_width(tiles, k, first, last, me, rank);
-    if (count == 0) continue;
+  rooted_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
+    std::int64_t width = 0;
+    for (auto p = from; p != to; ++p) width += tiles.cols().size(p->index);
+    const std::int64_t count = step.count * width;
+    if (count == 0) return;
     receives_.emplace_back(MPI_REQUEST_NULL);
     mpi::check_mpi(MPI_Irecv(incoming_.data() + received, mpi::mpi_count(count, "qr: W partial"),
                              mpi::mpi_type<T>(), rank, mpi::tag::kQrPartial, comm, &receives_.back()), "MPI_Irecv");
     received += count;
-  }
+  });
   compute_partials(tiles, step, a, first, last);
-  for (int root = 0; root < tiles.num_ranks(); ++root)
-    if (root != me)
-      post_columns(tiles, step, first, last, root, me, root, true, mpi::tag::kQrPartial, comm,
-                   partial_sends_);
+  contributed_.for_each([&](int root, RankGroups::Iterator from, RankGroups::Iterator to) {
+    post_columns(tiles, step, from, to, root, true, mpi::tag::kQrPartial, comm, partial_sends_);
+  });
   wait_all(receives_);
   reduce_rooted(tiles, step, first, last);
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank)
-    if (rank != me)
-      post_columns(tiles, step, first, last, me, rank, rank, true, mpi::tag::kQrReduced, comm,
-                   sends_);
+  rooted_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
+    post_columns(tiles, step, from, to, rank, true, mpi::tag::kQrReduced, comm, sends_);
+  });
   // The partials leave w_ once their roots have posted the receives (first thing in their
   // call); only then may w_ receive the reduced columns in their place. The reduced columns
   // this rank sends are waited for last: a wait for them before posting this rank's own
   // receives could wait on a rank that waits the same way on this one.
   wait_all(partial_sends_);
-  for (int root = 0; root < tiles.num_ranks(); ++root)
-    if (root != me)
-      post_columns(tiles, step, first, last, root, me, root, false, mpi::tag::kQrReduced, comm,
-                   receives_);
+  contributed_.for_each([&](int root, RankGroups::Iterator from, RankGroups::Iterator to) {
+    post_columns(tiles, step, from, to, root, false, mpi::tag::kQrReduced, comm, receives_);
+  });
   wait_all(receives_);
   w_receives_.unpack();
   apply_reflectors(tiles, step, a, first, last);
@@ -210,18 +230,16 @@ void QrUpdate<T>::apply(const FactorizationTiles& tiles, const StepReflectors<T>
 
 template <typename T>
 void QrUpdate<T>::post_columns(const FactorizationTiles& tiles, const StepReflectors<T>& step,
-                               std::int64_t first, std::int64_t last, int root, int contributor,
-                               int peer, bool sending, int tag, MPI_Comm comm,
+                               RankGroups::Iterator from, RankGroups::Iterator to, int peer,
+                               bool sending, int tag, MPI_Comm comm,
                                std::vector<MPI_Request>& requests) {
-  const std::int64_t k = step.step, r = step.count;
+  const std::int64_t r = step.count;
   lengths_.clear();
   offsets_.clear();
-  for (std::int64_t j = first; j < last; ++j) {
-    if (tiles.owner(k, j) != root || !tiles.owns_tile_from_row(contributor, j, k)) continue;
-    lengths_.push_back(mpi::mpi_count(r * tiles.cols().size(j), "qr: W columns"));
-    offsets_.push_back(mpi::mpi_count(r * w_start_[static_cast<std::size_t>(j)], "qr: W offset"));
+  for (auto p = from; p != to; ++p) {
+    lengths_.push_back(mpi::mpi_count(r * tiles.cols().size(p->index), "qr: W columns"));
+    offsets_.push_back(mpi::mpi_count(r * w_start_[static_cast<std::size_t>(p->index)], "qr: W offset"));
   }
-  if (lengths_.empty()) return;
   requests.emplace_back(MPI_REQUEST_NULL);
   if (sending) {
     w_sends_.post(w_.data(), lengths_, offsets_, peer, tag, comm, &requests.back());
@@ -249,6 +267,7 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
           array_->local_col_from(last) - col, w_.data(), true);
     return;
   }
+  const FlopBatch batch;  // one simulated computation for the whole loop
   for (std::int64_t j = first; j < last; ++j) {
     const std::int64_t at = w_start_[static_cast<std::size_t>(j)];
     if (at < 0) continue;
@@ -280,18 +299,18 @@ void QrUpdate<T>::reduce_rooted(const FactorizationTiles& tiles, const StepRefle
                                 std::int64_t first, std::int64_t last) {
   const int me = tiles.my_rank();
   const std::int64_t k = step.step, r = step.count;
-  // The partials arrived contributor by contributor, each in increasing column order.
+  // The partials arrived contributor by contributor, each in increasing column order. Their
+  // sums read elements: none when no flop is computed (elements_are_copied).
   const T* partial = incoming_.data();
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == me) continue;
-    for (std::int64_t j = first; j < last; ++j) {
-      if (tiles.owner(k, j) != me || !tiles.owns_tile_from_row(rank, j, k)) continue;
-      T* w = w_.data() + r * w_start_[static_cast<std::size_t>(j)];
-      const std::int64_t count = r * tiles.cols().size(j);
-      for (std::int64_t e = 0; e < count; ++e) w[e] += partial[e];
-      partial += count;
-    }
-  }
+  if (elements_are_copied())
+    rooted_.for_each([&](int, RankGroups::Iterator from, RankGroups::Iterator to) {
+      for (auto p = from; p != to; ++p) {
+        T* w = w_.data() + r * w_start_[static_cast<std::size_t>(p->index)];
+        const std::int64_t count = r * tiles.cols().size(p->index);
+        for (std::int64_t e = 0; e < count; ++e) w[e] += partial[e];
+        partial += count;
+      }
+    });
   // W_j := op(T)·W_j, one TRMM per run of adjacent rooted columns.
   std::int64_t run_start = -1, run_width = 0;
   const auto flush = [&] {

@@ -177,6 +177,7 @@ struct RoutineResult {
   double planning_s = 0.0;  ///< real seconds of the run time's planner on rank 0
   double real_s = 0.0;      ///< real seconds of planning and both simulations
   double hetscal_s = 0.0, hetscal_model_s = 0.0, hetscal_balance = 1.0;
+  core::TimeBreakdown hetscal_model, cyclic_model;  ///< the model's parts of the two
   std::string cyclic;
   std::size_t cyclic_tile = 0;
   double cyclic_s = 0.0, cyclic_model_s = 0.0, cyclic_balance = 1.0;
@@ -232,11 +233,12 @@ RoutineResult compare_gemm(const Cluster& c, std::int64_t n) {
   r.plan = plan.candidate.label, r.tile = plan.candidate.tile;
   r.plan_ranks = plan.candidate.processors().size();
   announce_plan(c, r);
-  r.hetscal_model_s = bench::kernel_seconds(core::predict(c.platform, problem, plan.candidate));
+  const core::Prediction mine_predicted = core::predict(c.platform, problem, plan.candidate);
+  r.hetscal_model_s = bench::kernel_seconds(mine_predicted), r.hetscal_model = mine_predicted.time;
   const bench::SimulatedRun mine = simulate_gemm(*plan.a, *plan.b, *plan.c, n, c.relative);
   r.hetscal_s = mine.seconds, r.hetscal_balance = mine.balance;
   r.cyclic = cyclic.candidate.label, r.cyclic_tile = cyclic.candidate.tile;
-  r.cyclic_model_s = bench::kernel_seconds(cyclic);
+  r.cyclic_model_s = bench::kernel_seconds(cyclic), r.cyclic_model = cyclic.time;
   const auto d = cyclic_distribution(cyclic.candidate, n);
   const bench::SimulatedRun theirs = simulate_gemm(*d, *d, *d, n, c.relative);
   r.cyclic_s = theirs.seconds, r.cyclic_balance = theirs.balance;
@@ -298,12 +300,12 @@ RoutineResult compare_factorization(const Cluster& c, core::Routine routine, std
   r.plan = planned.candidate.label, r.tile = planned.candidate.tile;
   r.plan_ranks = planned.candidate.processors().size();
   announce_plan(c, r);
-  r.hetscal_model_s = bench::kernel_seconds(planned);
+  r.hetscal_model_s = bench::kernel_seconds(planned), r.hetscal_model = planned.time;
   const auto d = layout::distribution_of(planned.candidate, n, c.ranks);
   const bench::SimulatedRun mine = simulate_factorization(routine, planned.candidate, *d, c.relative);
   r.hetscal_s = mine.seconds, r.hetscal_balance = mine.balance;
   r.cyclic = cyclic.candidate.label, r.cyclic_tile = cyclic.candidate.tile;
-  r.cyclic_model_s = bench::kernel_seconds(cyclic);
+  r.cyclic_model_s = bench::kernel_seconds(cyclic), r.cyclic_model = cyclic.time;
   const auto cd = cyclic_distribution(cyclic.candidate, n);
   const bench::SimulatedRun theirs = simulate_factorization(routine, cyclic.candidate, *cd, c.relative);
   r.cyclic_s = theirs.seconds, r.cyclic_balance = theirs.balance;
@@ -321,10 +323,17 @@ core::Routine routine_named(const std::string& name) {
 void print_details(const RoutineResult& r) {
   std::printf("%-8s N=%lld plan: %s, tile %zu, %zu ranks, planned in %.2f s (real, rank 0; %.0f s real in all)\n",
               r.routine.c_str(), (long long)r.n, r.plan.c_str(), r.tile, r.plan_ranks, r.planning_s, r.real_s);
-  std::printf("%-8s   hetscal simulated %.4g s, model %.4g s, flop balance %.3f\n", "",
-              r.hetscal_s, r.hetscal_model_s, r.hetscal_balance);
-  std::printf("%-8s   %s tile %zu simulated %.4g s, model %.4g s, flop balance %.3f\n", "",
-              r.cyclic.c_str(), r.cyclic_tile, r.cyclic_s, r.cyclic_model_s, r.cyclic_balance);
+  const auto parts = [](const core::TimeBreakdown& t) {
+    char text[96];
+    std::snprintf(text, sizeof text, "compute %.4g + panel %.4g + messages %.4g", t.compute,
+                  t.panel, t.communication);
+    return std::string(text);
+  };
+  std::printf("%-8s   hetscal simulated %.4g s, model %.4g s (%s), flop balance %.3f\n", "",
+              r.hetscal_s, r.hetscal_model_s, parts(r.hetscal_model).c_str(), r.hetscal_balance);
+  std::printf("%-8s   %s tile %zu simulated %.4g s, model %.4g s (%s), flop balance %.3f\n", "",
+              r.cyclic.c_str(), r.cyclic_tile, r.cyclic_s, r.cyclic_model_s,
+              parts(r.cyclic_model).c_str(), r.cyclic_balance);
   std::fflush(stdout);
 }
 

@@ -1,0 +1,96 @@
+// How the factorisations list a step's messages without a pass over every rank per column
+// (detail::RankGroups, FactorizationTiles::for_each_rank_from_row), and FlopBatch's counts.
+// Local to each rank: no message is sent.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "kernels/factorization_tiles.hpp"
+#include "kernels/flop_counter.hpp"
+#include "kernels/rank_groups.hpp"
+#include "layout/pattern_distribution.hpp"
+
+namespace hetscal::kernels::detail {
+namespace {
+
+TEST(RankGroups, VisitsRanksIncreasingAndIndicesIncreasingWithinEach) {
+  RankGroups groups;
+  groups.reserve(6);
+  for (const auto& [rank, index] : std::vector<std::pair<int, std::int64_t>>{
+           {3, 7}, {1, 9}, {3, 2}, {0, 4}, {1, 1}, {3, 5}})
+    groups.add(rank, index);
+  std::vector<std::pair<int, std::vector<std::int64_t>>> seen;
+  groups.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
+    std::vector<std::int64_t> indices;
+    for (auto p = from; p != to; ++p) indices.push_back(p->index);
+    seen.emplace_back(rank, indices);
+  });
+  const std::vector<std::pair<int, std::vector<std::int64_t>>> expected{
+      {0, {4}}, {1, {1, 9}}, {3, {2, 5, 7}}};
+  EXPECT_EQ(seen, expected);
+  groups.clear();
+  EXPECT_TRUE(groups.empty());
+  int calls = 0;
+  groups.for_each([&](int, RankGroups::Iterator, RankGroups::Iterator) { ++calls; });
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(RankGroups, RefusesMorePairsThanReserved) {
+  RankGroups groups;
+  groups.reserve(1);
+  std::size_t room = 0;  // the reserve may round up: fill what it gave
+  for (; room < 64; ++room) {
+    try {
+      groups.add(0, static_cast<std::int64_t>(room));
+    } catch (const std::logic_error&) {
+      break;
+    }
+  }
+  EXPECT_GE(room, std::size_t{1});
+  EXPECT_LT(room, std::size_t{64});
+}
+
+// Every rank's view of a pattern's columns: for_each_rank_from_row(j, row) visits exactly the
+// ranks owning a tile (i, j), i >= row, each once.
+TEST(FactorizationTiles, RanksFromARowAreTheOwnersAtOrBelowIt) {
+  // 3×4 pattern over 5 ranks on 11×9 tiles of 2 (last ones partial).
+  const layout::PatternDistribution d(layout::TileSplit(21, 2), layout::TileSplit(17, 2), 3, 4,
+                                      {0, 1, 2, 3, 4, 0, 1, 2, 3, 3, 4, 0}, 5);
+  const FactorizationTiles tiles(d, 2, LuPanelRank::DiagonalOwner, {});
+  for (std::int64_t j = 0; j < d.cols().count(); ++j) {
+    for (std::int64_t row = 0; row <= d.rows().count(); ++row) {
+      std::multiset<int> visited;
+      tiles.for_each_rank_from_row(j, row, [&](int rank) { visited.insert(rank); });
+      std::multiset<int> expected;
+      for (int rank = 0; rank < d.num_ranks(); ++rank) {
+        bool owns = false;
+        for (std::int64_t i = row; i < d.rows().count(); ++i) owns = owns || d.owner({i, j}) == rank;
+        if (owns) expected.insert(rank);
+        EXPECT_EQ(owns, tiles.owns_tile_from_row(rank, j, row)) << "column " << j << " row " << row;
+      }
+      EXPECT_EQ(visited, expected) << "column " << j << " row " << row;
+    }
+  }
+}
+
+TEST(FlopBatch, CountsEveryCallInsideIt) {
+  reset_flops();
+  {
+    const FlopBatch outer;
+    account_flops(3.0);
+    {
+      const FlopBatch inner;
+      account_flops(4.0);
+    }
+    account_flops(5.0);
+  }
+  account_flops(1.0);
+  EXPECT_EQ(local_flops(), 13.0);
+  reset_flops();
+}
+
+}  // namespace
+}  // namespace hetscal::kernels::detail
