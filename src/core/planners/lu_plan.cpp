@@ -1,6 +1,8 @@
 #include "core/planners/lu_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "core/patterns/pattern_2dbc.hpp"
 #include "core/patterns/pattern_cost.hpp"
 #include "core/patterns/pattern_g2dbc.hpp"
+#include "core/patterns/pattern_hetero.hpp"
 #include "core/planners/cholesky_ordering.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/time_models/panel_chain_bound.hpp"
@@ -51,7 +54,8 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
         const std::vector<double> even(q, 1.0);
         for (std::size_t nb : tiles())
           add_grid(LuLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
-                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed, steps_bound(nb, even)},
+                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed,
+                    steps_bound(nb, speed, cyclic_rows(nb, p), even)},
                    T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
@@ -66,7 +70,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                                                                             plan->shares.r, plan->shares.c),
                                                         matrix);
                     },
-                    speed, steps_bound(nb, plan->shares.c)},
+                    speed, steps_bound(nb, speed, apportioned_rows(nb, plan->shares.r), plan->shares.c)},
                    0.0, mixes);
       }
     }
@@ -118,9 +122,39 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   }
 
  private:
-  /// What a grid's panels cost at least, from its tile and column shares.
-  double steps_bound(std::size_t tile, const std::vector<double>& col_shares) const {
-    return cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares);
+  /// What a grid's steps cost at least, from its tile, summed speed and shares: the chain of
+  /// its panels, or its updates at perfect balance plus the column messages every step's
+  /// window holds before them (at a thousand processors on a slow network, the U or W
+  /// messages of tall grids rule out most candidates before they are built).
+  double steps_bound(std::size_t tile, double speed, const SketchRows& rows,
+                     const std::vector<double>& col_shares) const {
+    Problem problem;
+    problem.routine = routine_;
+    problem.m = shape_.rows;
+    problem.n = shape_.cols;
+    const double window = compute_lower_bound(platform_, problem, tile, speed) +
+                          cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, rows, col_shares.size());
+    return std::max(cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares), window);
+  }
+
+  std::size_t tile_rows(std::size_t tile) const { return (shape_.rows + tile - 1) / tile; }
+
+  /// The rows of 2DBC: tile rows dealt cyclically over p grid rows.
+  SketchRows cyclic_rows(std::size_t tile, std::size_t p) const {
+    SketchRows rows{std::vector<double>(p, 1.0), std::vector<std::size_t>(p, tile_rows(tile) / p)};
+    for (std::size_t a = 0; a < tile_rows(tile) % p; ++a) ++rows.tiles[a];
+    return rows;
+  }
+
+  /// The rows of a heterogeneous grid, apportioned as suffix_balanced_order does; none (no
+  /// bound) for shares it would refuse, which the build reports.
+  SketchRows apportioned_rows(std::size_t tile, const std::vector<double>& shares) const {
+    for (double share : shares)
+      if (!(share > 0.0) || !std::isfinite(share)) return {};
+    SketchRows rows{shares, {}};
+    for (std::int64_t count : apportion(shares, static_cast<std::int64_t>(tile_rows(tile))))
+      rows.tiles.push_back(static_cast<std::size_t>(count));
+    return rows;
   }
 
   void add_grid(LuLayoutKind kind, Candidate sketch, DeferredCandidate deferred, double T, bool columns_mix) {

@@ -1,6 +1,7 @@
 #include "core/time_models/panel_chain_bound.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <functional>
@@ -82,6 +83,28 @@ double panel_chain_seconds(const Platform& platform, Routine routine, const Pane
 
 std::size_t tiles_over(std::size_t extent, std::size_t tile) { return (extent + tile - 1) / tile; }
 
+/// How many of the last tiles of suffix_balanced_order (or of a cyclic order, equal shares)
+/// hold every class's last one: every class's first chunk of the forward greedy comes after
+/// at most ⌊t_j/t_k⌋ + 1 chunks of each class k (t = 1/share), so, reversed, its last tile is
+/// within the last Σ share / share_j + classes; caps (the classes' counts) only remove chunks
+/// before it. 0 when a share is not positive and finite.
+double last_tile_window(const std::vector<double>& shares) {
+  double total = 0.0, smallest = std::numeric_limits<double>::infinity();
+  for (double share : shares) {
+    if (!(share > 0.0) || !std::isfinite(share)) return 0.0;
+    total += share;
+    smallest = std::min(smallest, share);
+  }
+  return total / smallest + static_cast<double>(shares.size());
+}
+
+/// Σ_{j=1}^{J} ⌈j/q⌉ in closed form: the largest column class's trailing tile columns over
+/// the steps that leave J, J − 1, …, 1 of them.
+double ceiling_sum(std::size_t J, std::size_t q) {
+  const double a = static_cast<double>(J / q), r = static_cast<double>(J % q);
+  return static_cast<double>(q) * a * (a + 1.0) / 2.0 + r * (a + 1.0);
+}
+
 }  // namespace
 
 double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout) {
@@ -102,19 +125,10 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
                                          std::size_t tile, const std::vector<double>& col_shares) {
   if (routine != Routine::LU && routine != Routine::QR) return 0.0;
   if (tile == 0 || col_shares.empty() || shape.rows == 0 || shape.cols == 0) return 0.0;
-  double total = 0.0, smallest = std::numeric_limits<double>::infinity();
-  for (double share : col_shares) {
-    if (!(share > 0.0) || !std::isfinite(share)) return 0.0;
-    total += share;
-    smallest = std::min(smallest, share);
-  }
-  // Every class's first chunk of the forward greedy comes after at most ⌊t_j/t_k⌋ + 1 chunks
-  // of each class k (t = 1/share), so, reversed, its last tile column is within the last
-  // Σ share / share_j + q columns; caps (the classes' counts) only remove chunks before it.
-  const double window = total / smallest + static_cast<double>(col_shares.size());
+  const double window = last_tile_window(col_shares);
   const std::size_t tile_cols = tiles_over(shape.cols, tile);
   // Fewer columns than that: a class may have none, and no cheap bound holds.
-  if (static_cast<double>(tile_cols) < 2.0 * window) return 0.0;
+  if (window == 0.0 || static_cast<double>(tile_cols) < 2.0 * window) return 0.0;
   PanelChain chain;
   chain.tile = tile;
   const double nb = static_cast<double>(tile);  // the faster grouping: a bound for both
@@ -125,6 +139,48 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
   chain.distinct = col_shares.size();  // a grid row's processors are distinct
   chain.last.assign(col_shares.size(), tile_cols - static_cast<std::size_t>(std::ceil(window)));
   return panel_chain_seconds(platform, routine, chain);
+}
+
+double cartesian_column_message_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
+                                            std::size_t tile, const SketchRows& rows, std::size_t grid_cols) {
+  if (routine != Routine::LU && routine != Routine::QR) return 0.0;
+  const std::size_t p = rows.tiles.size(), q = grid_cols;
+  if (tile == 0 || p < 2 || rows.shares.size() != p || q == 0 || shape.rows == 0 || shape.cols == 0) return 0.0;
+  using Index = std::int64_t;
+  const auto tile_rows = static_cast<Index>(tiles_over(shape.rows, tile));
+  const auto tile_cols = static_cast<Index>(tiles_over(shape.cols, tile));
+  // From R = `everyone` tile rows below k on, every row class has one of them (the last
+  // Σ share / share_min + p tile rows hold every class's last: see the panel chain's columns).
+  const double window = last_tile_window(rows.shares);
+  const Index everyone = window > 0.0 ? static_cast<Index>(std::ceil(window)) : tile_rows;
+  // Steps k < K leave a trailing tile column; their R = tile_rows − 1 − k lie in
+  // [tile_rows − K, tile_rows − 1], and J = R + (tile_cols − tile_rows) trailing columns.
+  const Index K = std::min(static_cast<Index>(tiles_over(std::min(shape.rows, shape.cols), tile)), tile_cols - 1);
+  const Index shift = tile_cols - tile_rows;
+  const double nb = static_cast<double>(tile);
+  const double tile_seconds = nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s;
+  // Steps whose R lies in [low, high], each with `receivers` besides the rank at row k.
+  const auto run = [&](Index low, Index high, std::size_t receivers) {
+    low = std::max(low, tile_rows - K);
+    high = std::min(high, tile_rows - 1);
+    if (low > high || receivers == 0) return 0.0;
+    const double steps = static_cast<double>(high - low + 1);
+    const double tiles = ceiling_sum(static_cast<std::size_t>(high + shift), q) -
+                         ceiling_sum(static_cast<std::size_t>(low + shift - 1), q);
+    return static_cast<double>(receivers) * (steps * platform.network.latency_s + tiles * tile_seconds);
+  };
+  std::vector<std::size_t> largest = rows.tiles;
+  std::sort(largest.begin(), largest.end(), std::greater<>());
+  // Run m: R in (Σ of the m − 1 largest, Σ of the m largest] holds m classes or more.
+  double seconds = run(everyone, tile_rows, p - 1);
+  Index before = 0;
+  for (std::size_t m = 1; m <= p && before < std::min(everyone, tile_rows) - 1; ++m) {
+    const Index through = before + static_cast<Index>(largest[m - 1]);
+    seconds += run(before + 1, std::min(through, everyone - 1), m - 1);
+    before = through;
+  }
+  const double messages = routine == Routine::LU ? 1.0 : 2.0;  // U; QR: W there and back
+  return kSampledMessageAllowance * messages * seconds;
 }
 
 }  // namespace hetscal::core
