@@ -12,6 +12,12 @@ namespace {
 
 constexpr double kBytesPerElement = 8.0;  // double precision, as the step models
 
+/// Column classes whose last tile column is at `position`.
+struct LastColumns {
+  std::size_t position = 0;
+  std::size_t classes = 0;
+};
+
 /// The fewest distinct ranks in one row class of the owner table.
 std::size_t fewest_distinct_per_row(const TileOwnership& layout, std::size_t processors) {
   std::vector<std::size_t> stamp(processors, layout.rows);  // the row that last counted a rank
@@ -25,8 +31,9 @@ std::size_t fewest_distinct_per_row(const TileOwnership& layout, std::size_t pro
   return fewest;
 }
 
-/// Per column class, the position of its last tile column, latest first.
-std::vector<std::size_t> last_columns(const TileOwnership& layout) {
+/// The positions of the column classes' last tile columns, latest first, each with the
+/// number of classes whose last it is.
+std::vector<LastColumns> last_columns(const TileOwnership& layout) {
   std::vector<std::size_t> last(layout.cols, 0);
   std::vector<bool> seen(layout.cols, false);
   for (std::size_t t = 0; t < layout.col_class.size(); ++t) last[layout.col_class[t]] = t, seen[layout.col_class[t]] = true;
@@ -34,7 +41,12 @@ std::vector<std::size_t> last_columns(const TileOwnership& layout) {
   for (std::size_t b = 0; b < layout.cols; ++b)
     if (seen[b]) present.push_back(last[b]);
   std::sort(present.begin(), present.end(), std::greater<>());
-  return present;
+  std::vector<LastColumns> runs;
+  for (std::size_t position : present) {
+    if (runs.empty() || runs.back().position != position) runs.push_back({position, 0});
+    ++runs.back().classes;
+  }
+  return runs;
 }
 
 /// What the panel chain depends on, whatever the layout's form.
@@ -45,7 +57,7 @@ struct PanelChain {
   std::size_t steps = 0;      ///< panels: tile columns over min(M, N)
   std::size_t classes = 0;    ///< column classes of the layout
   std::size_t distinct = 0;   ///< fewest distinct ranks in one row class
-  std::vector<std::size_t> last;  ///< per column class present, its last tile column, latest first
+  std::vector<LastColumns> last;  ///< the classes present by their last tile column, latest first
 };
 
 /// Σ (R − k) over k = a … b − 1: the panel tiles of those steps.
@@ -68,11 +80,14 @@ double panel_chain_seconds(const Platform& platform, Routine routine, const Pane
   const double flops = routine == Routine::LU ? (tiles - count / 3.0) * cube : (3.0 * tiles - count) * cube;
   double seconds = flops / rate;
   // Deliveries: (h − 1) tiles to each of the row's other ranks still holding trailing tiles.
-  const std::vector<std::size_t>& last = chain.last;  // latest first
-  std::size_t remaining = last.size(), k = 0;
+  // Classes are gone once k reaches their last tile column, a run of them at a time: O(runs),
+  // one for a grid's sketch, however many columns it has.
+  const std::vector<LastColumns>& last = chain.last;  // latest first
+  std::size_t runs = last.size(), remaining = 0, k = 0;
+  for (const LastColumns& run : last) remaining += run.classes;
   while (k < steps) {
-    while (remaining > 0 && last[remaining - 1] <= k) --remaining;
-    const std::size_t end = remaining > 0 ? std::min(steps, last[remaining - 1]) : steps;
+    while (runs > 0 && last[runs - 1].position <= k) remaining -= last[--runs].classes;
+    const std::size_t end = runs > 0 ? std::min(steps, last[runs - 1].position) : steps;
     const std::size_t gone = chain.classes - remaining;
     const double readers = chain.distinct > gone + 1 ? static_cast<double>(chain.distinct - gone - 1) : 0.0;
     seconds += (panel_tiles(chain.tile_rows, k, end) - static_cast<double>(end - k)) * readers * tile_seconds;
@@ -137,7 +152,7 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
   chain.steps = tiles_over(std::min(shape.rows, shape.cols), tile);
   chain.classes = col_shares.size();
   chain.distinct = col_shares.size();  // a grid row's processors are distinct
-  chain.last.assign(col_shares.size(), tile_cols - static_cast<std::size_t>(std::ceil(window)));
+  chain.last = {{tile_cols - static_cast<std::size_t>(std::ceil(window)), col_shares.size()}};
   return panel_chain_seconds(platform, routine, chain);
 }
 
