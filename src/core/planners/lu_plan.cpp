@@ -1,8 +1,6 @@
 #include "core/planners/lu_plan.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -11,7 +9,6 @@
 #include "core/patterns/pattern_2dbc.hpp"
 #include "core/patterns/pattern_cost.hpp"
 #include "core/patterns/pattern_g2dbc.hpp"
-#include "core/patterns/pattern_hetero.hpp"
 #include "core/planners/cholesky_ordering.hpp"
 #include "core/planners/model_candidates.hpp"
 #include "core/time_models/panel_chain_bound.hpp"
@@ -51,11 +48,11 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
         const double T = block_cyclic_cost(static_cast<int>(p), static_cast<int>(q), Factorization::LU);
         const std::string label = label_of(LuLayoutKind::BlockCyclic, p, q);
         const bool mixes = columns_mix_speeds(platform_, p, q, fastest);
-        const std::vector<double> even(q, 1.0);
+        const std::vector<double> even(q, 1.0), even_rows(p, 1.0);
         for (std::size_t nb : tiles())
           add_grid(LuLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
                    {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed,
-                    steps_bound(nb, speed, cyclic_rows(nb, p), even)},
+                    steps_bound(nb, speed, even_rows, even)},
                    T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
@@ -70,7 +67,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                                                                             plan->shares.r, plan->shares.c),
                                                         matrix);
                     },
-                    speed, steps_bound(nb, speed, apportioned_rows(nb, plan->shares.r), plan->shares.c)},
+                    speed, steps_bound(nb, speed, plan->shares.r, plan->shares.c)},
                    0.0, mixes);
       }
     }
@@ -126,35 +123,16 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   /// its panels, or its updates at perfect balance plus the column messages every step's
   /// window holds before them (at a thousand processors on a slow network, the U or W
   /// messages of tall grids rule out most candidates before they are built).
-  double steps_bound(std::size_t tile, double speed, const SketchRows& rows,
+  double steps_bound(std::size_t tile, double speed, const std::vector<double>& row_shares,
                      const std::vector<double>& col_shares) const {
     Problem problem;
     problem.routine = routine_;
     problem.m = shape_.rows;
     problem.n = shape_.cols;
     const double window = compute_lower_bound(platform_, problem, tile, speed) +
-                          cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, rows, col_shares.size());
+                          cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, row_shares,
+                                                               col_shares.size());
     return std::max(cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares), window);
-  }
-
-  std::size_t tile_rows(std::size_t tile) const { return (shape_.rows + tile - 1) / tile; }
-
-  /// The rows of 2DBC: tile rows dealt cyclically over p grid rows.
-  SketchRows cyclic_rows(std::size_t tile, std::size_t p) const {
-    SketchRows rows{std::vector<double>(p, 1.0), std::vector<std::size_t>(p, tile_rows(tile) / p)};
-    for (std::size_t a = 0; a < tile_rows(tile) % p; ++a) ++rows.tiles[a];
-    return rows;
-  }
-
-  /// The rows of a heterogeneous grid, apportioned as suffix_balanced_order does; none (no
-  /// bound) for shares it would refuse, which the build reports.
-  SketchRows apportioned_rows(std::size_t tile, const std::vector<double>& shares) const {
-    for (double share : shares)
-      if (!(share > 0.0) || !std::isfinite(share)) return {};
-    SketchRows rows{shares, {}};
-    for (std::int64_t count : apportion(shares, static_cast<std::int64_t>(tile_rows(tile))))
-      rows.tiles.push_back(static_cast<std::size_t>(count));
-    return rows;
   }
 
   void add_grid(LuLayoutKind kind, Candidate sketch, DeferredCandidate deferred, double T, bool columns_mix) {

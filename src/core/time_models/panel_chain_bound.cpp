@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <functional>
 #include <vector>
 
@@ -157,17 +158,21 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
 }
 
 double cartesian_column_message_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
-                                            std::size_t tile, const SketchRows& rows, std::size_t grid_cols) {
+                                            std::size_t tile, const std::vector<double>& row_shares,
+                                            std::size_t grid_cols) {
   if (routine != Routine::LU && routine != Routine::QR) return 0.0;
-  const std::size_t p = rows.tiles.size(), q = grid_cols;
-  if (tile == 0 || p < 2 || rows.shares.size() != p || q == 0 || shape.rows == 0 || shape.cols == 0) return 0.0;
+  const std::size_t p = row_shares.size(), q = grid_cols;
+  const double window = last_tile_window(row_shares);
+  if (tile == 0 || p < 2 || window == 0.0 || q == 0 || shape.rows == 0 || shape.cols == 0) return 0.0;
   using Index = std::int64_t;
   const auto tile_rows = static_cast<Index>(tiles_over(shape.rows, tile));
   const auto tile_cols = static_cast<Index>(tiles_over(shape.cols, tile));
-  // From R = `everyone` tile rows below k on, every row class has one of them (the last
-  // Σ share / share_min + p tile rows hold every class's last: see the panel chain's columns).
-  const double window = last_tile_window(rows.shares);
-  const Index everyone = window > 0.0 ? static_cast<Index>(std::ceil(window)) : tile_rows;
+  // A row class holds at most ⌊quota⌋ + 1 tile rows (apportioned by largest remainder), so
+  // R tile rows below k hold at least ⌈R / most⌉ classes, and all p from R = `everyone` on.
+  const double largest = *std::max_element(row_shares.begin(), row_shares.end());
+  const double total = std::accumulate(row_shares.begin(), row_shares.end(), 0.0);
+  const auto most = static_cast<Index>(std::floor(static_cast<double>(tile_rows) * largest / total)) + 1;
+  const auto everyone = static_cast<Index>(std::ceil(window));
   // Steps k < K leave a trailing tile column; their R = tile_rows − 1 − k lie in
   // [tile_rows − K, tile_rows − 1], and J = R + (tile_cols − tile_rows) trailing columns.
   const Index K = std::min(static_cast<Index>(tiles_over(std::min(shape.rows, shape.cols), tile)), tile_cols - 1);
@@ -175,25 +180,20 @@ double cartesian_column_message_lower_bound(const Platform& platform, Routine ro
   const double nb = static_cast<double>(tile);
   const double tile_seconds = nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s;
   // Steps whose R lies in [low, high], each with `receivers` besides the rank at row k.
-  const auto run = [&](Index low, Index high, std::size_t receivers) {
+  const auto run = [&](Index low, Index high, Index receivers) {
     low = std::max(low, tile_rows - K);
     high = std::min(high, tile_rows - 1);
-    if (low > high || receivers == 0) return 0.0;
+    if (low > high || receivers <= 0) return 0.0;
     const double steps = static_cast<double>(high - low + 1);
     const double tiles = ceiling_sum(static_cast<std::size_t>(high + shift), q) -
                          ceiling_sum(static_cast<std::size_t>(low + shift - 1), q);
     return static_cast<double>(receivers) * (steps * platform.network.latency_s + tiles * tile_seconds);
   };
-  std::vector<std::size_t> largest = rows.tiles;
-  std::sort(largest.begin(), largest.end(), std::greater<>());
-  // Run m: R in (Σ of the m − 1 largest, Σ of the m largest] holds m classes or more.
-  double seconds = run(everyone, tile_rows, p - 1);
-  Index before = 0;
-  for (std::size_t m = 1; m <= p && before < std::min(everyone, tile_rows) - 1; ++m) {
-    const Index through = before + static_cast<Index>(largest[m - 1]);
-    seconds += run(before + 1, std::min(through, everyone - 1), m - 1);
-    before = through;
-  }
+  double seconds = run(everyone, tile_rows, static_cast<Index>(p) - 1);
+  // Below `everyone`, runs of `most` values of R with m classes: O(min(p, everyone / most)).
+  const Index below = std::min({everyone, tile_rows, static_cast<Index>(p) * most + 1});
+  for (Index m = 2; (m - 1) * most + 1 < below; ++m)
+    seconds += run((m - 1) * most + 1, std::min(m * most, below - 1), m - 1);
   const double messages = routine == Routine::LU ? 1.0 : 2.0;  // U; QR: W there and back
   return kSampledMessageAllowance * messages * seconds;
 }
