@@ -153,6 +153,36 @@ TEST(QrSteps, SharedBusCountsEveryReductionMessage) {
               1e-9);
 }
 
+// A switched network and a 4×1 pattern: every step's root takes in the other ranks'
+// partials, one after another on its link, and sends W back the same way. With free flops
+// the partials all come at once, so the queues show whole (2 latencies per contributor);
+// with one rank far slower the others' partials have gone through before it has made its
+// own, so less shows, but at least its own round trip.
+TEST(QrSteps, TheExchangeShowsWhereThePartialsComeTogether) {
+  const double latency = 1.0e-3;
+  const auto communication = [&](double slow_speed) {
+    Platform platform;
+    for (double s : {1.0e30, 1.0e30, 1.0e30, slow_speed}) platform.processors.push_back({s, 1.0e12});
+    platform.network = {latency, 1.0e30, NetworkKind::Switched, {}};
+    return simulate_qr(platform, pattern_ownership(MatrixShape{16, 16}, 1, 4, 1, {0, 1, 2, 3}),
+                       PanelRank::DiagonalOwner)
+        .communication;
+  };
+  const TileOwnership t = pattern_ownership(MatrixShape{16, 16}, 1, 4, 1, {0, 1, 2, 3});
+  double together = 0.0, round_trips = 0.0;
+  for (std::size_t k = 0; k < 16; ++k) {
+    const std::vector<double> w = brute_force_step(t, std::vector<double>(4, 1.0e30),
+                                                   PanelRank::DiagonalOwner, k).w;
+    const auto contributors = std::count_if(w.begin(), w.end(), [](double v) { return v > 0.0; });
+    together += 2.0 * static_cast<double>(contributors) * latency;
+    if (contributors > 0) round_trips += 2.0 * latency;
+  }
+  EXPECT_NEAR(communication(1.0e30), together, 1e-12);
+  const double apart = communication(1.0e3);  // its flops take seconds, its messages 1 ms
+  EXPECT_LT(apart, together - 5.0 * latency);
+  EXPECT_GE(apart, round_trips - 1e-12);
+}
+
 // PDGEQRF on the caller's layout: per panel column two latency-bound collectives over the
 // process column (the norm, PDLARF's w = vᴴA), so a process column of 4 pays per column
 // what one of 1 does not.

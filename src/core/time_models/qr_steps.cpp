@@ -109,10 +109,66 @@ PanelSeconds panel_seconds(const Platform& platform, const QrStepLoad& load, dou
           delivery.time() + broadcast_time(platform.network, platform.size(), tau_and_t_bytes)};
 }
 
+/// A message waiting for a link: ready at `ready`, `seconds` on the link.
+struct Transfer {
+  double ready = 0.0;
+  double seconds = 0.0;
+  std::size_t link = 0;
+  const PairMessage* message = nullptr;
+};
+
+/// Serves `transfers` link by link, in the order they are ready, one after another on each
+/// link, and calls done(transfer, when it is through).
+template <typename Done>
+void serve_in_turn(std::vector<Transfer>& transfers, Done&& done) {
+  std::sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return a.link != b.link ? a.link < b.link : a.ready < b.ready;
+  });
+  double busy_until = 0.0;
+  for (std::size_t t = 0; t < transfers.size(); ++t) {
+    if (t == 0 || transfers[t].link != transfers[t - 1].link) busy_until = 0.0;
+    busy_until = std::max(busy_until, transfers[t].ready) + transfers[t].seconds;
+    done(transfers[t], busy_until);
+  }
+}
+
+/// When the last rank is done with a step whose ranks start together: each makes its
+/// partials (half its flops), the partials queue for their root's link (its node's, where
+/// the network has nodes) as they come, each root sends W back once all of its partials are
+/// in, again queueing on its link, and each rank then updates (the other half). Where the
+/// contributors finish their partials together (a grid column of balanced ranks), the
+/// queues show; where they finish apart, only the slowest rank's own round trip does.
+double exchange_finish(const Network& network, const std::vector<PairMessage>& partials,
+                       const std::vector<double>& compute, double tile_bytes) {
+  const auto half = [&](std::size_t x) { return 0.5 * compute[x]; };
+  const auto link_of = [&](std::size_t x) { return network.node_of.empty() ? x : network.node_of[x]; };
+  const auto seconds = [&](const PairMessage& m) { return network.message_time(m.tiles * tile_bytes); };
+  std::vector<Transfer> transfers;
+  transfers.reserve(partials.size());
+  for (const PairMessage& m : partials) transfers.push_back({half(m.from), seconds(m), link_of(m.to), &m});
+  std::vector<double> reduced(compute.size(), 0.0);  // a root's partials all in, its own made
+  for (std::size_t x = 0; x < compute.size(); ++x) reduced[x] = half(x);
+  serve_in_turn(transfers, [&](const Transfer& t, double through) {
+    reduced[t.message->to] = std::max(reduced[t.message->to], through);
+  });
+  std::vector<double> has_w = reduced;  // a rank's W columns all there: its own, and back
+  for (Transfer& t : transfers) t.ready = reduced[t.message->to];
+  serve_in_turn(transfers, [&](const Transfer& t, double through) {
+    has_w[t.message->from] = std::max(has_w[t.message->from], through);
+  });
+  double finish = 0.0;
+  for (std::size_t x = 0; x < compute.size(); ++x) finish = std::max(finish, has_w[x] + half(x));
+  return finish;
+}
+
 /// What a step does besides its panel: the W messages there and back, and every rank's
-/// flops (partials 2nb³ and update 2nb³ per trailing tile, Tᴴ·W nb³ per rooted column).
+/// flops (partials 2nb³ and update 2nb³ per trailing tile, Tᴴ·W nb³ per rooted column). The
+/// messages count what the exchange adds to the slowest rank's flops (exchange_finish), or
+/// what the busiest link's whole traffic exceeds them by. In SimGrid on 64 ranks (N =
+/// 16,384, tile 64, a heterogeneous pattern) a step lasted its slowest rank's flops plus
+/// 0–2 ms where the busiest link's messages took 3–5 ms; on a 16×8 grid they showed.
 struct StepWork {
-  double messages = 0.0;
+  double messages = 0.0;        ///< seconds the exchange adds to the slowest rank's flops
   std::vector<double> compute;  ///< seconds per processor
   double slowest_compute() const { return *std::max_element(compute.begin(), compute.end()); }
   double exposed() const { return 0.0; }  ///< the root's Tᴴ·W counts with its update
@@ -127,11 +183,14 @@ StepWork step_work(const Platform& platform, const QrStepLoad& load, double nb, 
     partials.message(m.from, m.to, m.tiles * tile_bytes);
     back.message(m.to, m.from, m.tiles * tile_bytes);
   }
-  StepWork work{partials.time() + back.time(), {}};
+  StepWork work;
   for (std::size_t x = 0; x < platform.size(); ++x) {
     const double flops = (4.0 * load.update_tiles[x] + load.root_columns[x]) * cube;
     work.compute.push_back(flops / (platform.processors[x].speed_flops * efficiency));
   }
+  const double slowest = work.slowest_compute();
+  const double exchange = exchange_finish(platform.network, load.w_partials, work.compute, tile_bytes);
+  work.messages = std::max({0.0, exchange - slowest, partials.time() + back.time() - slowest});
   return work;
 }
 
