@@ -120,18 +120,21 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
 
  private:
   /// What a grid's steps cost at least, from its tile, summed speed and shares: the chain of
-  /// its panels, or its updates at perfect balance plus the column messages every step's
-  /// window holds before them (at a thousand processors on a slow network, the U or W
-  /// messages of tall grids rule out most candidates before they are built).
+  /// its panels, or its updates at perfect balance and the column messages every step's
+  /// window holds (at a thousand processors on a slow network, the U or W messages of tall
+  /// grids rule out most candidates before they are built). LU's window runs the U messages
+  /// before the updates, so the two add up; QR's overlaps the W exchange with the flops
+  /// (qr_steps.cpp), so only the larger counts.
   double steps_bound(std::size_t tile, double speed, const std::vector<double>& row_shares,
                      const std::vector<double>& col_shares) const {
     Problem problem;
     problem.routine = routine_;
     problem.m = shape_.rows;
     problem.n = shape_.cols;
-    const double window = compute_lower_bound(platform_, problem, tile, speed) +
-                          cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, row_shares,
-                                                               col_shares.size());
+    const double compute = compute_lower_bound(platform_, problem, tile, speed);
+    const double messages =
+        cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, row_shares, col_shares.size());
+    const double window = routine_ == Routine::LU ? compute + messages : std::max(compute, messages);
     return std::max(cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares), window);
   }
 

@@ -46,8 +46,9 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
 /// `row_shares`, tile rows dealt in suffix_balanced_order of them (cholesky_ordering.hpp:
 /// apportioned by largest remainder), or cyclically for equal shares (2DBC), tile `tile` on
 /// an M×N matrix (`shape`): found from the sketch, like cartesian_panel_chain_lower_bound.
-/// Every step's window (lookahead_steps.hpp) holds these messages before its update, so the
-/// bound adds to the update's compute bound. In step k, some column class has ⌈J/q⌉ of the J
+/// Every step's window (lookahead_steps.hpp) holds these messages: LU's before its update,
+/// so the bound adds to the update's compute bound; QR's alongside its flops (the W exchange
+/// overlaps them, qr_steps.cpp), so it bounds the window on its own. In step k, some column class has ⌈J/q⌉ of the J
 /// trailing tile columns, and the rank at its tile row k (LU's row block solver, QR's W root)
 /// exchanges them with every other rank of its column holding a tile row below k: LU sends U
 /// there, QR receives the partial W and sends W back (two messages). The R tile rows below k
