@@ -155,6 +155,32 @@ TEST(Pruning, APrunedCandidateCouldNotHaveWon) {
   EXPECT_GT(pruned, 0u);  // the bound did prune: the test checked something
 }
 
+// The bound a sketch carries into the pricing order (DeferredCandidate::steps_bound: the
+// panel chain, or the updates plus the column messages) never exceeds its candidate's price,
+// so a grid ruled out on it unbuilt could not have won: on the random platforms, and on 48
+// processors behind a slow network, where the column messages rule out the tall grids.
+TEST(Pruning, ASketchBoundNeverExceedsItsCandidatesPrice) {
+  std::vector<RandomCase> cases;
+  for (unsigned seed = 1; seed <= 6; ++seed) cases.push_back(random_case(seed));
+  cases.push_back({planner_platform(three_generations(48), 1.0e7), 3000});
+  std::size_t above_updates = 0;
+  for (const RandomCase& c : cases) {
+    for (Routine routine : {Routine::LU, Routine::QR}) {
+      const PlanCandidates<LuLayoutKind> listed =
+          lu_plan_candidates(routine, c.platform, c.n, c.n, squarest_caller(c.platform.size()));
+      for (const auto& candidate : listed.built) {
+        if (!candidate.deferred.build) continue;
+        const Prediction p = predict(c.platform, listed.problem, candidate.deferred.build());
+        EXPECT_LE(candidate.deferred.steps_bound, p.total_s() * (1.0 + 1e-12)) << candidate.prediction.candidate.label;
+        const double updates = compute_lower_bound(c.platform, listed.problem, candidate.prediction.candidate.tile,
+                                                   candidate.deferred.speed_flops);
+        above_updates += candidate.deferred.steps_bound > 2.0 * updates;
+      }
+    }
+  }
+  EXPECT_GT(above_updates, 100u);  // the bounds rule out more than the updates alone would
+}
+
 // The bound's update work, summed step by step as the step models count it (whole trailing
 // tiles), against its closed form.
 TEST(Pruning, TheComputeBoundSumsTheStepsUpdates) {

@@ -130,6 +130,29 @@ TEST(CholeskyPanelChainBound, NearTheModelWhereOneRankCarriesTheColrows) {
   EXPECT_EQ(cholesky_panel_chain_lower_bound(platform, repeated), 0.0);
 }
 
+// With a limit, the chain stops summing once it exceeds it: the search's decision (prune when
+// the bound exceeds its limit) is the same as on the whole chain, and below the limit the
+// value is the whole chain's.
+TEST(CholeskyPanelChainBound, StopsOnceAboveTheLimitWithTheSameDecision) {
+  const Platform platform = planner_platform(std::vector<double>(16, 1.0e10), 1.0e7);
+  std::size_t stopped = 0;
+  for (const TileOwnership& layout :
+       {block_cyclic_ownership(4096, 32, 1, 16, {}), block_cyclic_ownership(4096, 32, 16, 1, {}),
+        block_cyclic_ownership(8192, 32, 4, 4, {}), block_cyclic_ownership(2048, 16, 2, 8, {})}) {
+    const double whole = cholesky_panel_chain_lower_bound(platform, layout);
+    ASSERT_GT(whole, 0.0);
+    for (double fraction : {0.01, 0.3, 0.7, 0.999, 1.0, 1.5}) {
+      const double limit = fraction * whole;
+      const double bound = cholesky_panel_chain_lower_bound(platform, layout, limit);
+      EXPECT_EQ(bound > limit, whole > limit) << fraction;
+      EXPECT_LE(bound, whole) << fraction;
+      if (!(whole > limit)) EXPECT_EQ(bound, whole) << fraction;
+      stopped += bound < whole;
+    }
+  }
+  EXPECT_GT(stopped, 8u);  // it did stop early
+}
+
 // Grids of distinct processors and patterns that repeat them, on a slow network where the
 // colrows' tiles cost more than the updates: the message bound is above the update bound, and
 // within the model.

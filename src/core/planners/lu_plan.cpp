@@ -48,10 +48,11 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
         const double T = block_cyclic_cost(static_cast<int>(p), static_cast<int>(q), Factorization::LU);
         const std::string label = label_of(LuLayoutKind::BlockCyclic, p, q);
         const bool mixes = columns_mix_speeds(platform_, p, q, fastest);
-        const std::vector<double> even(q, 1.0);
+        const std::vector<double> even(q, 1.0), even_rows(p, 1.0);
         for (std::size_t nb : tiles())
           add_grid(LuLayoutKind::BlockCyclic, cartesian_sketch(label, nb, shape),
-                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed, steps_bound(nb, even)},
+                   {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed,
+                    steps_bound(nb, speed, even_rows, even)},
                    T, mixes);
       }
       if (wants(LuLayoutKind::HeterogeneousGrid) && hetero) {
@@ -66,7 +67,7 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
                                                                             plan->shares.r, plan->shares.c),
                                                         matrix);
                     },
-                    speed, steps_bound(nb, plan->shares.c)},
+                    speed, steps_bound(nb, speed, plan->shares.r, plan->shares.c)},
                    0.0, mixes);
       }
     }
@@ -118,9 +119,23 @@ class LuCandidateBuilder : public CandidateList<LuLayoutKind> {
   }
 
  private:
-  /// What a grid's panels cost at least, from its tile and column shares.
-  double steps_bound(std::size_t tile, const std::vector<double>& col_shares) const {
-    return cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares);
+  /// What a grid's steps cost at least, from its tile, summed speed and shares: the chain of
+  /// its panels, or its updates at perfect balance and the column messages every step's
+  /// window holds (at a thousand processors on a slow network, the U or W messages of tall
+  /// grids rule out most candidates before they are built). LU's window runs the U messages
+  /// before the updates, so the two add up; QR's overlaps the W exchange with the flops
+  /// (qr_steps.cpp), so only the larger counts.
+  double steps_bound(std::size_t tile, double speed, const std::vector<double>& row_shares,
+                     const std::vector<double>& col_shares) const {
+    Problem problem;
+    problem.routine = routine_;
+    problem.m = shape_.rows;
+    problem.n = shape_.cols;
+    const double compute = compute_lower_bound(platform_, problem, tile, speed);
+    const double messages =
+        cartesian_column_message_lower_bound(platform_, routine_, shape_, tile, row_shares, col_shares.size());
+    const double window = routine_ == Routine::LU ? compute + messages : std::max(compute, messages);
+    return std::max(cartesian_panel_chain_lower_bound(platform_, routine_, shape_, tile, col_shares), window);
   }
 
   void add_grid(LuLayoutKind kind, Candidate sketch, DeferredCandidate deferred, double T, bool columns_mix) {

@@ -219,17 +219,19 @@ class ColrowPhaseBound {
 
 }  // namespace
 
-double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout) {
+double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout, double enough) {
   const std::size_t tiles = layout.tiles();
-  std::vector<std::size_t> steps;
-  std::vector<double> weights;
-  for (const SampledStep& sample : sampled_steps(tiles, kSampledSteps))
-    if (sample.step + 1 < tiles) steps.push_back(sample.step), weights.push_back(sample.weight);
-  const std::vector<double> phases = cholesky_colrow_phase_lower_bounds(platform.network, layout, steps);
-  double chain = 0.0;
-  for (std::size_t s = 0; s < phases.size(); ++s) chain += weights[s] * phases[s];
+  if (tiles < 2 || !has_distinct_owners(layout)) return 0.0;
   // The model adds the same seconds in another order: rounding must not lift the bound above it.
-  return chain * (1.0 - 1e-12);
+  constexpr double kRounding = 1.0 - 1e-12;
+  ColrowPhaseBound phase(platform.network, layout);
+  double chain = 0.0;
+  for (const SampledStep& sample : sampled_steps(tiles, kSampledSteps)) {
+    if (sample.step + 1 >= tiles) continue;
+    chain += sample.weight * phase.at(sample.step);
+    if (chain * kRounding > enough) break;  // the rest only adds
+  }
+  return chain * kRounding;
 }
 
 std::vector<double> cholesky_colrow_phase_lower_bounds(const Network& network, const TileOwnership& layout,

@@ -10,6 +10,7 @@
 /// block-cyclic over generations of nodes) it is what the compute bound at perfect balance
 /// (compute_lower_bound) misses.
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "core/time_models/platform.hpp"
@@ -48,8 +49,13 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
 /// rank sends or receives most colrows (1×q and p×1 grids, a slow network) it is close to the
 /// model; counted for layouts whose cells have distinct owners (grids), 0 for the others. In
 /// O(kSampledSteps · tiles).
+/// @param enough a bound the caller needs no more than (its pruning limit): the phases are
+///   summed from the first step on, and once the sum exceeds it the rest are not computed (a
+///   search prunes the candidate on either value; at a thousand processors most of the
+///   candidates that reach this bound are pruned by it).
 /// @pre has_diagonal_tiles(layout); every owner < platform.size().
-double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout);
+double cholesky_panel_chain_lower_bound(const Platform& platform, const TileOwnership& layout,
+                                        double enough = std::numeric_limits<double>::infinity());
 
 /// The chain's terms: per step of `steps` (each < tiles − 1), a lower bound of that step's
 /// colrow phase on `network`. Empty unless the cells have distinct owners.

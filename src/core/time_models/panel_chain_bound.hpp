@@ -41,4 +41,29 @@ double panel_chain_lower_bound(const Platform& platform, Routine routine, const 
 double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
                                          std::size_t tile, const std::vector<double>& col_shares);
 
+/// A lower bound of the seconds LU's and QR's steps spend on their column messages, on every
+/// Cartesian grid of distinct processors with `grid_cols` columns and a row per share of
+/// `row_shares`, tile rows dealt in suffix_balanced_order of them (cholesky_ordering.hpp:
+/// apportioned by largest remainder), or cyclically for equal shares (2DBC), tile `tile` on
+/// an M×N matrix (`shape`): found from the sketch, like cartesian_panel_chain_lower_bound.
+/// Every step's window (lookahead_steps.hpp) holds these messages: LU's before its update,
+/// so the bound adds to the update's compute bound; QR's alongside its flops (the W exchange
+/// overlaps them, qr_steps.cpp), so it bounds the window on its own. In step k, some column class has ⌈J/q⌉ of the J
+/// trailing tile columns, and the rank at its tile row k (LU's row block solver, QR's W root)
+/// exchanges them with every other rank of its column holding a tile row below k: LU sends U
+/// there, QR receives the partial W and sends W back (two messages). The R tile rows below k
+/// hold every row class once R reaches the window of the order (the last
+/// Σ share / share_min + p tile rows hold every class's last), and below it at least R over
+/// the most tile rows one class may hold. The sum is discounted by kSampledMessageAllowance: a
+/// long sequence is priced on sampled steps, whose sum may fall a little below the exact one.
+/// 0 for other routines, a single grid row or a share that is not positive and finite. In O(p).
+double cartesian_column_message_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,
+                                            std::size_t tile, const std::vector<double>& row_shares,
+                                            std::size_t grid_cols);
+
+/// The fraction of the exact message sum that cartesian_column_message_lower_bound claims:
+/// the sampled steps' sum (step_sampling.hpp) lies within a few per cent of the exact one on
+/// these smooth sequences, and a pruning bound must not exceed what the pricing would find.
+inline constexpr double kSampledMessageAllowance = 0.9;
+
 }  // namespace hetscal::core

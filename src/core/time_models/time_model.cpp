@@ -236,7 +236,7 @@ double step_time_lower_bound(const Platform& platform, const Problem& problem, c
   const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
   if (!triangle) return 0.0;
   const double cheap = std::max(cholesky_update_lower_bound(platform, plan), cholesky_message_lower_bound(platform, plan));
-  return cheap > enough ? cheap : std::max(cheap, cholesky_panel_chain_lower_bound(platform, plan));
+  return cheap > enough ? cheap : std::max(cheap, cholesky_panel_chain_lower_bound(platform, plan, enough));
 }
 
 void add_step_times(const Platform& platform, const Problem& problem, Prediction& prediction) {
