@@ -146,7 +146,9 @@ TEST(CholeskyPanelChainBound, StopsOnceAboveTheLimitWithTheSameDecision) {
       const double bound = cholesky_panel_chain_lower_bound(platform, layout, limit);
       EXPECT_EQ(bound > limit, whole > limit) << fraction;
       EXPECT_LE(bound, whole) << fraction;
-      if (!(whole > limit)) EXPECT_EQ(bound, whole) << fraction;
+      if (!(whole > limit)) {
+        EXPECT_EQ(bound, whole) << fraction;
+      }
       stopped += bound < whole;
     }
   }
