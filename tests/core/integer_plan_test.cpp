@@ -124,6 +124,27 @@ TEST(IntegerPlan, ExactOnSmallCasesAgainstBruteForce) {
   }
 }
 
+// The exhaustive search keeps the row loads of a composition's first columns (PrefixRowLoads):
+// four and five columns on either side exercise every depth of that prefix.
+TEST(IntegerPlan, ExactWithManyColumnsOnEitherSideAgainstBruteForce) {
+  std::mt19937 gen(17);
+  for (int trial = 0; trial < 24; ++trial) {
+    const std::size_t many = 4 + trial % 2;
+    const bool transposed_search = (trial / 2) % 2 == 1;  // the many lines are rows
+    const std::size_t rows = transposed_search ? many : 2, cols = transposed_search ? 2 : many;
+    const Arrangement a = random_arrangement(gen, rows, cols);
+    // The side of many lines has fewer compositions than the other (40 blocks over 2 lines).
+    const std::int64_t few_blocks = static_cast<std::int64_t>(many) + trial % 4, two_lines_blocks = 40;
+    const std::int64_t bp = transposed_search ? few_blocks : two_lines_blocks;
+    const std::int64_t bq = transposed_search ? two_lines_blocks : few_blocks;
+    const IntegerPlan plan =
+        plan_panel_counts(a, Shares{std::vector<double>(rows, 1.0), std::vector<double>(cols, 1.0)}, bp, bq);
+    EXPECT_EQ(plan.search, IntegerSearch::Exhaustive);
+    expect_valid(plan.counts, bp, bq);
+    EXPECT_DOUBLE_EQ(panel_time(a, plan.counts), brute_force_panel_time(a, bp, bq)) << "trial " << trial;
+  }
+}
+
 TEST(IntegerPlan, AlternatingNeverWorseThanRoundingAndNeverBeatsExact) {
   std::mt19937 gen(11);
   IntegerPlanOptions no_exhaustive;

@@ -72,6 +72,28 @@ std::pair<std::vector<std::int64_t>, double> best_rows(const Arrangement& a,
   return best_rows_for_loads(row_loads(a, c), panel_rows);
 }
 
+/// Row loads of the columns before each position of a composition: loads_before(j)[i] =
+/// max_{j' < j} t_ij'·c_j'. The composition walk changes its last columns most often, so the
+/// loads of a leaf come from the shared prefix in O(rows) instead of row_loads' O(rows·cols)
+/// (GEMM's planner at 1,024 processors spent 40 % of its time in row_loads). max is exact,
+/// so the loads are row_loads' to the bit.
+class PrefixRowLoads {
+ public:
+  explicit PrefixRowLoads(const Arrangement& a) : a_(a), loads_(a.cols + 1, std::vector<double>(a.rows, 0.0)) {}
+
+  /// Column j now holds c_j columns: the loads before j + 1 follow from those before j.
+  void set(std::size_t j, std::int64_t c_j) {
+    for (std::size_t i = 0; i < a_.rows; ++i) loads_[j + 1][i] = std::max(loads_[j][i], a_.t(i, j) * as_double(c_j));
+  }
+
+  /// The loads of every column set so far (row_loads of a whole composition after set(cols − 1, …)).
+  const std::vector<double>& through(std::size_t j) const { return loads_[j + 1]; }
+
+ private:
+  const Arrangement& a_;
+  std::vector<std::vector<double>> loads_;
+};
+
 /// Exact: every composition c of panel_cols (parts >= 1) with its best r.
 IntegerPlan exhaustive_over_columns(const Arrangement& a, std::int64_t panel_rows,
                                     std::int64_t panel_cols) {
@@ -79,10 +101,12 @@ IntegerPlan exhaustive_over_columns(const Arrangement& a, std::int64_t panel_row
   best.search = IntegerSearch::Exhaustive;
   double best_time = 0.0;
   std::vector<std::int64_t> c(a.cols, 1);
+  PrefixRowLoads prefix(a);
   std::function<void(std::size_t, std::int64_t)> visit = [&](std::size_t j, std::int64_t left) {
     if (j + 1 == a.cols) {
       c[j] = left;
-      const std::vector<double> k = row_loads(a, c);
+      prefix.set(j, left);
+      const std::vector<double>& k = prefix.through(j);
       // Most compositions lose to the best so far already on the bound: skip the greedy.
       if (!best.counts.r.empty() && rows_time_lower_bound(k, panel_rows) >= best_time) return;
       auto [r, time] = best_rows_for_loads(k, panel_rows);
@@ -95,6 +119,7 @@ IntegerPlan exhaustive_over_columns(const Arrangement& a, std::int64_t panel_row
     const std::int64_t later = static_cast<std::int64_t>(a.cols - j - 1);  // >= 1 each
     for (std::int64_t part = 1; part <= left - later; ++part) {
       c[j] = part;
+      prefix.set(j, part);
       visit(j + 1, left - part);
     }
   };
