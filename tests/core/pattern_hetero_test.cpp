@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -100,6 +101,7 @@ TEST(PatternHetero, RefusesBadOptions) {
   bad.improvement_sweeps = -1;
   EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);
   EXPECT_THROW(hetero_pattern(s, 0, 4), InvalidArgument);
+  EXPECT_THROW(hetero_pattern(s, 1, 65536), InvalidArgument);  // a line's count must fit 16 bits
   bad = HeteroPatternOptions{};
   bad.min_cells_per_node = 1 << 30;
   EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);

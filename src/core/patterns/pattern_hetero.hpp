@@ -63,7 +63,7 @@ double hetero_pattern_cells_needed(const Speeds& speeds, int min_cells_per_node)
 Pattern hetero_pattern(const Speeds& speeds, const HeteroPatternOptions& options = {});
 
 /// The same construction with an explicit size R×C.
-/// @throws InvalidArgument if rows or cols < 1 or improvement_sweeps < 0.
+/// @throws InvalidArgument if rows or cols < 1 or > 65535, or improvement_sweeps < 0.
 Pattern hetero_pattern(const Speeds& speeds, int rows, int cols,
                        const HeteroPatternOptions& options = {});
 
