@@ -178,6 +178,16 @@ void require_sweeps(const HeteroPatternOptions& options) {
     throw InvalidArgument("hetero_pattern: improvement_sweeps " +
                           std::to_string(options.improvement_sweeps) + " must be >= 0");
   }
+  if (options.max_attempts < 0) {
+    throw InvalidArgument("hetero_pattern: max_attempts " + std::to_string(options.max_attempts) +
+                          " must be >= 0");
+  }
+}
+
+/// The sweeps of `cells` attempts each that fit in options.max_attempts, at most
+/// options.improvement_sweeps.
+int sweeps_within_budget(const HeteroPatternOptions& options, std::int64_t cells) {
+  return static_cast<int>(std::min<std::int64_t>(options.improvement_sweeps, options.max_attempts / cells));
 }
 
 }  // namespace
@@ -275,9 +285,11 @@ Start stacked_g2dbc(int num_nodes, int min_cells) {
 }
 
 Pattern improved(Start start, int num_nodes, const HeteroPatternOptions& options) {
+  const int sweeps = sweeps_within_budget(options, static_cast<std::int64_t>(start.rows) * start.cols);
+  if (sweeps == 0) return Pattern(start.rows, start.cols, num_nodes, std::move(start.owners));  // no R×P tables
   SwapSearch search(std::move(start.owners), start.rows, start.cols, num_nodes);
   std::mt19937_64 rng(options.seed);
-  search.improve(options.improvement_sweeps, options.stall_fraction, rng);
+  search.improve(sweeps, options.stall_fraction, rng);
   return Pattern(start.rows, start.cols, num_nodes, search.owners());
 }
 
