@@ -171,16 +171,50 @@ double panel_work_per_time(const Arrangement& a, const PanelCounts& counts) {
   return as_double(rows) * as_double(cols) / panel_time(a, counts);
 }
 
+namespace {
+
+/// The largest j with j·t <= time as the greedy computes j·t (0 when none).
+std::int64_t multiples_within(double t, double time) {
+  auto j = static_cast<std::int64_t>(std::floor(time / t));
+  while (j > 0 && as_double(j) * t > time) --j;
+  while (as_double(j + 1) * t <= time) ++j;
+  return j;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> allocation_at_least_one_start(const std::vector<double>& cycle_times,
+                                                        std::int64_t chunks) {
+  double speed = 0.0;
+  for (double t : cycle_times) speed += 1.0 / t;
+  const double time = as_double(chunks) / speed;
+  std::vector<std::int64_t> counts(cycle_times.size(), 1);
+  std::int64_t given = 0;
+  for (std::size_t k = 0; k < cycle_times.size(); ++k) {
+    counts[k] = std::max<std::int64_t>(1, multiples_within(cycle_times[k], time));
+    given += counts[k];
+  }
+  if (given > chunks) std::fill(counts.begin(), counts.end(), 1);
+  return counts;
+}
+
 std::vector<std::int64_t> allocation_at_least_one(const std::vector<double>& cycle_times,
                                                   std::int64_t chunks) {
   require_positive_finite(cycle_times, "cycle-times");
   require_total(chunks, cycle_times.size(), "chunks");
-  std::vector<std::int64_t> counts(cycle_times.size(), 1);
-  // Min-heap on (finish time with one more chunk, index): lowest index among equals.
+  std::vector<std::int64_t> counts = allocation_at_least_one_start(cycle_times, chunks);
+  // Min-heap on (finish time with one more chunk, index): lowest index among equals. Its top
+  // is unique (indices differ), so the heap's layout does not change the picks.
   using Entry = std::pair<double, std::size_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next;
-  for (std::size_t k = 0; k < cycle_times.size(); ++k) next.push({2.0 * cycle_times[k], k});
-  for (std::int64_t left = chunks - static_cast<std::int64_t>(cycle_times.size()); left > 0; --left) {
+  std::vector<Entry> entries;
+  entries.reserve(cycle_times.size());
+  std::int64_t given = 0;
+  for (std::size_t k = 0; k < cycle_times.size(); ++k) {
+    entries.push_back({as_double(counts[k] + 1) * cycle_times[k], k});
+    given += counts[k];
+  }
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next(std::greater<Entry>(), std::move(entries));
+  for (std::int64_t left = chunks - given; left > 0; --left) {
     const std::size_t k = next.top().second;
     next.pop();
     ++counts[k];
