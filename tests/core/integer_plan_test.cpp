@@ -87,6 +87,48 @@ TEST(AllocationAtLeastOne, KeepsOneEachAndMatchesBruteForce) {
   EXPECT_THROW(allocation_at_least_one({1.0, 2.0}, 1), InvalidArgument);
 }
 
+/// Algorithm 2.3.1 with a floor of one, chunk by chunk: the next chunk to the lowest index
+/// among argmin (n_k + 1)·t_k (the definition allocation_at_least_one implements).
+Counts chunk_by_chunk(const std::vector<double>& t, std::int64_t chunks) {
+  Counts n(t.size(), 1);
+  for (std::int64_t left = chunks - static_cast<std::int64_t>(t.size()); left > 0; --left) {
+    std::size_t pick = 0;
+    for (std::size_t k = 1; k < t.size(); ++k)
+      if (static_cast<double>(n[k] + 1) * t[k] < static_cast<double>(n[pick] + 1) * t[pick]) pick = k;
+    ++n[pick];
+  }
+  return n;
+}
+
+// allocation_at_least_one starts from every chunk finishing by the rational balance at once
+// (greedy_prefix): the same counts as chunk by chunk, ties included (integer cycle-times tie
+// often, and the lowest index must win them), for few and many chunks.
+TEST(AllocationAtLeastOne, SameCountsAsChunkByChunkTiesIncluded) {
+  std::mt19937 gen(23);
+  std::uniform_real_distribution<double> real_time(1.0, 20.0);
+  std::uniform_int_distribution<int> whole_time(1, 6);
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<double> t(1 + trial % 9);
+    for (double& x : t) x = trial % 2 == 0 ? real_time(gen) : whole_time(gen);
+    const std::int64_t chunks = static_cast<std::int64_t>(t.size()) + (trial * 7) % 97;
+    const Counts final_counts = chunk_by_chunk(t, chunks);
+    ASSERT_EQ(allocation_at_least_one(t, chunks), final_counts) << "trial " << trial;
+    // The start is on the greedy's way, and leaves it at most one chunk per processor.
+    const Counts start = allocation_at_least_one_start(t, chunks);
+    std::int64_t started = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      ASSERT_GE(start[k], 1);
+      ASSERT_LE(start[k], final_counts[k]) << "trial " << trial;
+      started += start[k];
+    }
+    ASSERT_GE(started + static_cast<std::int64_t>(t.size()), chunks) << "trial " << trial;
+  }
+  // A balance that falls exactly on finish times: 2 processors of cycle-time 1, 12 chunks.
+  EXPECT_EQ(allocation_at_least_one({1.0, 1.0}, 12), (Counts{6, 6}));
+  EXPECT_EQ(allocation_at_least_one({1.0, 1.0}, 11), (Counts{6, 5}));
+  EXPECT_EQ(allocation_at_least_one({2.0, 1.0, 2.0}, 9), chunk_by_chunk({2.0, 1.0, 2.0}, 9));
+}
+
 TEST(LargestRemainder, SumsAndFloor) {
   EXPECT_EQ(largest_remainder_round({3.0, 1.0}, 8), (Counts{6, 2}));
   EXPECT_EQ(largest_remainder_round({1.0, 1.0, 1.0}, 4), (Counts{2, 1, 1}));
@@ -121,6 +163,27 @@ TEST(IntegerPlan, ExactOnSmallCasesAgainstBruteForce) {
     expect_valid(plan.counts, bp, bq);
     EXPECT_DOUBLE_EQ(panel_time(a, plan.counts), brute_force_panel_time(a, bp, bq))
         << "trial " << trial;
+  }
+}
+
+// The exhaustive search keeps the row loads of a composition's first columns (PrefixRowLoads):
+// four and five columns on either side exercise every depth of that prefix.
+TEST(IntegerPlan, ExactWithManyColumnsOnEitherSideAgainstBruteForce) {
+  std::mt19937 gen(17);
+  for (int trial = 0; trial < 24; ++trial) {
+    const std::size_t many = 4 + trial % 2;
+    const bool transposed_search = (trial / 2) % 2 == 1;  // the many lines are rows
+    const std::size_t rows = transposed_search ? many : 2, cols = transposed_search ? 2 : many;
+    const Arrangement a = random_arrangement(gen, rows, cols);
+    // The side of many lines has fewer compositions than the other (40 blocks over 2 lines).
+    const std::int64_t few_blocks = static_cast<std::int64_t>(many) + trial % 4, two_lines_blocks = 40;
+    const std::int64_t bp = transposed_search ? few_blocks : two_lines_blocks;
+    const std::int64_t bq = transposed_search ? two_lines_blocks : few_blocks;
+    const IntegerPlan plan =
+        plan_panel_counts(a, Shares{std::vector<double>(rows, 1.0), std::vector<double>(cols, 1.0)}, bp, bq);
+    EXPECT_EQ(plan.search, IntegerSearch::Exhaustive);
+    expect_valid(plan.counts, bp, bq);
+    EXPECT_DOUBLE_EQ(panel_time(a, plan.counts), brute_force_panel_time(a, bp, bq)) << "trial " << trial;
   }
 }
 

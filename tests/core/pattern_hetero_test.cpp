@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -91,6 +92,28 @@ TEST(PatternHetero, ExplicitSizeDeterministicAndLocalSearchNeverHurts) {
   EXPECT_EQ(hetero_pattern(s, 1, 2).cells_per_node(), apportion(s.speeds(), 2));
 }
 
+// The attempts budget allows whole sweeps only: a budget of 3.5 sweeps makes the pattern of
+// 3 sweeps, and a pattern whose sweeps all fit in the budget is the unbudgeted one.
+TEST(PatternHetero, AttemptsBudgetAllowsWholeSweeps) {
+  const auto s = Speeds::from_speeds({1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0});
+  const std::int64_t cells = 40 * 12;
+  HeteroPatternOptions unbudgeted;
+  unbudgeted.stall_fraction = 0.0;  // every sweep runs: each one changes the pattern
+  unbudgeted.max_attempts = std::numeric_limits<std::int64_t>::max();
+  HeteroPatternOptions three_sweeps = unbudgeted, budget = unbudgeted;
+  three_sweeps.improvement_sweeps = 3;
+  budget.max_attempts = 3 * cells + cells / 2;
+  EXPECT_EQ(hetero_pattern(s, 40, 12, budget), hetero_pattern(s, 40, 12, three_sweeps));
+  EXPECT_NE(hetero_pattern(s, 40, 12, budget), hetero_pattern(s, 40, 12, unbudgeted));
+  budget.max_attempts = unbudgeted.improvement_sweeps * cells;
+  EXPECT_EQ(hetero_pattern(s, 40, 12, budget), hetero_pattern(s, 40, 12, unbudgeted));
+  budget.max_attempts = cells - 1;  // not one sweep: the start
+  HeteroPatternOptions no_search = unbudgeted;
+  no_search.improvement_sweeps = 0;
+  EXPECT_EQ(hetero_pattern(s, 40, 12, budget), hetero_pattern(s, 40, 12, no_search));
+  EXPECT_NE(hetero_pattern(s, 40, 12, budget), hetero_pattern(s, 40, 12, three_sweeps));
+}
+
 TEST(PatternHetero, RefusesBadOptions) {
   const auto s = Speeds::from_speeds({1.0, 2.0});
   HeteroPatternOptions bad;
@@ -99,7 +122,12 @@ TEST(PatternHetero, RefusesBadOptions) {
   bad = HeteroPatternOptions{};
   bad.improvement_sweeps = -1;
   EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);
+  bad = HeteroPatternOptions{};
+  bad.max_attempts = -1;
+  EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);
+  EXPECT_THROW(hetero_pattern(s, 4, 4, bad), InvalidArgument);
   EXPECT_THROW(hetero_pattern(s, 0, 4), InvalidArgument);
+  EXPECT_THROW(hetero_pattern(s, 1, 65536), InvalidArgument);  // a line's count must fit 16 bits
   bad = HeteroPatternOptions{};
   bad.min_cells_per_node = 1 << 30;
   EXPECT_THROW(hetero_pattern(s, bad), InvalidArgument);
