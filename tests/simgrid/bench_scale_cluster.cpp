@@ -329,9 +329,9 @@ void print_details(const RoutineResult& r) {
                   t.panel, t.communication);
     return std::string(text);
   };
-  std::printf("%-8s   hetscal simulated %.4g s, model %.4g s (%s), flop balance %.3f\n", "",
+  std::printf("%-8s   hetscal simulated %.6g s, model %.4g s (%s), flop balance %.3f\n", "",
               r.hetscal_s, r.hetscal_model_s, parts(r.hetscal_model).c_str(), r.hetscal_balance);
-  std::printf("%-8s   %s tile %zu simulated %.4g s, model %.4g s (%s), flop balance %.3f\n", "",
+  std::printf("%-8s   %s tile %zu simulated %.6g s, model %.4g s (%s), flop balance %.3f\n", "",
               r.cyclic.c_str(), r.cyclic_tile, r.cyclic_s, r.cyclic_model_s,
               parts(r.cyclic_model).c_str(), r.cyclic_balance);
   std::fflush(stdout);
