@@ -87,6 +87,12 @@ class StepPanel {
   void solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
                        const DistributedMatrix<T>& a);
   void post_panel_sends(MPI_Comm comm);
+  /// When no element is read (elements_are_copied() false: simulated runs), a destination's
+  /// message is as many contiguous elements from the buffer's start as its tiles hold: the
+  /// same size, tag and posting, but SMPI neither packs an indexed type into a private copy
+  /// nor copies that copy out again: those copies were 15 % of a 128-rank simulation's real
+  /// time (perf), and the simulated times do not change (64 to 256 ranks, to 6 digits).
+  void post_unread_send(const PanelExchange::Send& to, int rank, MPI_Comm comm);
 
   PanelExchange plan_;
   std::int64_t kb_ = 0;
@@ -227,6 +233,10 @@ void StepPanel<T>::post_panel_sends(MPI_Comm comm) {
   for (std::size_t rank = 0; rank < plan_.sends().size(); ++rank) {
     const PanelExchange::Send& to = plan_.sends()[rank];
     if (to.counts.empty()) continue;
+    if (!elements_are_copied()) {
+      post_unread_send(to, static_cast<int>(rank), comm);
+      continue;
+    }
     // The destination's tiles, picked out of the buffer without packing them first.
     MPI_Datatype tiles_type = MPI_DATATYPE_NULL;
     mpi::check_mpi(MPI_Type_indexed(static_cast<int>(to.counts.size()), to.counts.data(),
@@ -239,6 +249,16 @@ void StepPanel<T>::post_panel_sends(MPI_Comm comm) {
     // Released by MPI once the send completes; a failed free only leaks the type.
     (void)MPI_Type_free(&tiles_type);
   }
+}
+
+template <typename T>
+void StepPanel<T>::post_unread_send(const PanelExchange::Send& to, int rank, MPI_Comm comm) {
+  std::int64_t elements = 0;
+  for (const int count : to.counts) elements += count;
+  sends_.emplace_back(MPI_REQUEST_NULL);
+  mpi::check_mpi(MPI_Isend(buffer_.data(), mpi::mpi_count(elements, "cholesky: panel message"),
+                           mpi::mpi_type<T>(), rank, mpi::tag::kCholeskyPanel, comm, &sends_.back()),
+                 "MPI_Isend");
 }
 
 template <typename T>
