@@ -155,7 +155,7 @@ TEST(Pruning, APrunedCandidateCouldNotHaveWon) {
   EXPECT_GT(pruned, 0u);  // the bound did prune: the test checked something
 }
 
-// The bound a sketch carries into the pricing order (DeferredCandidate::steps_bound: the
+// The bound a sketch carries into the pricing order (DeferredCandidate::late_steps_bound: the
 // panel chain, or the updates plus the column messages) never exceeds its candidate's price,
 // so a grid ruled out on it unbuilt could not have won: on the random platforms, and on 48
 // processors behind a slow network, where the column messages rule out the tall grids.
@@ -169,12 +169,16 @@ TEST(Pruning, ASketchBoundNeverExceedsItsCandidatesPrice) {
       const PlanCandidates<LuLayoutKind> listed =
           lu_plan_candidates(routine, c.platform, c.n, c.n, squarest_caller(c.platform.size()));
       for (const auto& candidate : listed.built) {
-        if (!candidate.deferred.build) continue;
-        const Prediction p = predict(c.platform, listed.problem, candidate.deferred.build());
-        EXPECT_LE(candidate.deferred.steps_bound, p.total_s() * (1.0 + 1e-12)) << candidate.prediction.candidate.label;
+        const DeferredCandidate& deferred = candidate.deferred;
+        if (!deferred.build) continue;
+        const std::optional<double> bound =
+            deferred.late_steps_bound ? deferred.late_steps_bound() : std::optional<double>(deferred.steps_bound);
+        if (!bound) continue;  // not a candidate: never priced
+        const Prediction p = predict(c.platform, listed.problem, deferred.build());
+        EXPECT_LE(*bound, p.total_s() * (1.0 + 1e-12)) << candidate.prediction.candidate.label;
         const double updates = compute_lower_bound(c.platform, listed.problem, candidate.prediction.candidate.tile,
-                                                   candidate.deferred.speed_flops);
-        above_updates += candidate.deferred.steps_bound > 2.0 * updates;
+                                                   deferred.speed_flops);
+        above_updates += *bound > 2.0 * updates;
       }
     }
   }
@@ -217,7 +221,13 @@ TEST(Pruning, ExhaustivePricesEveryCandidate) {
   options.search.exhaustive = true;
   const LuChoice choice = choose_lu_plan(c.platform, c.n, c.n, squarest_caller(c.platform.size()), options);
   EXPECT_EQ(choice.pruned, 0u);
-  for (const auto& candidate : choice.priced) EXPECT_TRUE(candidate.priced);
+  std::size_t unpriced = 0;
+  for (const auto& candidate : choice.priced) {
+    if (candidate.priced) continue;
+    ++unpriced;  // only a listed "/fast" variant whose columns each hold one speed
+    EXPECT_NE(candidate.prediction.candidate.label.find("/fast"), std::string::npos);
+  }
+  EXPECT_EQ(unpriced, choice.not_candidates);
 }
 
 /// The relative gap of the default planner's choice over the exhaustive one's.
@@ -327,29 +337,73 @@ ListedCandidates listed_lu_candidates(const Platform& platform) {
 TEST(Split, EachSlicePricesOnlyItsShare) {
   const Platform platform = planner_platform(three_generations(24));
   ListedCandidates listed = listed_lu_candidates(platform);
-  const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, true, listed.deferred);
   std::vector<std::size_t> times_priced(listed.predictions.size(), 0);
+  std::vector<bool> candidate(listed.predictions.size(), true);
   for (std::size_t s = 0; s < 5; ++s) {
-    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, s, 5, listed.deferred);
+    const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, true, listed.deferred, s, 5);
+    EXPECT_FALSE(order.incumbent);
+    for (std::size_t i : order.order) EXPECT_EQ(i % 5, s);  // its share of the list, no other
+    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, listed.deferred);
     EXPECT_EQ(slice.pruned, 0u);  // exhaustive order: bounds of 0
+    EXPECT_EQ(slice.not_candidates, order.not_candidates);
     for (std::size_t i = 0; i < listed.predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
+    for (std::size_t i = s; i < listed.predictions.size(); i += 5)
+      candidate[i] = std::find(order.order.begin(), order.order.end(), i) != order.order.end();
   }
-  for (std::size_t i = 0; i < listed.predictions.size(); ++i) EXPECT_EQ(times_priced[i], 1u) << i;
+  std::size_t not_candidates = 0;
+  for (std::size_t i = 0; i < listed.predictions.size(); ++i) {
+    EXPECT_EQ(times_priced[i], candidate[i] ? 1u : 0u) << i;
+    // A listed non-candidate is a "/fast" variant whose columns each hold one speed.
+    if (!candidate[i]) {
+      ++not_candidates;
+      EXPECT_NE(listed.predictions[i].candidate.label.find("/fast"), std::string::npos) << i;
+    }
+  }
+  EXPECT_LT(not_candidates, listed.predictions.size() / 2);
+}
+
+// A pricer works out the late bounds (a heterogeneous grid's plan) of its own slice only, and
+// of the incumbent it prunes against: what makes its share shrink as the ranks grow.
+TEST(Split, APricerBoundsOnlyItsOwnSlice) {
+  const Platform platform = planner_platform(three_generations(24));
+  ListedCandidates listed = listed_lu_candidates(platform);
+  std::vector<std::size_t> bounded(listed.predictions.size(), 0);
+  std::size_t late = 0;
+  for (std::size_t i = 0; i < listed.deferred.size(); ++i) {
+    auto& bound = listed.deferred[i].late_steps_bound;
+    if (!bound) continue;
+    ++late;
+    bound = [i, &bounded, inner = bound] {
+      ++bounded[i];
+      return inner();
+    };
+  }
+  ASSERT_GT(late, listed.predictions.size() / 2);
+  for (std::size_t s = 0; s < 5; ++s) {
+    std::fill(bounded.begin(), bounded.end(), 0);
+    const PricingOrder order =
+        pricing_order(platform, listed.problem, listed.predictions, false, listed.deferred, s, 5);
+    for (std::size_t i = 0; i < bounded.size(); ++i)
+      EXPECT_EQ(bounded[i] > 0, listed.deferred[i].late_steps_bound && (i % 5 == s || (order.incumbent && i == 0)))
+          << "slice " << s << " candidate " << i;
+  }
 }
 
 TEST(Split, OnlyTheFirstSliceCountsTheFirstCandidateThatEverySlicePrunesAgainst) {
   const Platform platform = planner_platform(three_generations(24));
   ListedCandidates listed = listed_lu_candidates(platform);
-  const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, false, listed.deferred);
-  ASSERT_EQ(listed.predictions[order.order.front()].candidate.kind, CandidateKind::CallerLayout);
+  ASSERT_EQ(listed.predictions.front().candidate.kind, CandidateKind::CallerLayout);
   std::vector<std::size_t> times_priced(listed.predictions.size(), 0);
   std::size_t pruned = 0;
   for (std::size_t s = 0; s < 5; ++s) {
-    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, s, 5, listed.deferred);
+    const PricingOrder order =
+        pricing_order(platform, listed.problem, listed.predictions, false, listed.deferred, s, 5);
+    EXPECT_EQ(order.incumbent, s == 0 ? std::nullopt : std::optional<std::size_t>(0));
+    const SlicePricing slice = price_slice(platform, listed.problem, listed.predictions, order, listed.deferred);
     pruned += slice.pruned;
     for (std::size_t i = 0; i < listed.predictions.size(); ++i) times_priced[i] += slice.priced[i] ? 1 : 0;
   }
-  EXPECT_EQ(times_priced[order.order.front()], 1u);
+  EXPECT_EQ(times_priced.front(), 1u);
   for (std::size_t i = 0; i < listed.predictions.size(); ++i) EXPECT_LE(times_priced[i], 1u) << i;
   EXPECT_GT(pruned, 0u);
 }

@@ -151,25 +151,45 @@ Candidate sketch_of(const Candidate& candidate) {
   return sketch;
 }
 
+namespace {
+
+/// Candidate i's bound from its sketch or its build (nullopt: it is not a candidate).
+std::optional<double> listed_bound(const Platform& platform, const Problem& problem,
+                                   const std::vector<Prediction>& predictions, const DeferredCandidates& deferred,
+                                   std::size_t i) {
+  const Candidate& c = predictions[i].candidate;
+  const bool sketch = i < deferred.size() && deferred[i].build && c.owner.empty();
+  if (!sketch) return compute_lower_bound(platform, problem, c);
+  const DeferredCandidate& d = deferred[i];
+  const std::optional<double> steps = d.late_steps_bound ? d.late_steps_bound() : d.steps_bound;
+  if (!steps) return std::nullopt;
+  return std::max(compute_lower_bound(platform, problem, c.tile, d.speed_flops), *steps);
+}
+
+}  // namespace
+
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
                            const std::vector<Prediction>& predictions, bool exhaustive,
-                           const DeferredCandidates& deferred) {
+                           const DeferredCandidates& deferred, std::size_t index, std::size_t count) {
+  if (count == 0 || index >= count)
+    throw InvalidArgument("pricing_order: slice " + std::to_string(index) + " of " + std::to_string(count));
   PricingOrder result;
-  const std::size_t count = predictions.size();
-  result.bound.assign(count, 0.0);
-  if (!exhaustive)
-    for (std::size_t i = 0; i < count; ++i) {
-      const Candidate& c = predictions[i].candidate;
-      const bool sketch = i < deferred.size() && deferred[i].build && c.owner.empty();
-      result.bound[i] = sketch ? std::max(compute_lower_bound(platform, problem, c.tile, deferred[i].speed_flops),
-                                          deferred[i].steps_bound)
-                               : compute_lower_bound(platform, problem, c);
-    }
+  result.bound.assign(predictions.size(), 0.0);
   result.coarse_first = result.pruning = !exhaustive;
-  result.order.resize(count);
-  std::iota(result.order.begin(), result.order.end(), std::size_t{0});
+  for (std::size_t i = index; i < predictions.size(); i += count) {
+    const std::optional<double> bound = listed_bound(platform, problem, predictions, deferred, i);
+    if (!bound) {
+      ++result.not_candidates;
+      continue;
+    }
+    if (!exhaustive) result.bound[i] = *bound;
+    result.order.push_back(i);
+  }
   std::stable_sort(result.order.begin(), result.order.end(),
                    [&](std::size_t a, std::size_t b) { return result.bound[a] < result.bound[b]; });
+  if (result.pruning && index != 0 && !predictions.empty() &&
+      listed_bound(platform, problem, predictions, deferred, 0))
+    result.incumbent = 0;
   return result;
 }
 
@@ -234,14 +254,16 @@ class SlicePricer {
     predictions_[i] = Prediction{deferred ? sketch_of(c) : std::move(c), {}, 0.0, 0.0, 0};
   }
 
-  /// With pruning, a slice other than the first prices the first candidate of the order too
-  /// (the caller's layout, where there is one) to prune against from its start; it stays the
-  /// first slice's to count and choose. False if its pricing threw (the slice ends).
-  bool price_incumbent(std::size_t index) {
-    if (index == 0 || !order_.pruning || order_.order.empty()) return true;
-    const std::size_t first = order_.order.front();
-    if (!price_data(first) || !price_steps(first, kSampledSteps)) return false;
-    if (predictions_[first].fits_memory()) incumbent_s_ = predictions_[first].total_s();
+  /// Prices the order's incumbent (the first slice's candidate that every other slice prunes
+  /// against from its start), coarsely where its steps are sampled: its total then counts as
+  /// a coarse one, widened by kCoarseMargin as any other. It stays the first slice's to count
+  /// and choose. False if its pricing threw (the slice ends).
+  bool price_incumbent() {
+    if (!order_.incumbent) return true;
+    const std::size_t first = *order_.incumbent;
+    const bool coarse = sampled_coarsely(problem_, predictions_[first].candidate);
+    if (!price_data(first) || !price_steps(first, coarse ? kCoarseSampledSteps : kSampledSteps)) return false;
+    if (predictions_[first].fits_memory()) (coarse ? best_coarse_ : incumbent_s_) = predictions_[first].total_s();
     forget(first);
     return true;
   }
@@ -295,11 +317,11 @@ class SlicePricer {
   /// What the coarse totals may be compared with: the best full total, widened by the margin.
   double coarse_ceiling() const { return best_full_s() * (1.0 + kCoarseMargin); }
 
-  SlicePricing run(std::size_t index, std::size_t count) {
-    if (!price_incumbent(index)) return std::move(slice_);
+  SlicePricing run() {
+    slice_.not_candidates = order_.not_candidates;
+    if (!price_incumbent()) return std::move(slice_);
     std::vector<std::pair<double, std::size_t>> coarse;  // (coarse total, candidate) that fit
-    for (std::size_t position = index; position < predictions_.size(); position += count) {
-      const std::size_t i = order_.order[position];
+    for (const std::size_t i : order_.order) {
       const double limit = std::min(best_full_s(), best_coarse_ * (1.0 + kCoarseMargin));
       // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
       if (order_.bound[i] > limit) {
@@ -374,18 +396,16 @@ class SlicePricer {
 /// price_slice, keeping the exception of a failed pricing for search_candidates.
 SlicePricing price_slice_keeping(const Platform& platform, const Problem& problem,
                                  std::vector<Prediction>& predictions, const PricingOrder& order,
-                                 std::size_t index, std::size_t count, const DeferredCandidates& deferred,
-                                 std::exception_ptr& failure) {
-  return SlicePricer(platform, problem, predictions, order, deferred, failure).run(index, count);
+                                 const DeferredCandidates& deferred, std::exception_ptr& failure) {
+  return SlicePricer(platform, problem, predictions, order, deferred, failure).run();
 }
 
 }  // namespace
 
 SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
-                         const PricingOrder& order, std::size_t index, std::size_t count,
-                         const DeferredCandidates& deferred) {
+                         const PricingOrder& order, const DeferredCandidates& deferred) {
   std::exception_ptr failure;
-  return price_slice_keeping(platform, problem, predictions, order, index, count, deferred, failure);
+  return price_slice_keeping(platform, problem, predictions, order, deferred, failure);
 }
 
 SearchResult search_candidates(const Platform& platform, const Problem& problem,
@@ -399,9 +419,16 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
     throw InvalidArgument("search_candidates: " + std::to_string(slice.count) + " slices but no agreement");
   const std::size_t count = predictions.size();
   std::exception_ptr failure;
-  const PricingOrder order = pricing_order(platform, problem, predictions, options.exhaustive, deferred);
-  SlicePricing mine =
-      price_slice_keeping(platform, problem, predictions, order, slice.index, slice.count, deferred, failure);
+  SlicePricing mine;
+  try {
+    const PricingOrder order =
+        pricing_order(platform, problem, predictions, options.exhaustive, deferred, slice.index, slice.count);
+    mine = price_slice_keeping(platform, problem, predictions, order, deferred, failure);
+  } catch (const std::exception& e) {  // a late bound that threw: the others learn of it
+    mine.pick = {failed_pick_seconds(e), 0};
+    mine.priced.assign(count, false);
+    failure = std::current_exception();
+  }
   const CandidatePick agreed = slice.count > 1 ? slice.agree(mine.pick) : mine.pick;
   if (agreed.total_s < 0.0) {  // a pricer failed
     if (failure && agreed.index == mine.pick.index && agreed.total_s == mine.pick.total_s)
@@ -425,6 +452,7 @@ SearchResult search_candidates(const Platform& platform, const Problem& problem,
   result.total_s = agreed.total_s;
   result.priced = std::move(mine.priced);
   result.pruned = mine.pruned;
+  result.not_candidates = mine.not_candidates;
   return result;
 }
 

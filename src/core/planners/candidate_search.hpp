@@ -11,14 +11,19 @@
 ///   - pruning: candidates are priced in order of a lower bound of their time (their update
 ///     flops alone at perfect balance over their processors' speeds), and one whose bound
 ///     exceeds the best time priced so far is not priced: it could not have won;
-///   - slices: the candidates are dealt round-robin (in lower-bound order) over `count`
-///     pricers; each prices its slice, and an `agree` function given by the caller (one MPI
-///     MINLOC reduction in the runtime) returns the overall winner, so that every pricer
-///     ends with the same choice whatever its slice.
+///   - slices: the listed candidates are dealt round-robin (in list order) over `count`
+///     pricers; each bounds, orders and prices only its slice, and an `agree` function given
+///     by the caller (one MPI MINLOC reduction in the runtime) returns the overall winner, so
+///     that every pricer ends with the same choice whatever its slice. A listing costs each
+///     pricer little (a sketch per candidate): what costs a grid plan to know (a heterogeneous
+///     grid's shares, and the bound they give) is worked out only by the pricer whose slice
+///     holds the candidate (DeferredCandidate::late_steps_bound), so that at thousands of ranks
+///     a rank's share shrinks with P.
 /// The full search (every k, every candidate priced) stays available as SearchOptions::exhaustive.
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +87,12 @@ struct DeferredCandidate {
   /// cartesian_panel_chain_lower_bound: it joins the compute bound in the pricing order, so
   /// that a candidate it rules out is never built.
   double steps_bound = 0.0;
+  /// Where that bound costs a plan to know (a heterogeneous grid's shares): it is worked out
+  /// here, only by the pricer whose slice holds the candidate (pricing_order), and replaces
+  /// steps_bound. nullopt: the listed candidate turns out not to be one (a "/fast" variant
+  /// whose panel columns each hold one speed is the candidate listed before it, which wins
+  /// any tie), and it is never priced. Empty: steps_bound holds the bound.
+  std::function<std::optional<double>()> late_steps_bound{};
 };
 
 /// The candidate without its owner table, shares and orders: what a listing needs to name it.
@@ -119,19 +130,27 @@ struct SearchOptions {
 struct SlicePricing {
   CandidatePick pick;           ///< the slice's fastest that fits (-inf: a pricing failed)
   std::vector<bool> priced;     ///< per candidate: priced by this slice
-  std::size_t pruned = 0;       ///< the slice's candidates skipped by their lower bound
+  std::size_t pruned = 0;          ///< the slice's candidates skipped by their lower bound
+  std::size_t not_candidates = 0;  ///< its listed non-candidates (late_steps_bound), never priced
 };
 
-/// The order candidates are priced in: increasing lower bound (ties: list order), the larger of
-/// compute_lower_bound and, for a sketch, its DeferredCandidate::steps_bound;
-/// with exhaustive, list order and bounds of 0 (nothing is pruned) and no coarse pass.
+/// One slice's candidates in the order they are priced: the list positions index, index +
+/// count, … (those that are candidates), by increasing lower bound (ties: list order), the
+/// larger of compute_lower_bound and, for a sketch, its DeferredCandidate::steps_bound (or
+/// late_steps_bound); with exhaustive, list order and bounds of 0 (nothing is pruned) and no
+/// coarse pass.
 struct PricingOrder {
-  std::vector<std::size_t> order;
-  std::vector<double> bound;  ///< per candidate, in list order
-  bool coarse_first = true;   ///< price long step sequences coarsely first (price_slice)
+  std::vector<std::size_t> order;  ///< this slice's candidates, as priced
+  std::vector<double> bound;       ///< per listed candidate (0 outside the slice)
+  bool coarse_first = true;        ///< price long step sequences coarsely first (price_slice)
   /// Skip a candidate that cannot win (its bound above the best so far; before its steps, its
   /// moves as well, or it does not fit): not with exhaustive.
   bool pruning = true;
+  /// With pruning, on every slice but the first: list position 0 (the caller's layout, where
+  /// there is one, which every other candidate must beat), priced to prune against from the
+  /// slice's start and left to the first slice to count and choose.
+  std::optional<std::size_t> incumbent;
+  std::size_t not_candidates = 0;  ///< the slice's listed non-candidates (late_steps_bound)
 };
 
 /// Steps per sequence of the coarse pass (step_sampling.hpp): a candidate whose full pricing
@@ -142,17 +161,19 @@ inline constexpr std::size_t kCoarseSampledSteps = 12;
 /// How far a coarse total may lie from the full one (the relative error of kCoarseSampledSteps
 /// strata on the step models, with room to spare: step_sampling_test.cpp measures it).
 inline constexpr double kCoarseMargin = 0.10;
+
+/// The pricing order of slice `index` of `count` (the whole list when count is 1).
+/// @pre index < count.
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
                            const std::vector<Prediction>& predictions, bool exhaustive,
-                           const DeferredCandidates& deferred = {});
+                           const DeferredCandidates& deferred = {}, std::size_t index = 0,
+                           std::size_t count = 1);
 
-/// Prices slice `index` of `count` (the candidates at positions index, index + count, … of
-/// the pricing order), skipping those whose bound exceeds the best priced so far in the slice
-/// (with pruning, every slice but the first prices the first candidate of the order as well,
-/// without counting it as its own: a bound to prune against from the start, where the first
-/// is the caller's layout that every other candidate must beat),
-/// and, once their moves and memory are priced (predict_data), those that do not fit or whose
-/// bound plus moves exceeds it (they keep no prediction).
+/// Prices the slice `order` holds (pricing_order), skipping those whose bound exceeds the
+/// best priced so far in the slice (with an incumbent, its price counts from the start: it
+/// is priced coarsely where its steps are sampled, and pruned against with kCoarseMargin, as
+/// any coarse total), and, once their moves and memory are priced (predict_data), those that
+/// do not fit or whose bound plus moves exceeds it (they keep no prediction).
 /// With order.coarse_first, candidates whose step sequences are sampled are priced on
 /// kCoarseSampledSteps strata first, then, in increasing coarse total, on kSampledSteps while
 /// their coarse total is within kCoarseMargin of the best full total (the others count as
@@ -161,10 +182,8 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
 /// is rethrown by search_candidates.
 /// A deferred candidate is built when the slice prices it (and sketched again if it is pruned).
 /// @param predictions on return, the priced ones hold their prediction.
-/// @pre index < count.
 SlicePricing price_slice(const Platform& platform, const Problem& problem, std::vector<Prediction>& predictions,
-                         const PricingOrder& order, std::size_t index, std::size_t count,
-                         const DeferredCandidates& deferred = {});
+                         const PricingOrder& order, const DeferredCandidates& deferred = {});
 
 /// What search_candidates chose.
 struct SearchResult {
@@ -172,6 +191,7 @@ struct SearchResult {
   double total_s = 0.0;         ///< its predicted time
   std::vector<bool> priced;     ///< per candidate: priced by this pricer
   std::size_t pruned = 0;       ///< this pricer's candidates skipped by their lower bound
+  std::size_t not_candidates = 0;  ///< this pricer's listed non-candidates, never priced
 };
 
 /// Prices this slice of `predictions` (each holding its candidate, in the planner's order),

@@ -53,16 +53,13 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
                        {[=] { return block_cyclic_grid(label, nb, shape, *processors); }, speed}, T);
       }
       if (wants(CholeskyLayoutKind::HeterogeneousGrid) && fastest.size() > 1) {
-        const auto plan = std::make_shared<std::optional<GridChoice>>();
+        const auto plan = std::make_shared<LazyGridPlan>(cycle_times_, sorted_, shape);
         const std::string label = label_of(CholeskyLayoutKind::HeterogeneousGrid, p, q);
         const std::size_t n = n_;
-        const auto cycle_times = cycle_times_;
-        const auto sorted = sorted_;
         for (std::size_t nb : tiles())
           add_deferred(CholeskyLayoutKind::HeterogeneousGrid, cartesian_sketch(label + " ordered", nb, shape),
                        {[=] {
-                          if (!*plan) plan->emplace(plan_grid_shape(*cycle_times, *sorted, p, q));
-                          const GridChoice& grid = **plan;
+                          const GridChoice& grid = plan->get();
                           return with_cholesky_order(
                               cartesian_candidate(label, nb, p, q, grid.arrangement.processor, grid.shares.r, grid.shares.c),
                               n);

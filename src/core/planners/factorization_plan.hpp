@@ -7,12 +7,16 @@
 /// own families (orders, patterns) and its own kinds.
 #include <cstddef>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/common/speeds.hpp"
+#include "core/grids/grid_planner.hpp"
 #include "core/planners/candidate_search.hpp"
+#include "core/planners/model_candidates.hpp"
 #include "core/time_models/platform.hpp"
 #include "core/time_models/time_model.hpp"
 
@@ -84,6 +88,26 @@ Speeds speeds_of(const Platform& platform, const std::vector<std::size_t>& proce
 /// True when the processors' speeds are not all the same.
 bool speeds_differ(const Platform& platform, const std::vector<std::size_t>& processors);
 
+/// The grid planner's plan of one shape p×q (plan_grid_shape), made when first asked for: a
+/// planner lists every shape, but only the pricer whose slice holds one of the shape's
+/// candidates (or the winner's build) needs its plan. Its tiles and variants share it.
+class LazyGridPlan {
+ public:
+  LazyGridPlan(std::shared_ptr<const std::vector<double>> cycle_times, std::shared_ptr<const SortedProcessors> sorted,
+               GridShape shape)
+      : cycle_times_(std::move(cycle_times)), sorted_(std::move(sorted)), shape_(shape) {}
+  const GridChoice& get() {
+    if (!plan_) plan_.emplace(plan_grid_shape(*cycle_times_, *sorted_, shape_.rows, shape_.cols));
+    return *plan_;
+  }
+
+ private:
+  std::shared_ptr<const std::vector<double>> cycle_times_;
+  std::shared_ptr<const SortedProcessors> sorted_;
+  GridShape shape_;
+  std::optional<GridChoice> plan_;
+};
+
 /// One priced candidate of a planner whose families are `Kind`.
 template <typename Kind>
 struct PricedCandidate {
@@ -114,6 +138,7 @@ struct PlanChoice {
   std::vector<PricedCandidate<Kind>> priced;  ///< every candidate, in generation order
   std::size_t chosen = 0;                     ///< index of the choice in `priced`
   std::size_t pruned = 0;                     ///< candidates of this slice skipped by their bound
+  std::size_t not_candidates = 0;             ///< listed, of this slice, found not to be candidates
 };
 
 /// Calls builder.add_grids(fastest) for the fastest k processors of every planned process
@@ -123,8 +148,9 @@ template <typename Builder>
 void add_per_process_count(const Platform& platform, std::size_t max_processors, bool exhaustive,
                            Builder& builder) {
   const std::vector<std::size_t> pattern_counts = pattern_process_counts(platform, max_processors);
+  const std::vector<std::size_t> order = fastest_first(platform);  // sorted once, not per count
   for (std::size_t k : planned_process_counts(platform, max_processors, exhaustive)) {
-    const std::vector<std::size_t> fastest = fastest_processors(platform, k);
+    const std::vector<std::size_t> fastest(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
     builder.add_grids(fastest);
     for (std::size_t pattern_count : pattern_counts)
       if (pattern_count == k) builder.add_patterns(fastest);
@@ -199,6 +225,7 @@ PlanChoice<Kind> price_and_choose(const Platform& platform, const Problem& probl
   }
   choice.chosen = result.chosen;
   choice.pruned = result.pruned;
+  choice.not_candidates = result.not_candidates;
   const PricedCandidate<Kind>& chosen = choice.priced[choice.chosen];
   choice.kind = chosen.kind;
   choice.candidate = chosen.prediction.candidate;

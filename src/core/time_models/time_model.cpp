@@ -235,7 +235,10 @@ double step_time_lower_bound(const Platform& platform, const Problem& problem, c
   // Cholesky: what simulate_steps prices with simulate_cholesky (tiles on the diagonal).
   const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
   if (!triangle) return 0.0;
-  const double cheap = std::max(cholesky_update_lower_bound(platform, plan), cholesky_message_lower_bound(platform, plan));
+  // Cheapest first, and no further than `enough` needs.
+  const double updates = cholesky_update_lower_bound(platform, plan);
+  if (updates > enough) return updates;
+  const double cheap = std::max(updates, cholesky_message_lower_bound(platform, plan));
   return cheap > enough ? cheap : std::max(cheap, cholesky_panel_chain_lower_bound(platform, plan, enough));
 }
 

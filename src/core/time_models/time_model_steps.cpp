@@ -135,11 +135,19 @@ double slowest_time(const Platform& platform, const std::vector<double>& work_ti
   return worst;
 }
 
+void BroadcastPhase::add(Side& side, std::size_t processor, double seconds) const {
+  if (processor >= side.per_processor.size()) side.per_processor.resize(processor + 1, 0.0);
+  side.busiest = std::max(side.busiest, side.per_processor[processor] += seconds);
+  if (processor >= network_.node_of.size()) return;  // a link of its own
+  const std::size_t link = network_.node_of[processor];
+  if (link >= side.per_link.size()) side.per_link.resize(link + 1, 0.0);
+  side.busiest = std::max(side.busiest, side.per_link[link] += seconds);
+}
+
 void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes, double times) {
   const double t = times * broadcast_time(network_, group, bytes);
   bus_total_ += t;
-  if (sender >= per_sender_.size()) per_sender_.resize(sender + 1, 0.0);
-  per_sender_[sender] += t;
+  add(senders_, sender, t);
 }
 
 void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, double times) {
@@ -148,13 +156,12 @@ void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, dou
 }
 
 void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages) {
-  if (receiver >= per_receiver_.size()) per_receiver_.resize(receiver + 1, 0.0);
-  per_receiver_[receiver] += messages * network_.message_time(bytes);
+  add(receivers_, receiver, messages * network_.message_time(bytes));
 }
 
 double BroadcastPhase::time() const {
   if (network_.kind == NetworkKind::SharedBus) return bus_total_;
-  return std::max(network_.busiest(per_sender_), network_.busiest(per_receiver_));  // a link carries both ways
+  return std::max(senders_.busiest, receivers_.busiest);  // a link carries both ways
 }
 
 TimeBreakdown simulate_steps(const Platform& platform, Routine routine, const TileOwnership& layout) {

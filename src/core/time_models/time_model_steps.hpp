@@ -46,14 +46,24 @@ class BroadcastPhase {
   /// `receiver` takes in `messages` messages of `bytes` each (a switched network's receive
   /// side; the shared bus already counts every message once in broadcast()).
   void receive(std::size_t receiver, double bytes, double messages = 1.0);
-  /// Shared bus: every message; switched: the busiest sender or receiver.
+  /// Shared bus: every message; switched: the busiest sender or receiver, or node link.
   double time() const;
 
  private:
+  /// One side's seconds, by processor and by node link (Network::node_of), with their largest
+  /// kept as they grow: a step model asks time() once a phase, and a scan of thousands of
+  /// processors each time was most of a large platform's pricing.
+  struct Side {
+    std::vector<double> per_processor;  ///< grown on demand
+    std::vector<double> per_link;
+    double busiest = 0.0;
+  };
+  void add(Side& side, std::size_t processor, double seconds) const;
+
   const Network& network_;
   double bus_total_ = 0.0;
-  std::vector<double> per_sender_;    ///< by processor, grown on demand
-  std::vector<double> per_receiver_;
+  Side senders_;
+  Side receivers_;
 };
 
 /// Slowest processor's seconds for work_tiles[x] tiles of `flops_per_tile` each on processor

@@ -115,10 +115,11 @@ double cpu_seconds_since(std::clock_t start) {
   return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
 }
 
-// The priced predictions of a search (pruned ones left out) and the chosen one's index among them.
+// The priced predictions of a search (pruned ones left out) and the chosen one's index among
+// them; `not_candidates` of the listed were found not to be candidates (neither priced nor pruned).
 void take_priced(ModelReport& report, std::vector<core::Prediction> predictions, const std::vector<bool>& priced,
-                 std::size_t chosen) {
-  report.candidates = predictions.size();
+                 std::size_t chosen, std::size_t not_candidates) {
+  report.candidates = predictions.size() - not_candidates;
   for (std::size_t i = 0; i < predictions.size(); ++i) {
     if (i == chosen) report.chosen = report.predictions.size();
     if (priced[i]) report.predictions.push_back(std::move(predictions[i]));
@@ -131,21 +132,17 @@ void take_priced(ModelReport& report, std::vector<core::Prediction> predictions,
 constexpr std::size_t kTimedSlices = 8;
 
 // The largest share of one rank when the runtime splits the pricing of `built` over the
-// platform's ranks: building the list (`build_s`, every rank does it) and ordering it, then
-// the slowest of the kTimedSlices slices estimated costliest, each priced and timed here.
+// platform's ranks: building the list (`build_s`, every rank does it), then the slowest of the
+// kTimedSlices slices estimated costliest, each ordered (its own bounds) and priced here.
 // CPU seconds of this process, so that other processes of a shared machine do not count.
 double per_rank_seconds(const core::Platform& platform, const core::Problem& problem,
                         std::vector<core::Prediction> built, const core::DeferredCandidates& deferred,
                         bool exhaustive, double build_s) {
-  const std::clock_t start = std::clock();
-  const core::PricingOrder order = core::pricing_order(platform, problem, built, exhaustive, deferred);
-  const double shared_s = build_s + cpu_seconds_since(start);
   const std::size_t ranks = platform.size();
   const std::size_t slices = std::min(ranks, built.size());
   std::vector<double> estimate(slices, 0.0);
   for (std::size_t position = 0; position < built.size(); ++position)
-    estimate[position % ranks] +=
-        core::prediction_cost(problem, built[order.order[position]].candidate, ranks).operations;
+    estimate[position % ranks] += core::prediction_cost(problem, built[position].candidate, ranks).operations;
   std::vector<std::size_t> costliest(slices);
   for (std::size_t slice = 0; slice < slices; ++slice) costliest[slice] = slice;
   const std::size_t timed = std::min(slices, kTimedSlices);
@@ -154,10 +151,12 @@ double per_rank_seconds(const core::Platform& platform, const core::Problem& pro
   double slowest = 0.0;
   for (std::size_t t = 0; t < timed; ++t) {
     const std::clock_t slice_start = std::clock();
-    core::price_slice(platform, problem, built, order, costliest[t], ranks, deferred);
+    const core::PricingOrder order =
+        core::pricing_order(platform, problem, built, exhaustive, deferred, costliest[t], ranks);
+    core::price_slice(platform, problem, built, order, deferred);
     slowest = std::max(slowest, cpu_seconds_since(slice_start));
   }
-  return shared_s + slowest;
+  return build_s + slowest;
 }
 
 // Runs a factorisation planner (`choose`, the core planner the runtime calls) timed, and its
@@ -177,7 +176,7 @@ Kind run_planner(ModelReport& report, Options options, Choose choose, Candidates
     predictions.push_back(c.prediction);
     priced.push_back(c.priced);
   }
-  take_priced(report, std::move(predictions), priced, choice.chosen);
+  take_priced(report, std::move(predictions), priced, choice.chosen, choice.not_candidates);
   report.pattern_cost = choice.pattern_cost;
 
   const std::clock_t build_start = std::clock();
@@ -210,7 +209,7 @@ void run_generic_gemm_search(ModelReport& report) {
   const core::SearchResult result = core::search_candidates(report.platform, report.problem, predictions, search);
   report.planning_s = seconds_since(start);
   report.planning_cpu_s = cpu_seconds_since(cpu_start);
-  take_priced(report, std::move(predictions), result.priced, result.chosen);
+  take_priced(report, std::move(predictions), result.priced, result.chosen, result.not_candidates);
   report.planning_per_rank_s =
       per_rank_seconds(report.platform, report.problem, unpriced, {}, search.exhaustive, build_s);
   const std::size_t largest_pattern = core::largest_hetero_pattern_count(report.platform, options);
@@ -238,7 +237,7 @@ void run_gemm_planner(ModelReport& report) {
   // The runtime forwards the call when the plan is slower or does not fit in memory.
   const bool planned = predictions[1].fits_memory() && predictions[1].total_s() < predictions[0].total_s();
   const std::size_t chosen = planned ? 1 : 0;
-  take_priced(report, std::move(predictions), {true, true}, chosen);
+  take_priced(report, std::move(predictions), {true, true}, chosen, 0);
 }
 
 // Cholesky's planner options with GCR&M searched afresh: the runtime remembers each search for
