@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <sstream>
 #include <tuple>
@@ -120,13 +121,25 @@ std::vector<std::size_t> greedy_sequence(const std::vector<double>& cycle_times,
     const EqualProcessors& e = groups[g];
     return Offer{finish_time(e.cycle_time, e.held + 1), e.pass[e.position], g};
   };
-  std::priority_queue<Offer, std::vector<Offer>, std::greater<Offer>> cheapest;
-  for (std::size_t g = 0; g < groups.size(); ++g) cheapest.push(offer(g));
+  std::priority_queue<Offer, std::vector<Offer>, std::greater<Offer>> others;
+  for (std::size_t g = 1; g < groups.size(); ++g) others.push(offer(g));
+  // The cheapest offer is kept out of the heap: a group usually stays the cheapest through a
+  // run of its pass (same cost, next index), and is then served without a heap operation.
+  std::optional<Offer> cheapest;
+  if (!groups.empty()) cheapest = offer(0);
+  const auto take_cheapest = [&](std::optional<Offer> candidate) {
+    if (candidate && (others.empty() || *candidate < others.top())) return candidate;
+    if (candidate) others.push(*candidate);
+    if (others.empty()) return std::optional<Offer>();
+    const Offer top = others.top();
+    others.pop();
+    return std::optional<Offer>(top);
+  };
+  cheapest = take_cheapest(cheapest);
   std::vector<std::size_t> owners;
   owners.reserve(static_cast<std::size_t>(std::max<std::int64_t>(length, 0)));
-  for (std::int64_t m = 0; m < length && !cheapest.empty(); ++m) {
-    const std::size_t g = std::get<2>(cheapest.top());
-    cheapest.pop();
+  for (std::int64_t m = 0; m < length && cheapest; ++m) {
+    const std::size_t g = std::get<2>(*cheapest);
     EqualProcessors& e = groups[g];
     const std::size_t k = e.pass[e.position++];
     owners.push_back(k);
@@ -137,7 +150,7 @@ std::vector<std::size_t> greedy_sequence(const std::vector<double>& cycle_times,
       e.position = 0;
       ++e.held;
     }
-    if (!e.pass.empty()) cheapest.push(offer(g));
+    cheapest = take_cheapest(e.pass.empty() ? std::nullopt : std::optional<Offer>(offer(g)));
   }
   return owners;
 }

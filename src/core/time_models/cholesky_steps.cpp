@@ -52,7 +52,8 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   for (std::size_t j = tiles_; j-- > 1;) {
     const std::size_t b = layout.col_class[j];
     diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
-    for (std::size_t a = 0; a < layout.rows; ++a) below_count_[a * layout.cols + b] += rows_below[a];
+    double* column = &below_count_[b * layout.rows];  // contiguous in a: the loop vectorises
+    for (std::size_t a = 0; a < layout.rows; ++a) column[a] += rows_below[a];
     rows_below[layout.row_class[j]] += 1.0;
   }
   // rows_below now counts the tile rows i >= 1; column 1, the first to drop, needs i > 1.
@@ -171,7 +172,8 @@ void CholeskySteps::count_colrow_receivers(CholeskyStepLoad& load, std::size_t k
 void CholeskySteps::drop_column(std::size_t j) {
   const std::size_t b = layout_.col_class[j];
   diagonal_count_[layout_.row_class[j] * layout_.cols + b] -= 1.0;
-  for (std::size_t a = 0; a < layout_.rows; ++a) below_count_[a * layout_.cols + b] -= rows_after_dropped_[a];
+  double* column = &below_count_[b * layout_.rows];
+  for (std::size_t a = 0; a < layout_.rows; ++a) column[a] -= rows_after_dropped_[a];
   dropped_through_ = j;
   if (j + 1 < tiles_) rows_after_dropped_[layout_.row_class[j + 1]] -= 1.0;  // now the rows below j + 1
 }
@@ -244,18 +246,36 @@ void CholeskySteps::step(std::size_t k, CholeskyStepLoad& load) {
   for (std::size_t a = 0; a < layout_.rows; ++a)
     for (std::size_t b = 0; b < layout_.cols; ++b) {
       load.syrk_tiles[layout_.at(a, b)] += diagonal_count_[a * layout_.cols + b];
-      load.gemm_tiles[layout_.at(a, b)] += below_count_[a * layout_.cols + b];
+      load.gemm_tiles[layout_.at(a, b)] += below_count_[b * layout_.rows + a];
     }
 
-  ++stamp_;
-  scratch_owners_.clear();
-  for (std::size_t i = k + 1; i < tiles_; ++i) {
-    const std::size_t x = owner_of(i, k);
-    load.trsm_tiles[x] += 1.0;
-    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
-  }
+  add_panel_solves(load, k);
   add_broadcast(load, load.diagonal_owner, scratch_owners_);
   add_colrow_broadcasts(load, k);
+}
+
+// Panel k's tiles below the diagonal: those of row class a are cell (a, panel class)'s, as
+// many as its tile rows below k (counted per class, not walked: a step of a large platform
+// would walk thousands). Their owners, the receivers of L(k, k), go to scratch_owners_ in the
+// order their rows first come below k, as a walk down the column lists them.
+void CholeskySteps::add_panel_solves(CholeskyStepLoad& load, std::size_t k) {
+  const std::size_t panel_class = layout_.col_class[k];
+  for (std::size_t a = 0; a < layout_.rows; ++a) {
+    // rows_after_dropped_ counts the tile rows below k + 1 (step() dropped columns through k).
+    const double rows = rows_after_dropped_[a] + (k + 1 < tiles_ && layout_.row_class[k + 1] == a ? 1.0 : 0.0);
+    if (rows > 0.0) load.trsm_tiles[layout_.at(a, panel_class)] += rows;
+  }
+  ++stamp_;
+  scratch_owners_.clear();
+  const std::size_t present = k + 1 < tiles_ ? row_classes_after_[k + 1] : 0;
+  for (std::size_t i = k + 1, found = 0; i < tiles_ && found < present; ++i) {
+    const std::size_t row = layout_.row_class[i];
+    if (row_stamp_[row] == stamp_) continue;
+    row_stamp_[row] = stamp_;
+    ++found;
+    const std::size_t x = layout_.at(row, panel_class);
+    if (owner_stamp_[x] != stamp_) owner_stamp_[x] = stamp_, scratch_owners_.push_back(x);
+  }
 }
 
 void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k) {
@@ -309,14 +329,32 @@ struct StepMessages {
   std::vector<double> own;  ///< per processor: its broadcasts' trees and the tiles it receives
 };
 
+/// broadcast_time of one tile per group size, worked out once: a step broadcasts thousands of
+/// tiles to a few group sizes.
+class TreeSeconds {
+ public:
+  TreeSeconds(const Network& network, double tile_bytes) : network_(network), tile_bytes_(tile_bytes) {}
+  double operator()(std::size_t group) {
+    if (group >= seconds_.size()) seconds_.resize(group + 1, -1.0);
+    double& s = seconds_[group];
+    if (s < 0.0) s = broadcast_time(network_, group, tile_bytes_);
+    return s;
+  }
+
+ private:
+  const Network& network_;
+  double tile_bytes_;
+  std::vector<double> seconds_;  ///< by group size; < 0: not yet known
+};
+
 StepMessages step_messages(const Network& network, const CholeskyStepLoad& load, double tile_bytes,
-                           std::vector<double>& received) {
+                           std::vector<double>& received, TreeSeconds& tree_s) {
   StepMessages m;
   m.own.assign(received.size(), 0.0);
   const double message_s = network.message_time(tile_bytes);
   for (std::size_t b = 0; b < load.broadcasts.size(); ++b) {
     const TileBroadcast& tile = load.broadcasts[b];
-    m.own[tile.sender] += tile.times * broadcast_time(network, tile.count + 1, tile_bytes);
+    m.own[tile.sender] += tile.times * tree_s(tile.count + 1);
     if (tile.first == TileBroadcast::kAggregated) continue;
     for (std::size_t r = tile.first; r < tile.first + tile.count; ++r) m.own[load.receivers[r]] += tile.times * message_s;
   }
@@ -334,7 +372,7 @@ StepMessages step_messages(const Network& network, const CholeskyStepLoad& load,
   }
   for (std::size_t b = 1; b < load.broadcasts.size(); ++b) {
     const TileBroadcast& tile = load.broadcasts[b];
-    colrow_phase.broadcast(tile.sender, tile.count + 1, tile_bytes, tile.times);
+    colrow_phase.broadcasts_of(tile.sender, tile.times * tree_s(tile.count + 1));
     if (tile.first == TileBroadcast::kAggregated) continue;
     for (std::size_t r = tile.first; r < tile.first + tile.count; ++r) received[load.receivers[r]] += tile.times;
   }
@@ -445,10 +483,11 @@ TimeBreakdown simulate_cholesky(const Platform& platform, const TileOwnership& l
   // Tile (0,0)'s factorisation opens the schedule (the first sampled step is always step 0).
   path.factor_first(layout.at(layout.row_class[0], layout.col_class[0]));
   CholeskyStepLoad load;
+  TreeSeconds tree_s(platform.network, tile_bytes);
   for (const SampledStep& sample : sampled_steps(steps.steps())) {
     const std::size_t k = sample.step;
     steps.step(k, load);
-    const StepMessages messages = step_messages(platform.network, load, tile_bytes, received);
+    const StepMessages messages = step_messages(platform.network, load, tile_bytes, received, tree_s);
     messages_s += sample.weight * (messages.diagonal + messages.colrow);
     const double panel_ready = path.solve_panel(load, messages, sample.weight);
     if (k + 1 < steps.steps()) path.update(k, load, panel_ready, messages, sample.weight);

@@ -112,6 +112,8 @@ class CholeskySteps {
 
  private:
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
+  /// Panel k's TRSM tiles per owner, and L(k, k)'s receivers in scratch_owners_.
+  void add_panel_solves(CholeskyStepLoad& load, std::size_t k);
   void add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k);  ///< L(i,k), i > k
   /// Distinct owners of trailing colrow i (cached once the colrow is complete).
   const std::vector<std::size_t>& colrow_owners(std::size_t i, const std::vector<char>& cols_seen,
@@ -135,7 +137,7 @@ class CholeskySteps {
   std::vector<double> group_tiles_;           ///< scratch [a*cols+b]: grouped colrow tiles of a step
   std::vector<std::size_t> group_pairs_;      ///< scratch: the pairs group_tiles_ holds
   std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
-  std::vector<double> below_count_;             ///< [a*cols+b]: trailing tiles strictly below
+  std::vector<double> below_count_;             ///< [b*rows+a] (by column class): trailing tiles strictly below
   std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
   std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
   std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled

@@ -115,7 +115,7 @@ class ColrowPhaseBound {
  public:
   ColrowPhaseBound(const Network& network, const TileOwnership& layout)
       : layout_(layout), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
-        row_seconds_(layout.rows, 0.0), row_positions_(layout.rows), row_suffix_s_(layout.rows),
+        row_seconds_(layout.rows, 0.0), row_positions_(positions_by_class(layout.row_class, layout.rows)), row_suffix_s_(layout.rows),
         last_row_diagonal_(layout.cols) {
     const double tile_bytes = static_cast<double>(layout.tile) * static_cast<double>(layout.tile) * 8.0;
     message_s_ = network.message_time(tile_bytes);
@@ -130,7 +130,6 @@ class ColrowPhaseBound {
     const std::vector<char> column_used = used_classes(layout.col_class, layout.cols, columns_used_);
     for (std::size_t b = 0; b < layout.cols; ++b)
       if (column_used[b]) used_columns_.push_back(b);
-    for (std::size_t i = 0; i < tiles; ++i) row_positions_[layout.row_class[i]].push_back(i);
     for (std::size_t a = 0; a < layout.rows; ++a)
       if (!row_positions_[a].empty()) used_rows_.push_back(a);
     for (std::size_t a = 0; a < layout.rows; ++a) {

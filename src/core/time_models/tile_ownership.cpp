@@ -54,14 +54,16 @@ Axis col_axis(const TileOwnership& t) { return {t.n, t.tile, t.col_offset, t.col
 /// joint[u * to.classes + i] = elements e in [0, extent) with from class u and to class i.
 std::vector<double> joint_counts(const Axis& from, const Axis& to) {
   std::vector<double> joint(from.classes * to.classes, 0.0);
-  // Walk e in runs where neither tile index changes.
-  std::size_t e = 0;
+  // Walk e in runs where neither tile index changes, the tiles' ends stepped along (no
+  // division per run: a planner walks thousands of tiles per candidate).
+  std::size_t e = 0, tf = from.offset / from.block, tt = to.offset / to.block;
+  std::size_t from_end = (tf + 1) * from.block - from.offset, to_end = (tt + 1) * to.block - to.offset;
   while (e < from.extent) {
-    const std::size_t tf = (e + from.offset) / from.block, tt = (e + to.offset) / to.block;
-    const std::size_t end = std::min({from.extent, (tf + 1) * from.block - from.offset,
-                                      (tt + 1) * to.block - to.offset});
+    const std::size_t end = std::min({from.extent, from_end, to_end});
     joint[from.tile_class[tf] * to.classes + to.tile_class[tt]] += static_cast<double>(end - e);
     e = end;
+    if (e == from_end) ++tf, from_end += from.block;
+    if (e == to_end) ++tt, to_end += to.block;
   }
   return joint;
 }
@@ -262,12 +264,20 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
   return kept;
 }
 
+std::vector<std::vector<std::size_t>> positions_by_class(const std::vector<std::size_t>& classes,
+                                                         std::size_t num_classes, std::size_t tiles) {
+  tiles = std::min(tiles, classes.size());
+  std::vector<std::size_t> sizes(num_classes, 0);
+  for (std::size_t t = 0; t < tiles; ++t) ++sizes[classes[t]];
+  std::vector<std::vector<std::size_t>> positions(num_classes);
+  for (std::size_t c = 0; c < num_classes; ++c) positions[c].reserve(sizes[c]);
+  for (std::size_t t = 0; t < tiles; ++t) positions[classes[t]].push_back(t);
+  return positions;
+}
+
 SuffixClassCounts::SuffixClassCounts(const std::vector<std::size_t>& classes, std::size_t num_classes,
                                      std::size_t tiles)
-    : positions_(num_classes) {
-  tiles = std::min(tiles, classes.size());
-  for (std::size_t t = 0; t < tiles; ++t) positions_[classes[t]].push_back(t);
-}
+    : positions_(positions_by_class(classes, num_classes, tiles)) {}
 
 std::size_t SuffixClassCounts::count(std::size_t s, std::size_t a) const {
   const std::vector<std::size_t>& at = positions_[a];

@@ -142,6 +142,13 @@ std::vector<double> elements_kept(const TileOwnership& from, const TileOwnership
 /// O(tiles) and asked in O(classes · log tiles) for the steps a model samples only: a table
 /// of every suffix took O(tiles · classes), 15 million entries for one 1×952 grid at
 /// N = 10⁶ and nb = 64, most of the planner's time at that order.
+/// Per class < num_classes, the positions t < tiles (all by default) where `classes` holds it,
+/// increasing; each list allocated once at its size (a planner makes these for thousands of
+/// candidates, and grown lists were a part of its time in reallocations and fresh pages).
+std::vector<std::vector<std::size_t>> positions_by_class(const std::vector<std::size_t>& classes,
+                                                         std::size_t num_classes,
+                                                         std::size_t tiles = std::numeric_limits<std::size_t>::max());
+
 class SuffixClassCounts {
  public:
   /// The first `tiles` entries of `classes` (all of them by default), each < num_classes.

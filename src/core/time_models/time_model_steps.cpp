@@ -145,9 +145,12 @@ void BroadcastPhase::add(Side& side, std::size_t processor, double seconds) cons
 }
 
 void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double bytes, double times) {
-  const double t = times * broadcast_time(network_, group, bytes);
-  bus_total_ += t;
-  add(senders_, sender, t);
+  broadcasts_of(sender, times * broadcast_time(network_, group, bytes));
+}
+
+void BroadcastPhase::broadcasts_of(std::size_t sender, double seconds) {
+  bus_total_ += seconds;
+  add(senders_, sender, seconds);
 }
 
 void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, double times) {

@@ -41,6 +41,9 @@ class BroadcastPhase {
   /// `times` broadcasts of `bytes` each from `sender` to a group of `group` processes,
   /// sender included.
   void broadcast(std::size_t sender, std::size_t group, double bytes, double times = 1.0);
+  /// Broadcasts from `sender` whose trees take `seconds` in all (broadcast() with the time
+  /// known: a step model that sends thousands of tiles to few group sizes keeps their times).
+  void broadcasts_of(std::size_t sender, double seconds);
   /// `times` point-to-point messages of `bytes` each from `from` to `to` (both sides counted).
   void message(std::size_t from, std::size_t to, double bytes, double times = 1.0);
   /// `receiver` takes in `messages` messages of `bytes` each (a switched network's receive
