@@ -53,7 +53,11 @@ const Case cases[] = {
     {"LWORK below LWMIN", kGeqrf, 'L', 7, 5, 2, 3, 0, 0, kTooSmall},
     {"a workspace query on process 0 only", kGeqrf, 'L', 7, 5, 2, 3, 0, 0, kQueryOnRankZero},
     {"M < 0 in a workspace query", kGeqrf, 'L', -1, 5, 2, 3, 0, 0, kQuery},
-    {"wide, offsets inside blocks", kGeqrf, 'L', 3, 6, 4, 2, 0, 0},
+    // Columns 4 to 6 of 2·I + 1 are independent, so every TAU is set by the data. (Columns 2
+    // and 3 are equal: the second reflector of a sub(A) from column 2 was of rounding noise,
+    // 0 in one kernel and up to 2 in another, and the plans a loaded machine's calibration
+    // chose decided which: issue 27's load-dependent failure.)
+    {"wide, offsets inside blocks", kGeqrf, 'L', 3, 5, 4, 4, 0, 0},
     {"valid", kAll, 'L', kOrder, kOrder, 1, 1, 0, 0},
 };
 
