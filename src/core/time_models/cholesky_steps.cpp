@@ -278,6 +278,20 @@ void CholeskySteps::add_panel_solves(CholeskyStepLoad& load, std::size_t k) {
   }
 }
 
+std::size_t CholeskySteps::add_full_colrows(std::size_t first, const std::vector<char>& cols_seen,
+                                           std::size_t cols_seen_count, bool counted) {
+  const std::size_t cols = layout_.cols;
+  std::size_t i = first;
+  for (; i < tiles_ && row_classes_after_[i] == row_classes_used_; ++i) {
+    const std::size_t key = layout_.row_class[i] * cols + layout_.col_class[i];
+    if (group_tiles_[key] == 0.0) group_pairs_.push_back(key);
+    group_tiles_[key] += 1.0;
+    // Not counted: its group is listed once per pair (colrow_owners keeps it).
+    if (!counted && !full_colrow_known_[key]) colrow_owners(i, cols_seen, cols_seen_count);
+  }
+  return i;
+}
+
 void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k) {
   const std::size_t panel_class = layout_.col_class[k];
   const bool counted = grouped_ && distinct_owners_;
@@ -289,12 +303,14 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
     if (!cols_seen[c]) cols_seen[c] = 1, ++cols_seen_count;
     const std::size_t a = layout_.row_class[i];
     const bool full = cols_seen_count == col_classes_used_ && row_classes_after_[i] == row_classes_used_;
-    if (grouped_ && full) {  // the same sender and receivers as every full colrow of its pair
-      const std::size_t key = a * layout_.cols + c;
-      if (group_tiles_[key] == 0.0) group_pairs_.push_back(key);
-      group_tiles_[key] += 1.0;
-      if (full_colrow_known_[key] || counted) continue;  // counted: its group is known, below
-    } else if (counted) {
+    if (grouped_ && full) {
+      // The same sender and receivers as every full colrow of its pair; and every colrow from
+      // here to the last full one (whose rows below reach every row class) is full too: most
+      // of a step, counted per pair in a loop of its own.
+      i = add_full_colrows(i, cols_seen, cols_seen_count, counted) - 1;
+      continue;
+    }
+    if (counted) {
       // Its row's owners and its column's share only the owner of (a, c); with the sender,
       // whose column class joins the row's, the group is as many as the classes reached.
       const std::size_t row_reach = cols_seen_count + (cols_seen[panel_class] ? 0 : 1);
@@ -302,8 +318,7 @@ void CholeskySteps::add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k)
       load.broadcasts.push_back({layout_.at(a, panel_class), TileBroadcast::kAggregated, group - 1, 1.0});
       continue;
     }
-    const std::vector<std::size_t>& owners = colrow_owners(i, cols_seen, cols_seen_count);
-    if (!(grouped_ && full)) add_broadcast(load, layout_.at(a, panel_class), owners);
+    add_broadcast(load, layout_.at(a, panel_class), colrow_owners(i, cols_seen, cols_seen_count));
   }
   if (counted) count_colrow_receivers(load, k);
   if (group_pairs_.empty()) return;

@@ -114,6 +114,10 @@ class CholeskySteps {
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
   /// Panel k's TRSM tiles per owner, and L(k, k)'s receivers in scratch_owners_.
   void add_panel_solves(CholeskyStepLoad& load, std::size_t k);
+  /// The full colrows from tile row `first` on (every column class seen since the panel),
+  /// into group_tiles_ per pair, up to the first that is not full; @return that row (or tiles_).
+  std::size_t add_full_colrows(std::size_t first, const std::vector<char>& cols_seen, std::size_t cols_seen_count,
+                               bool counted);
   void add_colrow_broadcasts(CholeskyStepLoad& load, std::size_t k);  ///< L(i,k), i > k
   /// Distinct owners of trailing colrow i (cached once the colrow is complete).
   const std::vector<std::size_t>& colrow_owners(std::size_t i, const std::vector<char>& cols_seen,
