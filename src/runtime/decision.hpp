@@ -37,6 +37,9 @@ struct Prices {
   std::string no_route;
   /// The take-over route priced: "copy" (hetscal's own layout) or "in place".
   std::string route = "copy";
+  /// When both routes were priced (HETSCAL_TAKE_OVER=auto): the route taken and both prices,
+  /// or why the other does not fit (runtime/route_choice.hpp), for HETSCAL_VERBOSE.
+  std::string route_note;
 };
 
 /// Everything decide() looks at; all values global.
