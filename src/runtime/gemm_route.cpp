@@ -124,11 +124,15 @@ class GemmRoute {
   /// auto whichever fits and is cheaper.
   Prices price(ContextState& state, const GemmLayout& plan) const {
     const double caller_bytes = operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc});
-    const Prices copy = agreed_prices<T>(state, problem_, plan.candidate,
-                                         {plan.a.get(), plan.b.get(), plan.c.get()}, caller_bytes);
+    Prices copy = agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()},
+                                   caller_bytes);
     const TakeOverMode mode = state.settings.take_over;
     if (mode == TakeOverMode::Copy) return copy;
-    Prices prices = choose_take_over_route(mode, copy, in_place_terms(state, plan, caller_bytes));
+    const InPlaceTerms in_place = in_place_terms(state, plan, caller_bytes);
+    Prices prices;
+    // The choice copies the prices and writes the note (allocations): agreed, so that a rank
+    // short of memory sends every rank to ScaLAPACK instead of leaving them in the decision.
+    mpi::run_agreed(state.context->comm, "price", [&] { prices = choose_take_over_route(mode, copy, in_place); });
     if (prices.route != "in place" || !prices.no_route.empty()) in_place_.reset();
     return prices;
   }
@@ -158,7 +162,10 @@ class GemmRoute {
     });
     if (!terms.problem.empty()) return terms;
     const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
-    if (!fit.fits) terms.problem = "the in-place route does not fit in memory: it " + fit.reason;
+    if (!fit.fits) {  // global: every rank or none joins the stage that writes the reason
+      mpi::run_agreed(state.context->comm, "price",
+                      [&] { terms.problem = "the in-place route does not fit in memory: it " + fit.reason; });
+    }
     terms.first_touch_bytes = fit.most_needed_bytes;
     terms.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
     return terms;

@@ -155,6 +155,19 @@ SurplusElements InPlaceGemm<T>::surplus() const {
 }
 
 template <typename T>
+std::size_t InPlaceGemm<T>::surplus_tiles() const {
+  // Received: this rank's tiles in the overflow. Sent: the tiles it holds in the caller's
+  // layout (its grid row's tile rows by its grid column's tile columns) less those it keeps.
+  const layout::CartesianDistribution& caller = *c_.distribution;
+  const layout::GridCoord me = *caller.grid().coordinates(context_.my_rank);
+  std::int64_t held_rows = 0, held_cols = 0;
+  for (std::int64_t i = 0; i < caller.rows().count(); ++i) held_rows += caller.grid_row(i) == me.row;
+  for (std::int64_t j = 0; j < caller.cols().count(); ++j) held_cols += caller.grid_col(j) == me.col;
+  const auto kept = static_cast<std::size_t>(std::count(overflow_offset_.begin(), overflow_offset_.end(), -1));
+  return static_cast<std::size_t>(held_rows * held_cols) - kept + (my_tiles_.size() - kept);
+}
+
+template <typename T>
 std::int64_t InPlaceGemm<T>::k_block() const {
   return kernels::detail::largest_tile(transposed(call_.op_a) ? a_.distribution->rows() : a_.distribution->cols());
 }
@@ -174,9 +187,12 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
   const layout::CartesianDistribution& caller = *c_.distribution;
   std::optional<kernels::detail::InPlaceSumma<T>> summa;
   T* overflow = nullptr;
+  // One request per surplus tile this rank sends or receives, reserved in the allocate stage:
+  // the moves allocate nothing of hetscal's, so only MPI can fail one rank while others wait.
+  std::vector<MPI_Request> requests;
   // Move C's surplus between the caller's array and the overflow: in (to the overflow) or out.
   const auto move_surplus = [&](bool in) {
-    std::vector<MPI_Request> requests;
+    requests.clear();  // keeps the capacity reserved
     std::size_t mine = 0;
     for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
       for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
@@ -201,6 +217,7 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
     mpi::run_agreed(comm, "allocate", [&] {
       mpi::fault_point(mpi::Stage::Allocate);
       overflow = workspace.buffer<T>(0, static_cast<std::size_t>(overflow_elements_));
+      requests.reserve(surplus_tiles());
       kernels::detail::TileBlocks<T> tiles;
       for (std::size_t i = 0; i < my_tiles_.size(); ++i) {
         const layout::GlobalTile t = my_tiles_[i];

@@ -61,6 +61,8 @@ class InPlaceGemm {
   GridLoad load(const std::vector<double>& speeds) const { return grid_load(*layout_, speeds); }
   /// The widest block of the caller's K dimension: the inner dimension of the SUMMA's updates.
   std::int64_t k_block() const;
+  /// The surplus tiles this rank sends or receives in one move (in or out). @pre problem() is empty.
+  std::size_t surplus_tiles() const;
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
   /// @return Computed; Forward (nothing written: call ScaLAPACK) when a stage before the
