@@ -76,8 +76,9 @@ inline bool in_place_gemm_aligned(const layout::Distribution& a, Op op_a, const 
 }
 
 /// C = alpha·op(A)·op(B) + beta·C on the tiles above, in three parts: the constructor
-/// allocates (panels, requests), prepare() builds the group communicators (collective), run()
-/// scales C and multiplies. Nothing is written before run().
+/// allocates (panels, requests, the groups of the communicators), prepare() builds the group
+/// communicators (collective, allocating nothing of hetscal's), run() scales C and multiplies.
+/// Nothing is written before run().
 template <typename T>
 class InPlaceSumma {
  public:
@@ -92,7 +93,8 @@ class InPlaceSumma {
         me_(me),
         a_index_(c.rows(), [&](std::int64_t i) { return c.row_group(i); }, me),
         b_index_(c.cols(), [&](std::int64_t j) { return c.col_group(j); }, me),
-        blocks_(blocks()) {
+        blocks_(blocks()),
+        groups_(c) {
     const std::int64_t widest = largest_tile(k_split());
     mpi::mpi_count(largest_tile(c.rows()) * widest, "gemm: panel");
     mpi::mpi_count(largest_tile(c.cols()) * widest, "gemm: panel");
@@ -108,7 +110,7 @@ class InPlaceSumma {
   /// Builds C's row and column group communicators. Collective over `comm`.
   void prepare(MPI_Comm comm) {
     comm_ = comm;
-    groups_.emplace_back(comm, c_);
+    groups_.create(comm);
   }
 
   /// C = alpha·op(A)·op(B) + beta·C. Collective over the communicator of prepare().
@@ -162,7 +164,7 @@ class InPlaceSumma {
   void post(std::int64_t k, int slot) {
     requests_[slot].clear();  // keeps the capacity reserved above
     forwards_[slot].clear();
-    const mpi::GroupCommunicators& groups = groups_.front();
+    const mpi::GroupCommunicators& groups = groups_;
     const std::int64_t rows = c_.rows().count(), cols = c_.cols().count();
     const auto a_tile = [&](std::int64_t i) { return line_tile(a_, i, k); };
     const auto b_tile = [&](std::int64_t j) { return line_tile(b_, k, j); };
@@ -369,7 +371,7 @@ class InPlaceSumma {
   PanelIndex a_index_, b_index_;
   std::vector<Block> blocks_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<mpi::GroupCommunicators> groups_;  // one, after prepare()
+  mpi::GroupCommunicators groups_;  // its communicators built by prepare()
   std::array<ScalarBuffer<T>, 2> a_panel_, b_panel_;
   std::array<std::vector<MPI_Request>, 2> requests_, forwards_;
 };

@@ -43,14 +43,13 @@ int GroupCommunicator::rank_of(int parent_rank) const {
   return it != members.end() && *it == parent_rank ? static_cast<int>(it - members.begin()) : -1;
 }
 
-GroupCommunicators::GroupCommunicators(MPI_Comm parent, const layout::Distribution& distribution) {
-  int size = 0, my_rank = 0;
-  check_mpi(MPI_Comm_size(parent, &size), "MPI_Comm_size");
-  check_mpi(MPI_Comm_rank(parent, &my_rank), "MPI_Comm_rank");
-  if (distribution.num_ranks() != size) {
-    throw InvalidArgument("hetscal: distribution over " + std::to_string(distribution.num_ranks()) +
-                          " ranks used on a communicator of " + std::to_string(size));
-  }
+GroupCommunicators::GroupCommunicators(MPI_Comm parent, const layout::Distribution& distribution)
+    : GroupCommunicators(distribution) {
+  create(parent);
+}
+
+GroupCommunicators::GroupCommunicators(const layout::Distribution& distribution)
+    : num_ranks_(distribution.num_ranks()) {
   std::map<RankSet, std::size_t> index_of;
   for (std::int64_t i = 0; i < distribution.rows().count(); ++i) {
     row_index_.push_back(intern(distribution.row_group(i), index_of));
@@ -60,6 +59,16 @@ GroupCommunicators::GroupCommunicators(MPI_Comm parent, const layout::Distributi
   }
   groups_.resize(index_of.size());
   for (const auto& [members, index] : index_of) groups_[index].members = members;
+}
+
+void GroupCommunicators::create(MPI_Comm parent) {
+  int size = 0, my_rank = 0;
+  check_mpi(MPI_Comm_size(parent, &size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_rank(parent, &my_rank), "MPI_Comm_rank");
+  if (num_ranks_ != size) {
+    throw InvalidArgument("hetscal: distribution over " + std::to_string(num_ranks_) +
+                          " ranks used on a communicator of " + std::to_string(size));
+  }
   try {
     // Tags only need to tell apart creations that could be in flight together.
     for (std::size_t g = 0; g < groups_.size(); ++g) {
@@ -75,7 +84,8 @@ GroupCommunicators::GroupCommunicators(MPI_Comm parent, const layout::Distributi
 GroupCommunicators::~GroupCommunicators() { release(); }
 
 GroupCommunicators::GroupCommunicators(GroupCommunicators&& other) noexcept
-    : groups_(std::move(other.groups_)),
+    : num_ranks_(other.num_ranks_),
+      groups_(std::move(other.groups_)),
       row_index_(std::move(other.row_index_)),
       col_index_(std::move(other.col_index_)) {
   other.groups_.clear();
@@ -84,6 +94,7 @@ GroupCommunicators::GroupCommunicators(GroupCommunicators&& other) noexcept
 GroupCommunicators& GroupCommunicators::operator=(GroupCommunicators&& other) noexcept {
   if (this != &other) {
     release();
+    num_ranks_ = other.num_ranks_;
     groups_ = std::move(other.groups_);
     row_index_ = std::move(other.row_index_);
     col_index_ = std::move(other.col_index_);

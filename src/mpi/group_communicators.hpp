@@ -31,6 +31,16 @@ class GroupCommunicators {
   /// @param distribution the tile -> owner map. @pre distribution.num_ranks() == size of parent.
   /// @throws InvalidArgument if the sizes differ; hetscal::Error if MPI fails.
   GroupCommunicators(MPI_Comm parent, const layout::Distribution& distribution);
+  /// The same in two parts, for a caller that must agree on its allocations before any
+  /// collective (an all-or-nothing take-over): this constructor allocates the groups and
+  /// their indexes without communicating, create() then builds their communicators.
+  explicit GroupCommunicators(const layout::Distribution& distribution);
+  /// Builds the communicators of the groups planned by the constructor above. Collective over
+  /// `parent`; allocates nothing of hetscal's own, so only MPI can make it fail.
+  /// @pre the communicators are not built yet.
+  /// @throws InvalidArgument if the distribution's ranks are not `parent`'s (on every rank
+  ///   alike); hetscal::Error if MPI fails.
+  void create(MPI_Comm parent);
   ~GroupCommunicators();
   GroupCommunicators(const GroupCommunicators&) = delete;
   GroupCommunicators& operator=(const GroupCommunicators&) = delete;
@@ -51,6 +61,7 @@ class GroupCommunicators {
  private:
   void release() noexcept;
 
+  int num_ranks_ = 0;  ///< of the distribution
   std::vector<GroupCommunicator> groups_;
   std::vector<std::size_t> row_index_;  ///< tile row -> groups_ index
   std::vector<std::size_t> col_index_;  ///< tile column -> groups_ index

@@ -117,7 +117,11 @@ Decision decide_by_prices(const DecisionInput& in, const Prices& prices) {
     d.route = Route::Forward;
     d.reason = "not faster: " + times;
   }
-  if (d.route == Route::Heterogeneous && prices.route != "copy") d.reason += "; " + prices.route;
+  if (!prices.route_note.empty()) {
+    d.reason += "; " + prices.route_note;  // both routes priced: which, and both prices
+  } else if (d.route == Route::Heterogeneous && prices.route != "copy") {
+    d.reason += "; " + prices.route;
+  }
   return d;
 }
 

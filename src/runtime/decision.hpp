@@ -30,11 +30,16 @@ struct Prices {
   /// new memory (later calls reuse it). Priced apart from what measurements correct.
   double first_touch_s = 0.0;
   double first_touch_bytes = 0.0;  ///< the most any rank newly allocates for the call
+  /// Of heterogeneous_s, the moves between the caller's layout and the route's, in and out.
+  double moves_s = 0.0;
   /// Non-empty: no take-over route of the call fits (memory, runtime/memory_budget.hpp) or is
   /// allowed (HETSCAL_TAKE_OVER): the call is forwarded with this reason, whatever the times.
   std::string no_route;
   /// The take-over route priced: "copy" (hetscal's own layout) or "in place".
   std::string route = "copy";
+  /// When both routes were priced (HETSCAL_TAKE_OVER=auto): the route taken and both prices,
+  /// or why the other does not fit (runtime/route_choice.hpp), for HETSCAL_VERBOSE.
+  std::string route_note;
 };
 
 /// Everything decide() looks at; all values global.

@@ -1,8 +1,10 @@
 #include "runtime/gemm_route.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <optional>
 
+#include "core/time_models/time_model_steps.hpp"
 #include "kernels/scalar.hpp"
 #include "layout/descriptor.hpp"
 #include "runtime/context_state.hpp"
@@ -12,6 +14,7 @@
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
 #include "runtime/route.hpp"
+#include "runtime/route_choice.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -50,6 +53,38 @@ core::Problem gemm_problem(const mpi::ContextInfo& context, const GemmCall<T>& c
   return problem;
 }
 
+// The seconds the slowest rank of a grid computes its share of C for, per unit of work: its
+// rows times columns over its speed (GEMM's flops are proportional to C's elements).
+double slowest_share(const GridLoad& load) {
+  double slowest = 0.0;
+  for (std::size_t i = 0; i < load.rows.size(); ++i)
+    for (std::size_t j = 0; j < load.cols.size(); ++j)
+      slowest = std::max(slowest, static_cast<double>(load.rows[i] * load.cols[j]) /
+                                      load.speed[i * load.cols.size() + j]);
+  return slowest;
+}
+
+// The in-place steps over the copy plan's, as far as the model knows them (route_choice.hpp):
+// the slowest rank's share of C in place over its share in the plan (both in absolute terms,
+// so that a plan leaving slow ranks idle compares alike), times the kernel's rate at the
+// plan's tile over its rate at the caller's K block (the in-place updates' inner dimension).
+template <typename T>
+double steps_factor(const GemmLayout& plan, const InPlaceGemm<T>& in_place, const std::vector<double>& speeds,
+                    const core::KernelRate& kernel) {
+  const double balance = slowest_share(in_place.load(speeds)) / slowest_share(plan.load);
+  const double rate = kernel.efficiency(static_cast<double>(plan.tile)) /
+                      kernel.efficiency(static_cast<double>(in_place.k_block()));
+  return balance * rate;
+}
+
+// The surplus of C moved in (only when C is read) and back out, on the network model that
+// prices the copy route's moves (core::redistribution_time).
+template <typename T>
+double surplus_moves_s(const InPlaceGemm<T>& in_place, const core::Network& network, bool c_read) {
+  const SurplusElements elements = in_place.surplus();
+  return (c_read ? 2.0 : 1.0) * core::redistribution_time(network, elements.held, elements.planned, elements.kept);
+}
+
 // One PxGEMM call, as route() drives it.
 template <typename T>
 class GemmRoute {
@@ -84,38 +119,21 @@ class GemmRoute {
     return plan;
   }
 
-  /// The copy route's prices; the in-place route instead under HETSCAL_TAKE_OVER=in-place, or
-  /// under auto when the copy does not fit (the in-place route is not priced apart yet: the
-  /// copy's prediction, moves included, stands for it, with its own first touch).
+  /// The route the call takes and its prices (route_choice.hpp): the copy route, priced by
+  /// agreed_prices; unless HETSCAL_TAKE_OVER=copy, the in-place route priced apart, and under
+  /// auto whichever fits and is cheaper.
   Prices price(ContextState& state, const GemmLayout& plan) const {
     const double caller_bytes = operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc});
-    Prices prices = agreed_prices<T>(state, problem_, plan.candidate,
-                                     {plan.a.get(), plan.b.get(), plan.c.get()}, caller_bytes);
+    Prices copy = agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()},
+                                   caller_bytes);
     const TakeOverMode mode = state.settings.take_over;
-    if (mode == TakeOverMode::Copy || (mode == TakeOverMode::Auto && prices.no_route.empty())) return prices;
-    const MachineFigures& machine = machine_figures(state);
-    double needed = 0.0;
-    CallMemory memory;
-    mpi::run_agreed(state.context->comm, "price", [&] {
-      in_place_.emplace(*state.context, call_, state.speeds.values);
-      if (in_place_->problem().empty()) needed = in_place_->new_bytes(state.resources.workspace);
-      memory = call_memory(state, machine, caller_bytes);  // reads /proc/meminfo: allocates
-    });
-    std::string why = in_place_->problem();  // global: the same on every rank
-    if (why.empty()) {
-      const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
-      if (!fit.fits) why = "the in-place route does not fit in memory: it " + fit.reason;
-      prices.heterogeneous_s += fit.most_needed_bytes / machine.fresh_memory_bytes_per_s - prices.first_touch_s;
-      prices.first_touch_bytes = fit.most_needed_bytes;
-      prices.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
-    }
-    if (why.empty()) {
-      prices.no_route.clear();
-      prices.route = "in place";
-    } else {
-      prices.no_route = mode == TakeOverMode::Auto ? prices.no_route + "; " + why : why;
-      in_place_.reset();
-    }
+    if (mode == TakeOverMode::Copy) return copy;
+    const InPlaceTerms in_place = in_place_terms(state, plan, caller_bytes);
+    Prices prices;
+    // The choice copies the prices and writes the note (allocations): agreed, so that a rank
+    // short of memory sends every rank to ScaLAPACK instead of leaving them in the decision.
+    mpi::run_agreed(state.context->comm, "price", [&] { prices = choose_take_over_route(mode, copy, in_place); });
+    if (prices.route != "in place" || !prices.no_route.empty()) in_place_.reset();
     return prices;
   }
 
@@ -125,6 +143,34 @@ class GemmRoute {
   }
 
  private:
+  /// The in-place route's terms (route_choice.hpp), in_place_ made for them. Collective: an
+  /// agreed stage, then the memory's agreement; every term global.
+  InPlaceTerms in_place_terms(ContextState& state, const GemmLayout& plan, double caller_bytes) const {
+    const MachineFigures& machine = machine_figures(state);
+    InPlaceTerms terms;
+    double needed = 0.0;
+    CallMemory memory;
+    mpi::run_agreed(state.context->comm, "price", [&] {
+      in_place_.emplace(*state.context, call_, state.speeds.values);
+      terms.problem = in_place_->problem();  // global: the same on every rank
+      if (terms.problem.empty()) {
+        needed = in_place_->new_bytes(state.resources.workspace);
+        terms.moves_s = surplus_moves_s(*in_place_, machine.platform_for<T>().network, call_.beta != T(0));
+        terms.steps_factor = steps_factor(plan, *in_place_, state.speeds.values, machine.kernel());
+      }
+      memory = call_memory(state, machine, caller_bytes);  // reads /proc/meminfo: allocates
+    });
+    if (!terms.problem.empty()) return terms;
+    const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
+    if (!fit.fits) {  // global: every rank or none joins the stage that writes the reason
+      mpi::run_agreed(state.context->comm, "price",
+                      [&] { terms.problem = "the in-place route does not fit in memory: it " + fit.reason; });
+    }
+    terms.first_touch_bytes = fit.most_needed_bytes;
+    terms.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
+    return terms;
+  }
+
   const GemmCall<T>& call_;
   core::Problem problem_;
   /// The in-place route, when price() chose it.

@@ -78,18 +78,21 @@ InPlaceGemm<T>::InPlaceGemm(const mpi::ContextInfo& context, const GemmCall<T>& 
   // The overflow holds each tile column's received tiles stacked, column-major with their
   // rows' sum as leading dimension: columns with the same received rows then lie side by side
   // as one matrix, which the SUMMA updates with one GEMM a step, as the caller's own array.
+  // Both layouts share the caller's grid, so this rank's tiles are those of its grid row's
+  // tile rows and its grid column's tile columns: only those are visited (O(lines + local
+  // tiles)), since every priced call under HETSCAL_TAKE_OVER=auto builds this route.
+  const layout::GridCoord me = *caller.grid().coordinates(context.my_rank);
+  std::vector<std::int64_t> my_rows;
+  for (std::int64_t i = 0; i < caller.rows().count(); ++i)
+    if (layout_->grid_row(i) == me.row) my_rows.push_back(i);
   for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
+    if (layout_->grid_col(j) != me.col) continue;
     std::int64_t column_rows = 0;
-    for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
-      const layout::GlobalTile t{i, j};
-      if (layout_->owner(t) == context.my_rank && caller.owner(t) != context.my_rank) {
-        column_rows += caller.rows().size(i);
-      }
-    }
+    for (const std::int64_t i : my_rows)
+      if (caller.owner({i, j}) != context.my_rank) column_rows += caller.rows().size(i);
     std::int64_t row = 0;
-    for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
+    for (const std::int64_t i : my_rows) {
       const layout::GlobalTile t{i, j};
-      if (layout_->owner(t) != context.my_rank) continue;
       my_tiles_.push_back(t);
       const bool kept = caller.owner(t) == context.my_rank;
       overflow_offset_.push_back(kept ? -1 : overflow_elements_ + row);
@@ -105,10 +108,68 @@ double InPlaceGemm<T>::new_bytes(const Workspace& workspace) const {
   const layout::Distribution& c = *layout_;
   const kernels::detail::PanelIndex a_lines(c.rows(), [&](std::int64_t i) { return c.row_group(i); }, context_.my_rank);
   const kernels::detail::PanelIndex b_lines(c.cols(), [&](std::int64_t j) { return c.col_group(j); }, context_.my_rank);
-  const layout::TileSplit& k_split = transposed(call_.op_a) ? a_.distribution->rows() : a_.distribution->cols();
-  const double panels = 2.0 * static_cast<double>((a_lines.extent + b_lines.extent) * kernels::detail::largest_tile(k_split));
+  const double panels = 2.0 * static_cast<double>((a_lines.extent + b_lines.extent) * k_block());
   return static_cast<double>(workspace.growth<T>(0, static_cast<std::size_t>(overflow_elements_))) +
          panels * sizeof(T);
+}
+
+template <typename T>
+SurplusElements InPlaceGemm<T>::surplus() const {
+  // Per grid row (column): the elements of its tile lines held by the caller, planned, and
+  // both; a tile stays on its rank when its row and its column both stay.
+  struct Lines {
+    std::vector<double> held, planned, kept;
+  };
+  const auto lines = [](const layout::TileSplit& split, int groups, auto caller_group, auto planned_group) {
+    Lines l{std::vector<double>(static_cast<std::size_t>(groups), 0.0),
+            std::vector<double>(static_cast<std::size_t>(groups), 0.0),
+            std::vector<double>(static_cast<std::size_t>(groups), 0.0)};
+    for (std::int64_t t = 0; t < split.count(); ++t) {
+      const auto size = static_cast<double>(split.size(t));
+      const int from = caller_group(t), to = planned_group(t);
+      l.held[static_cast<std::size_t>(from)] += size;
+      l.planned[static_cast<std::size_t>(to)] += size;
+      if (from == to) l.kept[static_cast<std::size_t>(to)] += size;
+    }
+    return l;
+  };
+  const layout::CartesianDistribution& caller = *c_.distribution;
+  const layout::ProcessGrid& grid = caller.grid();
+  const Lines rows = lines(caller.rows(), grid.nprow(), [&](std::int64_t i) { return caller.grid_row(i); },
+                           [&](std::int64_t i) { return layout_->grid_row(i); });
+  const Lines cols = lines(caller.cols(), grid.npcol(), [&](std::int64_t j) { return caller.grid_col(j); },
+                           [&](std::int64_t j) { return layout_->grid_col(j); });
+  const auto ranks = static_cast<std::size_t>(context_.num_ranks());
+  SurplusElements elements{std::vector<double>(ranks, 0.0), std::vector<double>(ranks, 0.0),
+                           std::vector<double>(ranks, 0.0)};
+  for (int r = 0; r < grid.nprow(); ++r) {
+    for (int c = 0; c < grid.npcol(); ++c) {
+      const auto x = static_cast<std::size_t>(grid.rank(r, c));
+      const auto i = static_cast<std::size_t>(r), j = static_cast<std::size_t>(c);
+      elements.held[x] += rows.held[i] * cols.held[j];
+      elements.planned[x] += rows.planned[i] * cols.planned[j];
+      elements.kept[x] += rows.kept[i] * cols.kept[j];
+    }
+  }
+  return elements;
+}
+
+template <typename T>
+std::size_t InPlaceGemm<T>::surplus_tiles() const {
+  // Received: this rank's tiles in the overflow. Sent: the tiles it holds in the caller's
+  // layout (its grid row's tile rows by its grid column's tile columns) less those it keeps.
+  const layout::CartesianDistribution& caller = *c_.distribution;
+  const layout::GridCoord me = *caller.grid().coordinates(context_.my_rank);
+  std::int64_t held_rows = 0, held_cols = 0;
+  for (std::int64_t i = 0; i < caller.rows().count(); ++i) held_rows += caller.grid_row(i) == me.row;
+  for (std::int64_t j = 0; j < caller.cols().count(); ++j) held_cols += caller.grid_col(j) == me.col;
+  const auto kept = static_cast<std::size_t>(std::count(overflow_offset_.begin(), overflow_offset_.end(), -1));
+  return static_cast<std::size_t>(held_rows * held_cols) - kept + (my_tiles_.size() - kept);
+}
+
+template <typename T>
+std::int64_t InPlaceGemm<T>::k_block() const {
+  return kernels::detail::largest_tile(transposed(call_.op_a) ? a_.distribution->rows() : a_.distribution->cols());
 }
 
 template <typename T>
@@ -126,9 +187,12 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
   const layout::CartesianDistribution& caller = *c_.distribution;
   std::optional<kernels::detail::InPlaceSumma<T>> summa;
   T* overflow = nullptr;
+  // One request per surplus tile this rank sends or receives, reserved in the allocate stage:
+  // the moves allocate nothing of hetscal's, so only MPI can fail one rank while others wait.
+  std::vector<MPI_Request> requests;
   // Move C's surplus between the caller's array and the overflow: in (to the overflow) or out.
   const auto move_surplus = [&](bool in) {
-    std::vector<MPI_Request> requests;
+    requests.clear();  // keeps the capacity reserved
     std::size_t mine = 0;
     for (std::int64_t j = 0; j < caller.cols().count(); ++j) {
       for (std::int64_t i = 0; i < caller.rows().count(); ++i) {
@@ -153,6 +217,7 @@ TakeOverOutcome InPlaceGemm<T>::run(Workspace& workspace) const {
     mpi::run_agreed(comm, "allocate", [&] {
       mpi::fault_point(mpi::Stage::Allocate);
       overflow = workspace.buffer<T>(0, static_cast<std::size_t>(overflow_elements_));
+      requests.reserve(surplus_tiles());
       kernels::detail::TileBlocks<T> tiles;
       for (std::size_t i = 0; i < my_tiles_.size(); ++i) {
         const layout::GlobalTile t = my_tiles_[i];

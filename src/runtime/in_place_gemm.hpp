@@ -31,6 +31,12 @@
 
 namespace hetscal::runtime {
 
+/// Elements of C per rank of the context, where the caller holds them, where the in-place
+/// layout plans them, and the elements both place on the rank (what stays where it is).
+struct SurplusElements {
+  std::vector<double> held, planned, kept;
+};
+
 template <typename T>
 class InPlaceGemm {
  public:
@@ -46,6 +52,17 @@ class InPlaceGemm {
   double new_bytes(const Workspace& workspace) const;
   /// Elements of C this rank holds outside the caller's array, and of all its C tiles.
   std::int64_t overflow_elements() const { return overflow_elements_; }
+  /// C's elements per rank, for pricing the surplus's moves. Global (the same on every
+  /// rank): O(tile lines + ranks), both layouts being Cartesian on the caller's grid.
+  /// @pre problem() is empty.
+  SurplusElements surplus() const;
+  /// C's rows and columns per line of the caller's grid in the in-place layout, with each
+  /// rank's speed (the flop balance it gives). @pre problem() is empty.
+  GridLoad load(const std::vector<double>& speeds) const { return grid_load(*layout_, speeds); }
+  /// The widest block of the caller's K dimension: the inner dimension of the SUMMA's updates.
+  std::int64_t k_block() const;
+  /// The surplus tiles this rank sends or receives in one move (in or out). @pre problem() is empty.
+  std::size_t surplus_tiles() const;
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
   /// @return Computed; Forward (nothing written: call ScaLAPACK) when a stage before the

@@ -52,7 +52,9 @@ Prices price_routes(const core::Platform& platform, const core::Problem& problem
   Prices prices;
   prices.forward_s =
       core::predict(platform, problem, core::caller_layout_candidate(problem)).total_s();
-  prices.heterogeneous_s = core::predict(platform, problem, planned).total_s();
+  const core::Prediction heterogeneous = core::predict(platform, problem, planned);
+  prices.heterogeneous_s = heterogeneous.total_s();
+  prices.moves_s = heterogeneous.time.redistribution;
   return prices;
 }
 

@@ -71,6 +71,18 @@ TEST(Pricing, MovingTheOperandsIsCharged) {
   EXPECT_LT(slow.forward_s / slow.heterogeneous_s, fast.forward_s / fast.heterogeneous_s);
 }
 
+TEST(Pricing, TheMovesArePricedApart) {
+  // What the copy's moves cost is kept apart, so that the in-place route can be priced
+  // without them (route_choice.hpp): the rest is the compute alone.
+  const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
+  const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
+  const core::Platform platform = two_slowly_connected_processes();
+  const Prices prices = price_routes(platform, problem, plan.candidate);
+  EXPECT_GT(prices.moves_s, 0.0);
+  EXPECT_NEAR(prices.heterogeneous_s - prices.moves_s, predicted_compute_seconds(platform, problem, plan.candidate),
+              1e-12 * prices.heterogeneous_s);
+}
+
 TEST(Pricing, ComputeAloneLeavesTheMovesOut) {
   const core::Problem problem = gemm_on_caller_grid(400, 800, 200);
   const GemmLayout plan = plan_gemm_layout({1.0, 3.0}, 400, 800, 200);
