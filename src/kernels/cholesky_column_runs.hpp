@@ -141,7 +141,7 @@ class ColumnRunUpdate {
       for (; next != rows.end() && *next < to && *next != c; ++next) {
         const layout::TileLocation there = a.storage->tile_location({*next, c});
         if (there.base != first.base || there.ld != first.ld || there.offset != first.offset + run ||
-            position(*next) != position(*r) + run)
+            run + tiles.size(*next) > first.ld || position(*next) != position(*r) + run)
           break;
         run += tiles.size(*next);
       }

@@ -222,11 +222,27 @@ void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps
     const layout::TileLocation first = location(plan_.own_lines().front());
     ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.at(first), first.ld, lines);
   } else {
+    // Own tiles that follow one another in one buffer (an in-place storage's kept or received
+    // tile column) are solved by one TRSM; packed tiles (TiledLocalLayout: each with its own
+    // height as leading dimension) stay one TRSM each.
     const FlopBatch batch;  // one simulated computation for the whole loop
-    for (const std::int64_t i : plan_.own_lines()) {
-      const layout::TileLocation where = location(i);
-      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.at(where), where.ld,
-                           tiles.size(i));
+    const std::vector<std::int64_t>& own = plan_.own_lines();
+    for (std::size_t first = 0; first < own.size();) {
+      const layout::TileLocation where = location(own[first]);
+      std::int64_t lines = tiles.size(own[first]);
+      std::size_t next = first + 1;
+      for (; next < own.size(); ++next) {
+        const layout::TileLocation there = location(own[next]);
+        const bool lower = ops.uplo() == Uplo::Lower;
+        const std::int64_t after = where.offset + (lower ? lines : lines * where.ld);
+        // Lower: the merged rows must fit the leading dimension (packed tiles' ld is their height).
+        if (there.base != where.base || there.ld != where.ld || there.offset != after ||
+            (lower && lines + tiles.size(own[next]) > where.ld))
+          break;
+        lines += tiles.size(own[next]);
+      }
+      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.at(where), where.ld, lines);
+      first = next;
     }
   }
   for (const std::int64_t i : plan_.own_lines()) {
