@@ -9,6 +9,7 @@
 /// (cholesky_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/cholesky.hpp"
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <memory>
@@ -188,6 +189,11 @@ PreparedCholesky<T>::~PreparedCholesky() = default;
 template <typename T>
 std::int64_t PreparedCholesky<T>::run() {
   return steps_->run();
+}
+
+std::int64_t cholesky_workspace_bound(std::int64_t n, std::int64_t nb) {
+  const std::int64_t band = std::max(nb, (n + detail::kStackBands - 1) / detail::kStackBands);
+  return 2 * n * nb + band * nb + 2 * nb * nb;
 }
 
 template <typename T>

@@ -37,6 +37,12 @@ namespace hetscal::kernels {
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
 
+/// At most the elements kernels::cholesky allocates on a rank for an N×N matrix in tiles of at
+/// most `nb` stored in two buffers (layout::StorageKind::KeptAndOverflow): its two step panels,
+/// the band of stacked panel lines of its update (cholesky_column_runs.hpp) and the diagonal
+/// tile. For a take-over's memory budget.
+std::int64_t cholesky_workspace_bound(std::int64_t n, std::int64_t nb);
+
 /// kernels::cholesky in two parts, for a take-over that must have every allocation made and
 /// agreed before it moves anything (runtime/in_place_potrf.hpp): the constructor checks the
 /// arguments and allocates the whole workspace (both agreed, nothing written, the same

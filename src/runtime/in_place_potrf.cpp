@@ -32,9 +32,9 @@ InPlacePotrf<T>::InPlacePotrf(const mpi::ContextInfo& context, const PotrfCall<T
 template <typename T>
 double InPlacePotrf<T>::new_bytes(const Workspace& workspace) const {
   const std::int64_t nb = kernels::detail::largest_tile(layout_->rows());
-  const double panels = static_cast<double>(2 * call_.n * nb + nb * nb) * sizeof(T);
+  const double kernel = static_cast<double>(kernels::cholesky_workspace_bound(call_.n, nb)) * sizeof(T);
   return static_cast<double>(workspace.growth<T>(0, static_cast<std::size_t>(storage_->overflow_elements()))) +
-         panels;
+         kernel;
 }
 
 template <typename T>

@@ -47,7 +47,7 @@ class InPlacePotrf {
   /// "" or why the in-place route cannot compute the call (the same on every rank).
   const std::string& problem() const { return problem_; }
   /// Bytes of new memory the route takes on this rank: what the workspace's overflow must
-  /// grow by, and the kernel's panels (at most two of N×NB, and the diagonal tile).
+  /// grow by, and the kernel's workspace (kernels::cholesky_workspace_bound).
   double new_bytes(const Workspace& workspace) const;
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
