@@ -9,6 +9,7 @@
 /// (cholesky_update.hpp) are apart. Scalar types are instantiated here only.
 #include "kernels/cholesky.hpp"
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "core/common/error.hpp"
 #include "kernels/agreed_call.hpp"
 #include "kernels/allocate_agreed.hpp"
+#include "kernels/cholesky_column_runs.hpp"
 #include "kernels/cholesky_panel.hpp"
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
@@ -52,7 +54,8 @@ int check_arguments(const DistributedMatrix<T>& a, MPI_Comm comm) {
 }
 
 /// The factorisation on one rank: its tiles, the two step panels used in turn, and the
-/// grouped update when A is a Cartesian grid's local array. Constructing it allocates the
+/// grouped update when A is a Cartesian grid's local array, or runs of tiles when it lies in
+/// a caller's array and an overflow (cholesky_column_runs.hpp). Constructing it allocates the
 /// whole workspace and communicates nothing.
 template <typename T>
 class RightLooking {
@@ -61,8 +64,11 @@ class RightLooking {
       : a_(a), ops_(uplo), tiles_(uplo, *a.distribution, my_rank) {
     for (std::int64_t slot = 0; slot < 2; ++slot)
       panels_[static_cast<std::size_t>(slot)].allocate(tiles_, slot);
-    if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
+    if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage)) {
       local_array_.emplace(*array, tiles_, uplo);
+    } else if (a.storage->kind() == layout::StorageKind::KeptAndOverflow) {
+      column_runs_.emplace(tiles_, a, uplo);
+    }
   }
 
   /// Runs every step over `comm` (collective); returns INFO.
@@ -80,6 +86,7 @@ class RightLooking {
       current.wait_receives();
       if (k + 1 < steps) {  // the last step leaves no trailing matrix
         if (local_array_) local_array_->stack(tiles_, ops_, current);
+        if (column_runs_) column_runs_->begin_step(current);
         // The lookahead: diagonal tile k+1 first, factorised (and sent) by its owner at once,
         // then the rest of column k+1.
         update_next_column(current, detail::ColumnPart::DiagonalTile);
@@ -115,6 +122,8 @@ class RightLooking {
   void update_next_column(const detail::StepPanel<T>& current, detail::ColumnPart part) {
     if (local_array_) {
       local_array_->update_next_column(tiles_, ops_, a_, current, part);
+    } else if (column_runs_) {
+      column_runs_->update_next_column(tiles_, ops_, a_, current, part);
     } else {
       detail::update_column(tiles_, ops_, a_, current, current.step() + 1, part);
     }
@@ -125,6 +134,10 @@ class RightLooking {
   void update_trailing(const detail::StepPanel<T>& current, Poll&& poll) {
     if (local_array_) {
       local_array_->update_trailing(tiles_, ops_, a_, current, poll);
+      return;
+    }
+    if (column_runs_) {
+      column_runs_->update_trailing(tiles_, ops_, a_, current, poll);
       return;
     }
     for (std::int64_t j = current.step() + 2; j < tiles_.count(); ++j) {
@@ -138,19 +151,54 @@ class RightLooking {
   detail::CholeskyTiles tiles_;
   std::array<detail::StepPanel<T>, 2> panels_;
   std::optional<detail::LocalArrayUpdate<T>> local_array_;
+  std::optional<detail::ColumnRunUpdate<T>> column_runs_;  ///< for a storage in two buffers
 };
 
 }  // namespace
 
+// The workspace and the kernel's own communicator, made by PreparedCholesky's constructor.
+template <typename T>
+class PreparedCholesky<T>::Steps {
+ public:
+  Steps(Uplo uplo, const DistributedMatrix<T>& a, MPI_Comm comm)
+      : factorization_(allocate(uplo, a, comm)), messages_(comm) {}
+
+  std::int64_t run() { return factorization_->run(messages_.get()); }
+
+ private:
+  static std::unique_ptr<RightLooking<T>> allocate(Uplo uplo, const DistributedMatrix<T>& a, MPI_Comm comm) {
+    const int my_rank = detail::agreed_arguments(comm, "cholesky's argument check",
+                                                 [&] { return check_arguments(a, comm); });
+    std::unique_ptr<RightLooking<T>> factorization;
+    detail::allocate_agreed(
+        comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
+    return factorization;
+  }
+
+  std::unique_ptr<RightLooking<T>> factorization_;
+  const detail::DuplicatedComm messages_;
+};
+
+template <typename T>
+PreparedCholesky<T>::PreparedCholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm)
+    : steps_(std::make_unique<Steps>(uplo, a, comm)) {}
+
+template <typename T>
+PreparedCholesky<T>::~PreparedCholesky() = default;
+
+template <typename T>
+std::int64_t PreparedCholesky<T>::run() {
+  return steps_->run();
+}
+
+std::int64_t cholesky_workspace_bound(std::int64_t n, std::int64_t nb) {
+  const std::int64_t band = std::max(nb, (n + detail::kStackBands - 1) / detail::kStackBands);
+  return 2 * n * nb + band * nb + 2 * nb * nb;
+}
+
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
-  const int my_rank = detail::agreed_arguments(comm, "cholesky's argument check",
-                                               [&] { return check_arguments(a, comm); });
-  std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(
-      comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
-  const detail::DuplicatedComm messages(comm);
-  return factorization->run(messages.get());
+  return PreparedCholesky<T>(uplo, a, comm).run();
 }
 
 // The one place where scalar types are instantiated.

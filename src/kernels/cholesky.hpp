@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "kernels/blas_enums.hpp"
 #include "kernels/distributed_matrix.hpp"
@@ -36,10 +37,39 @@ namespace hetscal::kernels {
 template <typename T>
 std::int64_t cholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
 
+/// At most the elements kernels::cholesky allocates on a rank for an N×N matrix in tiles of at
+/// most `nb` stored in two buffers (layout::StorageKind::KeptAndOverflow): its two step panels,
+/// the band of stacked panel lines of its update (cholesky_column_runs.hpp) and the diagonal
+/// tile. For a take-over's memory budget.
+std::int64_t cholesky_workspace_bound(std::int64_t n, std::int64_t nb);
+
+/// kernels::cholesky in two parts, for a take-over that must have every allocation made and
+/// agreed before it moves anything (runtime/in_place_potrf.hpp): the constructor checks the
+/// arguments and allocates the whole workspace (both agreed, nothing written, the same
+/// exceptions as cholesky before its first message), run() factorises.
+template <typename T>
+class PreparedCholesky {
+ public:
+  /// Collective over `comm`. @param a,uplo,comm as cholesky's; `a` must outlive run().
+  PreparedCholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm);
+  ~PreparedCholesky();
+  PreparedCholesky(const PreparedCholesky&) = delete;
+  PreparedCholesky& operator=(const PreparedCholesky&) = delete;
+
+  /// The factorisation; collective over the constructor's `comm`. Once only.
+  /// @return INFO as cholesky's.
+  std::int64_t run();
+
+ private:
+  class Steps;
+  std::unique_ptr<Steps> steps_;
+};
+
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in cholesky.cpp.
-#define HETSCAL_CHOLESKY_INSTANCES(PREFIX, T) \
-  PREFIX template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm);
+#define HETSCAL_CHOLESKY_INSTANCES(PREFIX, T)                                     \
+  PREFIX template std::int64_t cholesky<T>(Uplo, DistributedMatrix<T>, MPI_Comm); \
+  PREFIX template class PreparedCholesky<T>;
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_CHOLESKY_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -151,8 +151,17 @@ void StepPanel<T>::factor_diagonal(const CholeskyTiles& tiles, const TriangleOps
   const int diagonal_owner = tiles.owner(k, k);
   if (diagonal_owner == tiles.my_rank()) {
     const layout::TileLocation where = a.storage->tile_location(tiles.physical(k, k));
-    info_ = ops.factor_diagonal(a.data + where.offset, where.ld, kb_);
-    copy_matrix(a.data + where.offset, where.ld, diagonal_.data(), kb_, kb_, kb_);
+    T* tile = a.at(where);
+    // The tile as it was, kept until POTRF succeeds: where it fails, the tile is factored
+    // again column by column, so that it holds ScaLAPACK's partial factor (PxPOTF2's), which
+    // an in-place take-over returns as it is.
+    copy_matrix(tile, where.ld, diagonal_.data(), kb_, kb_, kb_);
+    info_ = ops.factor_diagonal(tile, where.ld, kb_);
+    if (info_ != 0) {
+      copy_matrix(diagonal_.data(), kb_, tile, where.ld, kb_, kb_);
+      info_ = ops.factor_diagonal_unblocked(tile, where.ld, kb_);
+    }
+    copy_matrix(tile, where.ld, diagonal_.data(), kb_, kb_, kb_);
     // Sent even when POTRF failed: the receives are already posted, and the INFO broadcast
     // tells the receivers not to use it.
     tiles.diagonal_recipients(k, diagonal_recipients_);
@@ -211,19 +220,35 @@ void StepPanel<T>::solve_own_tiles(const CholeskyTiles& tiles, const TriangleOps
     std::int64_t lines = 0;
     for (const std::int64_t i : plan_.own_lines()) lines += tiles.size(i);
     const layout::TileLocation first = location(plan_.own_lines().front());
-    ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + first.offset, first.ld, lines);
+    ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.at(first), first.ld, lines);
   } else {
+    // Own tiles that follow one another in one buffer (an in-place storage's kept or received
+    // tile column) are solved by one TRSM; packed tiles (TiledLocalLayout: each with its own
+    // height as leading dimension) stay one TRSM each.
     const FlopBatch batch;  // one simulated computation for the whole loop
-    for (const std::int64_t i : plan_.own_lines()) {
-      const layout::TileLocation where = location(i);
-      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.data + where.offset, where.ld,
-                           tiles.size(i));
+    const std::vector<std::int64_t>& own = plan_.own_lines();
+    for (std::size_t first = 0; first < own.size();) {
+      const layout::TileLocation where = location(own[first]);
+      std::int64_t lines = tiles.size(own[first]);
+      std::size_t next = first + 1;
+      for (; next < own.size(); ++next) {
+        const layout::TileLocation there = location(own[next]);
+        const bool lower = ops.uplo() == Uplo::Lower;
+        const std::int64_t after = where.offset + (lower ? lines : lines * where.ld);
+        // Lower: the merged rows must fit the leading dimension (packed tiles' ld is their height).
+        if (there.base != where.base || there.ld != where.ld || there.offset != after ||
+            (lower && lines + tiles.size(own[next]) > where.ld))
+          break;
+        lines += tiles.size(own[next]);
+      }
+      ops.solve_panel_tile(diagonal_.data(), kb_, kb_, a.at(where), where.ld, lines);
+      first = next;
     }
   }
   for (const std::int64_t i : plan_.own_lines()) {
     const layout::TileLocation where = location(i);
     const std::int64_t lines = tiles.size(i);
-    ops.copy_lines(a.data + where.offset, where.ld, buffer_.data() + plan_.start(i),
+    ops.copy_lines(a.at(where), where.ld, buffer_.data() + plan_.start(i),
                    ops.panel_ld(lines, kb_), lines, kb_);
   }
 }

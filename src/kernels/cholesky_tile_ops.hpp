@@ -58,6 +58,11 @@ class TriangleOps {
   int factor_diagonal(T* a, std::int64_t ld, std::int64_t kb) const {
     return potrf<T>(uplo_, kb, a, ld);
   }
+  /// The same, column by column (xPOTF2): stops where ScaLAPACK's PxPOTF2 stops, leaving what
+  /// it leaves.
+  int factor_diagonal_unblocked(T* a, std::int64_t ld, std::int64_t kb) const {
+    return potf2<T>(uplo_, kb, a, ld);
+  }
 
   /// Panel tile := L_ik = A_ik·L_kk⁻ᴴ (Lower, m×kb) or U_ki = U_kk⁻ᴴ·A_ki (Upper, kb×m).
   void solve_panel_tile(const T* diagonal, std::int64_t diagonal_ld, std::int64_t kb, T* tile,

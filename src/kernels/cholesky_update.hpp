@@ -49,7 +49,7 @@ void update_column(const CholeskyTiles& tiles, const TriangleOps<T>& ops,
         (part == ColumnPart::BelowDiagonal && i == j))
       continue;
     const layout::TileLocation where = a.storage->tile_location(tiles.physical(i, j));
-    T* tile = a.data + where.offset;
+    T* tile = a.at(where);
     if (i == j) {
       ops.update_diagonal(column_line, panel.width(), tile, where.ld);
     } else {

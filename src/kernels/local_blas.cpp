@@ -20,6 +20,12 @@ void cpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int* 
              std::size_t uplo_len);
 void zpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
              std::size_t uplo_len);
+void spotf2_(const char* uplo, const int* n, float* a, const int* lda, int* info, std::size_t uplo_len);
+void dpotf2_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t uplo_len);
+void cpotf2_(const char* uplo, const int* n, std::complex<float>* a, const int* lda, int* info,
+             std::size_t uplo_len);
+void zpotf2_(const char* uplo, const int* n, std::complex<double>* a, const int* lda, int* info,
+             std::size_t uplo_len);
 void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
 void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
 void cgetrf_(const int* m, const int* n, std::complex<float>* a, const int* lda, int* ipiv,
@@ -119,6 +125,7 @@ struct Cblas<float> {
   static constexpr auto trsm = cblas_strsm;
   static constexpr auto syrk = cblas_ssyrk;
   static constexpr auto potrf = spotrf_;
+  static constexpr auto potf2 = spotf2_;
   static constexpr auto getrf = sgetrf_;
   static constexpr auto trmm = cblas_strmm;
   static constexpr auto geqrf = sgeqrf_;
@@ -131,6 +138,7 @@ struct Cblas<double> {
   static constexpr auto trsm = cblas_dtrsm;
   static constexpr auto syrk = cblas_dsyrk;
   static constexpr auto potrf = dpotrf_;
+  static constexpr auto potf2 = dpotf2_;
   static constexpr auto getrf = dgetrf_;
   static constexpr auto trmm = cblas_dtrmm;
   static constexpr auto geqrf = dgeqrf_;
@@ -144,6 +152,7 @@ struct Cblas<std::complex<float>> {
   static constexpr auto syrk = cblas_csyrk;
   static constexpr auto herk = cblas_cherk;
   static constexpr auto potrf = cpotrf_;
+  static constexpr auto potf2 = cpotf2_;
   static constexpr auto getrf = cgetrf_;
   static constexpr auto trmm = cblas_ctrmm;
   static constexpr auto geqrf = cgeqrf_;
@@ -157,6 +166,7 @@ struct Cblas<std::complex<double>> {
   static constexpr auto syrk = cblas_zsyrk;
   static constexpr auto herk = cblas_zherk;
   static constexpr auto potrf = zpotrf_;
+  static constexpr auto potf2 = zpotf2_;
   static constexpr auto getrf = zgetrf_;
   static constexpr auto trmm = cblas_ztrmm;
   static constexpr auto geqrf = zgeqrf_;
@@ -277,6 +287,19 @@ int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
   const int order = as_int(n), ld = as_int(lda);
   int info = 0;
   Cblas<T>::potrf(&uplo_char, &order, a, &ld, &info, 1);
+  return info;
+}
+
+template <typename T>
+int potf2(Uplo uplo, std::int64_t n, T* a, std::int64_t lda) {
+  // A redo of a tile potrf already counted: no flops, and nothing to redo when nothing was
+  // computed (potrf returned 0 then).
+  if (n == 0 || compute_mode() != ComputeMode::Execute) return 0;
+  const ComputeTimer timer;
+  const char uplo_char = uplo == Uplo::Lower ? 'L' : 'U';
+  const int order = as_int(n), ld = as_int(lda);
+  int info = 0;
+  Cblas<T>::potf2(&uplo_char, &order, a, &ld, &info, 1);
   return info;
 }
 

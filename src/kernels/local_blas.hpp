@@ -51,6 +51,15 @@ void herk(Uplo uplo, Op op_a, std::int64_t n, std::int64_t k, real_of_t<T> alpha
 template <typename T>
 int potrf(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
 
+/// The unblocked Cholesky factorisation (LAPACK's xPOTF2), column by column: where the leading
+/// minor of order j is not positive definite it leaves what ScaLAPACK's PxPOTF2 leaves (the
+/// first j-1 columns factored, the j-th diagonal entry the non-positive value, the rest as
+/// given), which the blocked xPOTRF does not. For a tile whose potrf failed, redone from the
+/// tile as it was: counts no flops (potrf counted them).
+/// @return LAPACK's INFO, as potrf. 0 without computing in ComputeMode::Skip.
+template <typename T>
+int potf2(Uplo uplo, std::int64_t n, T* a, std::int64_t lda);
+
 /// LU factorisation with partial pivoting of the m×n A (LAPACK's xGETRF): A = P·L·U, L unit
 /// lower trapezoidal, U upper trapezoidal, both over A. Counts getrf_flops<T>(m, n), also
 /// when a pivot is exactly zero (the factorisation is completed all the same).
@@ -162,6 +171,7 @@ double getrf_flops(std::int64_t m, std::int64_t n) {
   PREFIX template void herk<T>(Uplo, Op, std::int64_t, std::int64_t, real_of_t<T>, const T*,       \
                                std::int64_t, real_of_t<T>, T*, std::int64_t);                      \
   PREFIX template int potrf<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
+  PREFIX template int potf2<T>(Uplo, std::int64_t, T*, std::int64_t);                              \
   PREFIX template int getrf<T>(std::int64_t, std::int64_t, T*, std::int64_t, int*);                \
   PREFIX template void trmm<T>(Side, Uplo, Op, Diag, std::int64_t, std::int64_t, T, const T*,      \
                                std::int64_t, T*, std::int64_t);                                    \

@@ -10,6 +10,8 @@
 /// - TiledLocalLayout: the owned tiles one after the other (column by column of tiles), each
 ///   column-major with its own height as leading dimension: for patterns, which are not
 ///   Cartesian.
+/// - InPlaceLocalLayout (in_place_storage.hpp): an in-place take-over's tiles, in the caller's
+///   array or in one overflow buffer (a location says which).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,15 +27,24 @@ namespace hetscal::layout {
 enum class StorageKind {
   ColumnMajorArray,  ///< CartesianLocalLayout
   Tiles,             ///< TiledLocalLayout
+  KeptAndOverflow,   ///< InPlaceLocalLayout: two buffers
 };
 
-/// Start of a tile in a rank's local buffer: element (r, c) of the tile (0-based, within
-/// the tile) is at offset + r + c * ld.
+/// Which of a storage's buffers holds a tile. Every layout but InPlaceLocalLayout has one,
+/// the Array.
+enum class TileBase : std::uint8_t {
+  Array,     ///< the local array (for an in-place take-over: the caller's)
+  Overflow,  ///< the overflow buffer of an in-place take-over (the tiles a rank received)
+};
+
+/// Start of a tile in a rank's local buffer `base`: element (r, c) of the tile (0-based,
+/// within the tile) is at offset + r + c * ld of that buffer.
 struct TileLocation {
   std::int64_t offset = 0;
   std::int64_t ld = 1;
+  TileBase base = TileBase::Array;
   friend bool operator==(TileLocation a, TileLocation b) {
-    return a.offset == b.offset && a.ld == b.ld;
+    return a.offset == b.offset && a.ld == b.ld && a.base == b.base;
   }
 };
 

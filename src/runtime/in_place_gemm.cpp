@@ -4,14 +4,11 @@
 #include <chrono>
 #include <complex>
 
-#include "core/rebalancing/kept_lines.hpp"
 #include "kernels/scalar.hpp"
 #include "kernels/summa_in_place.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/fault_injection.hpp"
-#include "mpi/message_tags.hpp"
-#include "mpi/mpi_error.hpp"
-#include "mpi/mpi_type.hpp"
+#include "runtime/in_place_moves.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -22,39 +19,6 @@ template <typename T>
 mpi::CallerMatrix view(const mpi::ContextInfo& context, const CallerOperand<T>& x, std::int64_t rows,
                        std::int64_t cols) {
   return mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols);
-}
-
-// The grid row (column) of each tile line in the caller's layout, and the lines' planned
-// grid rows after the fewest moves: the weights of grid line g are the speeds of its ranks.
-std::vector<int> kept_lines(const layout::CartesianDistribution& caller, bool rows, const std::vector<double>& speeds) {
-  const layout::ProcessGrid& grid = caller.grid();
-  const int groups = rows ? grid.nprow() : grid.npcol();
-  std::vector<double> weights(static_cast<std::size_t>(groups), 0.0);
-  for (int r = 0; r < grid.nprow(); ++r)
-    for (int c = 0; c < grid.npcol(); ++c)
-      weights[static_cast<std::size_t>(rows ? r : c)] += speeds.at(static_cast<std::size_t>(grid.rank(r, c)));
-  const std::int64_t lines = rows ? caller.rows().count() : caller.cols().count();
-  std::vector<int> held(static_cast<std::size_t>(lines));
-  for (std::int64_t l = 0; l < lines; ++l)
-    held[static_cast<std::size_t>(l)] = rows ? caller.grid_row(l) : caller.grid_col(l);
-  return core::keep_most_lines(held, core::planned_line_counts(lines, weights));
-}
-
-// One surplus tile's message between the caller's array and the overflow (both strided),
-// posted into `requests`.
-template <typename T>
-void post_tile(bool send, T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int peer, MPI_Comm comm,
-               std::vector<MPI_Request>& requests) {
-  MPI_Datatype type;
-  mpi::check_mpi(MPI_Type_vector(static_cast<int>(cols), static_cast<int>(rows), static_cast<int>(ld),
-                                 mpi::mpi_type<T>(), &type),
-                 "MPI_Type_vector");
-  mpi::check_mpi(MPI_Type_commit(&type), "MPI_Type_commit");
-  requests.emplace_back(MPI_REQUEST_NULL);
-  const int code = send ? MPI_Isend(data, 1, type, peer, mpi::tag::kSurplusTile, comm, &requests.back())
-                        : MPI_Irecv(data, 1, type, peer, mpi::tag::kSurplusTile, comm, &requests.back());
-  (void)MPI_Type_free(&type);  // freed once the message completes
-  mpi::check_mpi(code, send ? "MPI_Isend" : "MPI_Irecv");
 }
 
 }  // namespace
@@ -73,8 +37,7 @@ InPlaceGemm<T>::InPlaceGemm(const mpi::ContextInfo& context, const GemmCall<T>& 
     return;
   }
   const layout::CartesianDistribution& caller = *c_.distribution;
-  layout_ = std::make_unique<layout::CartesianDistribution>(caller.rows(), caller.cols(), kept_lines(caller, true, speeds),
-                                                            kept_lines(caller, false, speeds), caller.grid());
+  layout_ = minimal_move_layout(caller, speeds, core::KeptLines::Leading);
   // The overflow holds each tile column's received tiles stacked, column-major with their
   // rows' sum as leading dimension: columns with the same received rows then lie side by side
   // as one matrix, which the SUMMA updates with one GEMM a step, as the caller's own array.

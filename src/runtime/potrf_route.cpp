@@ -1,12 +1,51 @@
 #include "runtime/potrf_route.hpp"
 
+#include <optional>
+
 #include "kernels/scalar.hpp"
+#include "runtime/in_place_potrf.hpp"
+#include "runtime/in_place_pricing.hpp"
 
 namespace hetscal::runtime {
+namespace {
+
+// One PxPOTRF call, as route() drives it: the factorizations' shared part (facts, plan, the
+// copy route), and the in-place route when HETSCAL_TAKE_OVER asks for it
+// (in_place_pricing.hpp).
+template <typename T>
+class PotrfRoute {
+ public:
+  PotrfRoute(const ContextState& state, const PotrfCall<T>& call)
+      : call_(call), shared_(core::Routine::Cholesky, state, call, call.n, call.n) {}
+
+  RoutedCall facts() const { return shared_.facts(); }
+  std::shared_ptr<const CholeskyLayout> plan(ContextState& state) const { return shared_.plan(state); }
+
+  Prices price(ContextState& state, const CholeskyLayout& plan) const {
+    return choose_take_over_route(state, shared_.price(state, plan), operand_bytes<T>(*state.context, {call_.a.desc}),
+                                  in_place_,
+                                  [&] { in_place_.emplace(*state.context, call_, state.speeds.values); });
+  }
+
+  TakeOverOutcome run(ContextState& state, const CholeskyLayout& plan) const {
+    if (in_place_) return in_place_->run(state.resources.workspace);
+    return shared_.run(state, plan);
+  }
+
+ private:
+  const PotrfCall<T>& call_;
+  FactorizationRoute<T, PotrfCall<T>, CholeskyLayout> shared_;
+  /// The in-place route, when price() chose it.
+  mutable std::optional<InPlacePotrf<T>> in_place_;
+};
+
+}  // namespace
 
 template <typename T>
 PotrfOutcome potrf_route(const PotrfCall<T>& call) {
-  return route_factorization<CholeskyLayout>(core::Routine::Cholesky, call, call.n, call.n);
+  ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
+  const TakeOverOutcome outcome = route(state, [&] { return PotrfRoute<T>(state, call); });
+  return {outcome.status, outcome.computed() ? outcome.info : 0};
 }
 
 #define HETSCAL_INSTANTIATE_POTRF_ROUTE(T) \

@@ -22,6 +22,7 @@
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
+#include "layout/in_place_storage.hpp"
 
 namespace hetscal::kernels::test {
 namespace {
@@ -84,6 +85,37 @@ double lawn41_potrf_flops(std::int64_t n) {
   return is_complex_v<T> ? 6.0 * multiplications + 2.0 * additions : multiplications + additions;
 }
 
+/// ‖A − L·Lᴴ‖_F / (‖A‖_F·N·ε) over the lower triangle, L read from the gathered `uplo` factor g
+/// (Upper: L = Uᴴ). Also false-flags a factor whose diagonal is not real and positive.
+/// The O(N³) sums are shared out by column over the ranks and added up, so that P ranks on
+/// a few cores do not each repeat all of them; every rank gets the same value.
+template <typename T>
+double scaled_residual(const std::vector<Complex>& g, Uplo uplo, std::int64_t n, std::int64_t broken) {
+  // L row by row (row i holds L(i, 0..i)), so that the products below read contiguously.
+  std::vector<Complex> rows(static_cast<std::size_t>(n * n));
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t k = 0; k <= i; ++k)
+      rows[static_cast<std::size_t>(i * n + k)] =
+          uplo == Uplo::Lower ? g[static_cast<std::size_t>(i + k * n)]
+                              : std::conj(g[static_cast<std::size_t>(k + i * n)]);
+  const auto l = [&](std::int64_t i) { return rows.data() + i * n; };
+  double sums[2] = {0.0, 0.0};  // residual², ‖A‖²
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (l(j)[j].imag() != 0.0 || !(l(j)[j].real() > 0.0)) return HUGE_VAL;  // on every rank
+    if (j % world_size() != world_rank()) continue;
+    for (std::int64_t i = j; i < n; ++i) {
+      Complex product = 0.0;
+      for (std::int64_t k = 0; k <= j; ++k) product += l(i)[k] * std::conj(l(j)[k]);
+      const Complex original = oracle_value<T>(i, j, n, broken);
+      sums[0] += std::norm(original - product);
+      sums[1] += std::norm(original);
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
+  return n == 0 ? 0.0 : std::sqrt(sums[0] / sums[1]) / (static_cast<double>(n) * eps);
+}
+
 /// One factorisation: A written in its `uplo` triangle, NaN in the other.
 template <typename T>
 struct Factorisation {
@@ -115,37 +147,8 @@ struct Factorisation {
     return all;
   }
 
-  /// ‖A − L·Lᴴ‖_F / (‖A‖_F·N·ε) over the lower triangle, L read from the gathered factor
-  /// (Upper: L = Uᴴ). Also false-flags a factor whose diagonal is not real and positive.
-  /// The O(N³) sums are shared out by column over the ranks and added up, so that P ranks on
-  /// a few cores do not each repeat all of them; every rank gets the same value.
-  double scaled_residual() {
-    const std::int64_t n = shape.n;
-    const std::vector<Complex> g = gathered_triangle();
-    // L row by row (row i holds L(i, 0..i)), so that the products below read contiguously.
-    std::vector<Complex> rows(static_cast<std::size_t>(n * n));
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t k = 0; k <= i; ++k)
-        rows[static_cast<std::size_t>(i * n + k)] =
-            uplo == Uplo::Lower ? g[static_cast<std::size_t>(i + k * n)]
-                                : std::conj(g[static_cast<std::size_t>(k + i * n)]);
-    const auto l = [&](std::int64_t i) { return rows.data() + i * n; };
-    double sums[2] = {0.0, 0.0};  // residual², ‖A‖²
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (l(j)[j].imag() != 0.0 || !(l(j)[j].real() > 0.0)) return HUGE_VAL;  // on every rank
-      if (j % world_size() != world_rank()) continue;
-      for (std::int64_t i = j; i < n; ++i) {
-        Complex product = 0.0;
-        for (std::int64_t k = 0; k <= j; ++k) product += l(i)[k] * std::conj(l(j)[k]);
-        const Complex original = oracle_value<T>(i, j, n, broken);
-        sums[0] += std::norm(original - product);
-        sums[1] += std::norm(original);
-      }
-    }
-    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
-    return n == 0 ? 0.0 : std::sqrt(sums[0] / sums[1]) / (static_cast<double>(n) * eps);
-  }
+  /// ‖A − L·Lᴴ‖_F / (‖A‖_F·N·ε) (scaled_residual below).
+  double scaled_residual() { return test::scaled_residual<T>(gathered_triangle(), uplo, shape.n, broken); }
 
   /// Whether the other triangle still holds the NaN bits and the padding is intact, on every rank.
   bool untouched_everywhere() {
@@ -258,6 +261,83 @@ TEST(Cholesky, InfoIsTheOrderOfTheFirstNonPositiveMinor) {
         check_not_positive_definite<double>(family, uplo, shape, order);
       check_not_positive_definite<std::complex<double>>(family, uplo, shape, 12);
     }
+  }
+}
+
+/// A factorisation on an in-place take-over's storage (layout/in_place_storage.hpp): a
+/// block-cyclic caller array (padded, NaN wherever A's triangle is not) holding the tiles the
+/// planned layout leaves with their caller owner, an overflow holding the others. The plan
+/// moves every third tile row to the next grid row and every third tile column to the next
+/// grid column, so that tiles are kept, given and received, and runs of tiles break at both
+/// buffers. Checks the residual (or INFO), and that nothing of the caller's array but the
+/// kept tiles of the triangle changed, bit for bit (the other triangle, the padding, the
+/// tiles given away).
+template <typename T>
+void check_in_place(Uplo uplo, Shape shape, std::int64_t broken_order = 0) {
+  SCOPED_TRACE(std::string("in place") + (uplo == Uplo::Lower ? " L" : " U") + " N=" + std::to_string(shape.n) +
+               " broken at order " + std::to_string(broken_order));
+  const int me = world_rank();
+  const auto [p, q] = near_square(world_size());
+  const layout::TileSplit split(shape.n, shape.block, shape.first);
+  const layout::ProcessGrid grid = layout::ProcessGrid::row_major(p, q);
+  const layout::CartesianDistribution caller(split, split, identity(p), identity(q), grid);
+  const auto moved = [&](int groups) {
+    std::vector<int> map(static_cast<std::size_t>(std::max<std::int64_t>(split.count(), 1)));
+    for (std::size_t l = 0; l < map.size(); ++l)
+      map[l] = static_cast<int>((l + (l % 3 == 2 ? 1 : 0)) % static_cast<std::size_t>(groups));
+    return map;
+  };
+  const layout::CartesianDistribution planned(split, split, moved(p), moved(q), grid);
+  const layout::CartesianLocalLayout array(caller, me, layout::CartesianLocalLayout(caller, me).ld() + 3);
+  const layout::StoredTiles triangle =
+      uplo == Uplo::Lower ? layout::StoredTiles::LowerTriangle : layout::StoredTiles::UpperTriangle;
+  const layout::InPlaceLocalLayout storage(planned, caller, array, triangle);
+  std::vector<T> data(static_cast<std::size_t>(array.local_elements()), quiet_nan<T>());
+  std::vector<T> overflow(static_cast<std::size_t>(storage.overflow_elements()));
+  const std::int64_t broken = broken_order - 1;
+  // Calls f(i, j, element) for every element of the tiles of `layout` in A's triangle.
+  const auto for_each = [&](const layout::LocalLayout& layout, auto&& f) {
+    for (const layout::GlobalTile t : layout.owned_tiles()) {
+      if (!layout::is_stored(triangle, t)) continue;
+      const layout::TileLocation where = layout.tile_location(t);
+      T* base = (where.base == layout::TileBase::Overflow ? overflow.data() : data.data()) + where.offset;
+      for (std::int64_t c = 0; c < split.size(t.col); ++c)
+        for (std::int64_t r = 0; r < split.size(t.row); ++r)
+          f(split.offset(t.row) + r, split.offset(t.col) + c, base[r + c * where.ld]);
+    }
+  };
+  const auto given = [&](std::int64_t i, std::int64_t j, T& x) {
+    x = in_triangle(uplo, i, j) ? matrix_value<T>(i, j, shape.n, broken) : quiet_nan<T>();
+  };
+  for_each(array, given);    // the caller's triangle, the tiles given away included
+  for_each(storage, given);  // and the received tiles
+  const std::vector<T> before = data;
+  const std::int64_t info =
+      cholesky<T>(uplo, DistributedMatrix<T>{&planned, &storage, data.data(), overflow.data()}, MPI_COMM_WORLD);
+  EXPECT_EQ(info, broken_order);
+  std::vector<Complex> mine(static_cast<std::size_t>(shape.n * shape.n)), all(mine.size());
+  std::vector<char> written(data.size(), 0);
+  for_each(storage, [&](std::int64_t i, std::int64_t j, T& x) {
+    if (in_triangle(uplo, i, j)) mine[static_cast<std::size_t>(i + j * shape.n)] = widened(x);
+    if (&x >= data.data() && &x < data.data() + data.size()) written[static_cast<std::size_t>(&x - data.data())] = 1;
+  });
+  bool untouched = true;
+  for (std::size_t e = 0; e < data.size(); ++e)
+    untouched = untouched && (written[e] != 0 || std::memcmp(&data[e], &before[e], sizeof(T)) == 0);
+  EXPECT_TRUE(on_all_ranks(untouched));
+  if (broken_order != 0) return;
+  MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_LT(scaled_residual<T>(all, uplo, shape.n, broken), 16.0);
+}
+
+// Enough tiles for the update's stacked panel to take several bands (kStackBands), and runs
+// of tiles long in one buffer and broken at the other; a first tile unlike the others.
+TEST(Cholesky, InPlaceStorageKeptAndOverflow) {
+  for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    check_in_place<double>(uplo, {300, 8, 5});
+    check_in_place<std::complex<float>>(uplo, {120, 6, 6});
+    check_in_place<double>(uplo, {19, 4, 2});
+    check_in_place<double>(uplo, {300, 8, 5}, 131);  // inside a tile: ScaLAPACK's partial factor
   }
 }
 

@@ -6,9 +6,11 @@
 # context's root process, "hetscal: R SHAPE computed by hetscal: ..." or "... forwarded: ...",
 # and each process's exit summary "hetscal: summary: R <c> computed, <f> forwarded".
 #
-# usage: check_computed.sh [--routine R] [--fault STAGE] MPIEXEC LIBRARY PROGRAM RANKS MIN_PERCENT
+# usage: check_computed.sh [--routine R] [--in-place] [--fault STAGE] MPIEXEC LIBRARY PROGRAM RANKS MIN_PERCENT
 #                          [VAR=VALUE ...] -- [ARGS ...]
 #   --routine R    the routine counted (default PDGEMM)
+#   --in-place     every computed call must say it was computed in the caller's arrays
+#                  ("...; in place": HETSCAL_TAKE_OVER=in-place)
 #   --fault STAGE  HETSCAL_TEST_FAULT makes a rank that every grid holds fail STAGE: no call
 #                  may be computed, calls must be forwarded because "STAGE failed on rank N:
 #                  injected fault" (at least one such call), and the cases must still pass
@@ -17,11 +19,12 @@
 #                  >= 2 processes) that it must have computed
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
-routine=PDGEMM fault=""
+routine=PDGEMM fault="" in_place=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --routine) routine=$2; shift 2 ;;
     --fault) fault=$2; shift 2 ;;
+    --in-place) in_place=1; shift ;;
     *) break ;;
   esac
 done
@@ -72,6 +75,11 @@ refactored=$(count_matches "$shape forwarded: the leading minor of order [0-9]+ 
 [ $(((computed + refactored) * 100)) -ge $((may * min_percent)) ] ||
   fail "hetscal computed fewer than $min_percent% of the $may calls it may compute ($computed computed, $refactored not positive definite and left to ScaLAPACK)"
 [ "$min_percent" -eq 0 ] || [ "$summed" -gt 0 ] || fail "no exit summary shows $routine computed"
+if [ -n "$in_place" ]; then
+  placed=$(count_matches "$shape computed by hetscal: .*; in place" "$output")
+  echo "check_computed: $placed of the $computed computed calls in place"
+  [ "$placed" -eq "$computed" ] || fail "a call was computed by another route than in place"
+fi
 if [ -n "$fault" ]; then
   because="$shape forwarded: (no heterogeneous plan: )?$fault failed on rank [0-9]+: injected fault"
   contains "$because" "$output" || fail "no call forwarded because of the injected $fault fault"

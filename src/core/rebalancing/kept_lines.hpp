@@ -17,13 +17,29 @@ namespace hetscal::core {
 /// @pre weights non-empty, every weight finite and > 0.
 std::vector<std::int64_t> planned_line_counts(std::int64_t lines, const std::vector<double>& weights);
 
+/// Which lines a group keeps when it holds more than its count, and where the others go:
+/// every choice moves the fewest lines, they differ in what a computation finds where.
+enum class KeptLines {
+  /// A group keeps its first lines and the lines that move fill the groups short of their
+  /// count in line order, the lowest such group first: the kept lines stay side by side in
+  /// the caller's array (a product's update does not care where its tiles are).
+  Leading,
+  /// A group keeps lines spread evenly over those it holds, and the lines that move are dealt
+  /// to the groups short of their count in proportion to their shortfalls: every trailing
+  /// part of the matrix then holds each group's planned share, as a factorization's steps
+  /// need (on a 1x2 grid planned 3:1, a Cholesky whose slow rank kept its first lines would
+  /// hold 3/8 of the first step's trailing update, half again its share, and idle in the last
+  /// steps).
+  Spread,
+};
+
 /// The group of each line after the fewest moves that give each group its planned count.
 /// @param held held[L]: the group holding line L now, in [0, planned.size()).
 /// @param planned per group, summing to held.size().
-/// @return per line its group; a line keeps its group unless that group is already full by
-///         the earlier lines it keeps, and lines that move fill the groups short of their
-///         count in line order, the lowest such group first.
+/// @param kept which lines a group keeps and where the others go (KeptLines).
+/// @return per line its group.
 /// @throws InvalidArgument when the counts do not sum to the lines or a group is outside.
-std::vector<int> keep_most_lines(const std::vector<int>& held, const std::vector<std::int64_t>& planned);
+std::vector<int> keep_most_lines(const std::vector<int>& held, const std::vector<std::int64_t>& planned,
+                                 KeptLines kept = KeptLines::Leading);
 
 }  // namespace hetscal::core

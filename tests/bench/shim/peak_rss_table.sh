@@ -3,7 +3,8 @@
 # bytes of the rank's own operands (peak_rss_call), N×N operands, 2 ranks on 1x2 and 2x1 grids,
 # for PDGEMM, PDGETRF, PDPOTRF and PDGEQRF: ScaLAPACK alone (the larger of its two ranks), and
 # hetscal preloaded with rank 1 planned 3x slower (HETSCAL_SPEEDS=3,1 HETSCAL_ADAPT=0), its fast
-# rank 0 and slow rank 1, and whether hetscal computed the call (its exit summary). RSS does
+# rank 0 and slow rank 1, and whether hetscal computed the call (its exit summary), and in place
+# (HETSCAL_TAKE_OVER=in-place: PDGEMM and PDPOTRF; under auto where the copy does not fit). RSS does
 # not depend on the machine's load, so the figures hold on a shared machine.
 # HETSCAL_TAKE_OVER and HETSCAL_MEMORY, when set, reach the hetscal runs.
 # usage: peak_rss_table.sh BUILD_DIR [N=6000] [NB=128] [ROUTINES="pdgemm pdgetrf pdpotrf pdgeqrf"]
@@ -47,6 +48,10 @@ for grid in "1 2" "2 1"; do
     # The warm-up call and the measured one: both computed on a rank means 2 computed.
     if [[ "$summary" =~ ([0-9]+)\ computed ]] && [ "${BASH_REMATCH[1]}" -ge 2 ]; then route="computed"; fi
     if [[ "$summary" =~ ([0-9]+)\ computed ]] && [ "${BASH_REMATCH[1]}" -eq 1 ]; then route="computed (not warm-up)"; fi
+    # The route a computed call took: HETSCAL_VERBOSE=1 says "; in place" after its decision.
+    if [ "$route" != forwarded ] && grep -aqE "$name $n(x[0-9]+)* computed by hetscal: .*; in place" "$output"; then
+      route="$route in place"
+    fi
     printf "| %-7s | %-4s | %-9s | %-17s | %-17s | %-24s |\n" "$name" "${rows}x${cols}" "$plain" "$(ratio 0)" \
            "$(ratio 1)" "$route"
   done
