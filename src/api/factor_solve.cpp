@@ -5,8 +5,8 @@
 #include <memory>
 #include <utility>
 
+#include "api/copied_operands.hpp"
 #include "api/hetero_matrix.hpp"
-#include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/scalar.hpp"
 
@@ -54,18 +54,19 @@ LapackOutcome factor_in_place(const FactorSolve<T>& call) {
     info = agreed_info(context->grid.comm, check_more(call, nullptr));
   if (info != 0 || nothing_to_solve(call)) return LapackOutcome::of_info(info);
   const HeteroMatrix a = hetero_matrix(*context, call.arg_a.desc);
-  const MPI_Comm comm = context->grid.comm;
   if (b_in_place) {
     const HeteroMatrix b = hetero_matrix(*context, call.arg_b.desc);
-    call.solve(view(a, call.a), view(b, call.b), comm);
+    call.solve(view(a, call.a), view(b, call.b), context->grid.comm);
     return LapackOutcome::of_info(0);
   }
-  MovedOperand<T> b(comm, std::move(caller), hetero_matrix(*context, call.n, call.nrhs),
-                    Written::Whole);
-  allocate_agreed<T>(comm, {&b});
-  b.move_in(call.b);
-  call.solve(view(a, call.a), b.view(), comm);
-  b.move_back(call.b);
+  const auto operands = [&] {
+    return std::vector<CopiedOperand<T>>{{call.b, caller_view(std::move(caller)), &context->layout, call.n, call.nrhs}};
+  };
+  compute_on_copies<T>(*context, operands,
+                       [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+                         call.solve(view(a, call.a), copies[0], comm);
+                         return 0;
+                       });
   return LapackOutcome::of_info(0);
 }
 
@@ -91,18 +92,18 @@ LapackOutcome both_moved(const FactorSolve<T>& call) {
   if (nothing_to_solve(call)) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, call.routine, call.n, call.n, call.arg_a);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const MPI_Comm comm = context->grid.comm;
-  const int me = context->grid.my_rank;
-  MovedOperand<T> a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.n, call.n),
-                    Written::Nothing);
-  MovedOperand<T> b(comm, std::move(caller_b), hetero_matrix(*planned, me, call.n, call.nrhs),
-                    Written::Whole);
-  allocate_agreed<T>(comm, {&a, &b});
-  a.move_in(call.a);
-  b.move_in(call.b);
-  const kernels::DistributedMatrix<T> factor = a.view();
-  call.solve({factor.distribution, factor.storage, factor.data}, b.view(), comm);
-  b.move_back(call.b);
+  const auto operands = [&] {
+    // The factor is only read: the take-over moves it in and never back.
+    return std::vector<CopiedOperand<T>>{
+        {const_cast<T*>(call.a), caller_view(std::move(caller_a)), planned.get(), call.n, call.n, Written::Nothing},
+        {call.b, caller_view(std::move(caller_b)), planned.get(), call.n, call.nrhs}};
+  };
+  compute_on_copies<T>(*context, operands,
+                       [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+                         const kernels::DistributedMatrix<T>& factor = copies[0];
+                         call.solve({factor.distribution, factor.storage, factor.data}, copies[1], comm);
+                         return 0;
+                       });
   return LapackOutcome::of_info(0);
 }
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "api/copied_operands.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/kept_balanced.hpp"
 #include "api/lapack_outcome.hpp"
-#include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/qr.hpp"
@@ -75,11 +75,15 @@ LapackOutcome moved(const Call<T>& call) {
   if (call.empty()) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, call.arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const std::vector<T> tau =
-      compute_on_copy(*context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
-                      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
-                        return factor(copy, *planned, call, comm);
-                      });
+  std::vector<T> tau;
+  const auto operands = [&] {
+    return std::vector<CopiedOperand<T>>{{call.a, caller_view(std::move(caller)), planned.get(), call.m, call.n}};
+  };
+  compute_on_copies<T>(*context, operands,
+                       [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+                         tau = factor(copies[0], *planned, call, comm);
+                         return 0;
+                       });
   runtime::write_scalapack_tau(*grid, call.arg.desc, call.arg.ja, call.m, call.n, tau.data(),
                                call.tau);
   return LapackOutcome::of_info(0);

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "api/copied_operands.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/kept_balanced.hpp"
 #include "api/lapack_outcome.hpp"
-#include "api/moved_operand.hpp"
 #include "api/pivot_formats.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/local_blas.hpp"
@@ -91,14 +91,16 @@ LapackOutcome moved(const Call<T>& call) {
   const auto planned = planned_layout(*context, core::Routine::LU, call.m, call.n, call.arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   std::vector<std::int64_t> pivots;
-  const std::int64_t zero_pivot = compute_on_copy(  // completed even when INFO > 0
-      *context, std::move(caller), *planned, call.m, call.n, Written::Whole, call.a,
-      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
-        return factor(copy, *planned, call, comm, pivots);
+  const auto operands = [&] {
+    return std::vector<CopiedOperand<T>>{{call.a, caller_view(std::move(caller)), planned.get(), call.m, call.n}};
+  };
+  const int zero_pivot = compute_on_copies<T>(  // completed even when INFO > 0
+      *context, operands, [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+        return factor(copies[0], *planned, call, comm, pivots);
       });
   runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
                                   pivots.data(), call.ipiv);
-  return LapackOutcome::of_info(static_cast<int>(zero_pivot));
+  return LapackOutcome::of_info(zero_pivot);
 }
 
 template <typename T>

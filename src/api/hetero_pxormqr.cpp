@@ -7,13 +7,14 @@
 #include <utility>
 #include <vector>
 
+#include "api/copied_operands.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/lapack_outcome.hpp"
-#include "api/moved_operand.hpp"
 #include "api/ormqr_checks.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/qr_multiply.hpp"
 #include "kernels/scalar.hpp"
+#include "mpi/agreement.hpp"
 #include "runtime/scalapack_tau.hpp"
 
 namespace hetscal::api {
@@ -51,20 +52,10 @@ Op kernel_op(const OrmqrCall& call) {
 
 /// A copy of sub(C) with A's tile rows: sub(C) itself (SIDE "L") or its adjoint.
 template <typename T>
-MovedOperand<T> moved_c(const TypedOrmqrCall<T>& call, MPI_Comm comm, HeteroMatrix source,
-                        const ContextLayout& layout, int rank) {
+CopiedOperand<T> copied_c(const TypedOrmqrCall<T>& call, runtime::CallerView source, const ContextLayout& layout) {
   const int rows = call.left() ? call.m : call.n, cols = call.left() ? call.n : call.m;
-  return MovedOperand<T>(comm, std::move(source), hetero_matrix(layout, rank, rows, cols),
-                         Written::Whole, call.left() ? mpi::Op::None : kAdjoint<T>);
-}
-
-/// C := op(Q)·C on the copy, moved in from and back into the caller's C.
-template <typename T>
-void apply_to_copy(const TypedOrmqrCall<T>& call, kernels::DistributedMatrix<const T> factors,
-                   const T* tau, MovedOperand<T>& c, MPI_Comm comm) {
-  c.move_in(call.c);
-  kernels::qr_multiply<T>(kernel_op(call), factors, call.k, tau, c.view(), comm);
-  c.move_back(call.c);
+  return {call.c, std::move(source), &layout, rows, cols, Written::Whole,
+          call.left() ? mpi::Op::None : kAdjoint<T>};
 }
 
 /// The factors in place on a hetscal descriptor; C in place, transposed or moved.
@@ -84,19 +75,21 @@ LapackOutcome factors_in_place(const TypedOrmqrCall<T>& call) {
   if (info != 0 || call.empty()) return LapackOutcome::of_info(info);
   const HeteroMatrix a = hetero_matrix(*context, call.desca);
   const kernels::DistributedMatrix<const T> factors = view(a, call.a);
-  const MPI_Comm comm = context->grid.comm;
   if (c_in_place && call.left()) {
     const HeteroMatrix c = hetero_matrix(*context, call.descc);
-    kernels::qr_multiply<T>(kernel_op(call), factors, call.k, call.tau, view(c, call.c), comm);
+    kernels::qr_multiply<T>(kernel_op(call), factors, call.k, call.tau, view(c, call.c), context->grid.comm);
     return LapackOutcome::of_info(0);
   }
-  HeteroMatrix source =
-      c_in_place ? hetero_matrix(*context, call.descc)
-                 : HeteroMatrix{std::move(caller.distribution), std::move(caller.storage)};
-  MovedOperand<T> c =
-      moved_c(call, comm, std::move(source), context->layout, context->grid.my_rank);
-  allocate_agreed<T>(comm, {&c});
-  apply_to_copy(call, factors, call.tau, c, comm);
+  const auto operands = [&] {
+    runtime::CallerView source =
+        c_in_place ? caller_view(hetero_matrix(*context, call.descc)) : caller_view(std::move(caller));
+    return std::vector<CopiedOperand<T>>{copied_c(call, std::move(source), context->layout)};
+  };
+  compute_on_copies<T>(*context, operands,
+                       [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+                         kernels::qr_multiply<T>(kernel_op(call), factors, call.k, call.tau, copies[0], comm);
+                         return 0;
+                       });
   return LapackOutcome::of_info(0);
 }
 
@@ -113,22 +106,25 @@ LapackOutcome both_moved(const TypedOrmqrCall<T>& call) {
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
   if (call.empty()) return LapackOutcome::of_info(0);
-  std::vector<T> tau(static_cast<std::size_t>(call.k));
+  std::vector<T> tau;  // agreed: a rank short of memory fails the call with the others
+  mpi::run_agreed(grid->comm, "allocate", [&] { tau.resize(static_cast<std::size_t>(call.k)); });
   runtime::read_scalapack_tau(*grid, call.desca, call.ja, call.k, call.tau, tau.data());
   const auto planned =
       planned_layout(*context, core::Routine::QR, call.order(), call.k, call.a_argument());
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const MPI_Comm comm = context->grid.comm;
-  const int me = context->grid.my_rank;
-  MovedOperand<T> a(comm, std::move(caller_a), hetero_matrix(*planned, me, call.order(), call.k),
-                    Written::Nothing);
-  MovedOperand<T> c = moved_c(
-      call, comm, HeteroMatrix{std::move(caller_c.distribution), std::move(caller_c.storage)},
-      *planned, me);
-  allocate_agreed<T>(comm, {&a, &c});
-  a.move_in(call.a);
-  const kernels::DistributedMatrix<T> factors = a.view();
-  apply_to_copy(call, {factors.distribution, factors.storage, factors.data}, tau.data(), c, comm);
+  const auto operands = [&] {
+    // The factors are only read: the take-over moves them in and never back.
+    return std::vector<CopiedOperand<T>>{{const_cast<T*>(call.a), caller_view(std::move(caller_a)), planned.get(),
+                                          call.order(), call.k, Written::Nothing},
+                                         copied_c(call, caller_view(std::move(caller_c)), *planned)};
+  };
+  compute_on_copies<T>(*context, operands,
+                       [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+                         const kernels::DistributedMatrix<T>& factors = copies[0];
+                         kernels::qr_multiply<T>(kernel_op(call), {factors.distribution, factors.storage, factors.data},
+                                                 call.k, tau.data(), copies[1], comm);
+                         return 0;
+                       });
   return LapackOutcome::of_info(0);
 }
 

@@ -4,10 +4,10 @@
 // triangle) back.
 #include <optional>
 
+#include "api/copied_operands.hpp"
 #include "api/hetero_matrix.hpp"
 #include "api/kept_balanced.hpp"
 #include "api/lapack_outcome.hpp"
-#include "api/moved_operand.hpp"
 #include "api/scalapack_operand.hpp"
 #include "kernels/cholesky.hpp"
 #include "kernels/local_blas.hpp"
@@ -51,12 +51,13 @@ LapackOutcome moved(const Uplo& uplo, int n, T* a, const layout::MatrixArgument&
   if (n == 0) return LapackOutcome::of_info(0);
   const auto planned = planned_layout(*context, core::Routine::Cholesky, n, n, arg);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
-  const auto order = compute_on_copy(  // the partial factor too when INFO > 0
-      *context, std::move(caller), *planned, n, n, triangle_of(*uplo), a,
-      [&](kernels::DistributedMatrix<T> copy, MPI_Comm comm) {
-        return kernels::cholesky<T>(*uplo, copy, comm);
-      });
-  return LapackOutcome::of_info(static_cast<int>(order));
+  const auto operands = [&] {
+    return std::vector<CopiedOperand<T>>{{a, caller_view(std::move(caller)), planned.get(), n, n, triangle_of(*uplo)}};
+  };
+  return LapackOutcome::of_info(compute_on_copies<T>(  // the partial factor too when INFO > 0
+      *context, operands, [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
+        return kernels::cholesky<T>(*uplo, copies[0], comm);
+      }));
 }
 
 template <typename T>

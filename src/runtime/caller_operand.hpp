@@ -7,6 +7,7 @@
 
 #include "mpi/blacs_context.hpp"
 #include "mpi/caller_matrix.hpp"
+#include "runtime/take_over.hpp"
 
 namespace hetscal::runtime {
 
@@ -21,11 +22,10 @@ struct CallerOperand {
 /// sub(X) = X(IA.., JA..) of rows×cols as a distribution over context.comm with this rank's
 /// storage, ready for the take-over sequence. @pre the argument passed its checks.
 template <typename T>
-std::shared_ptr<const mpi::CallerMatrix> caller_view(const mpi::ContextInfo& context,
-                                                     const CallerOperand<T>& x,
-                                                     std::int64_t rows, std::int64_t cols) {
-  return std::make_shared<const mpi::CallerMatrix>(
-      mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols));
+CallerView caller_view(const mpi::ContextInfo& context, const CallerOperand<T>& x, std::int64_t rows,
+                       std::int64_t cols) {
+  mpi::CallerMatrix view = mpi::caller_matrix(context, x.desc, x.ia - 1, x.ja - 1, rows, cols);
+  return {std::move(view.distribution), std::move(view.storage)};
 }
 
 }  // namespace hetscal::runtime

@@ -37,16 +37,27 @@ enum class Role {
   Out,    ///< written only (GEMM's C when beta = 0: never read, it may hold NaN): out
 };
 
+/// sub(X) where the caller keeps it: its distribution over the take-over's communicator and
+/// this rank's storage in the caller's local array. A ScaLAPACK operand's (the shim's, and the
+/// native API's on ScaLAPACK descriptors; runtime/caller_operand.hpp), or a matrix of a
+/// native context's layout moved into another.
+struct CallerView {
+  std::shared_ptr<const layout::Distribution> distribution;
+  std::shared_ptr<const layout::LocalLayout> storage;
+};
+
 /// One operand of a taken-over call: where the caller keeps it, where the kernel wants it.
 template <typename T>
 struct TakeOverOperand {
   T* caller_data = nullptr;  ///< the caller's local array (only read when role is In)
-  std::shared_ptr<const mpi::CallerMatrix> caller;  ///< sub(X) as the caller holds it
-  const layout::Distribution* planned = nullptr;    ///< the planned layout (owned by the plan)
+  CallerView caller;         ///< sub(X) as the caller holds it
+  const layout::Distribution* planned = nullptr;  ///< the planned layout (owned by the plan)
   Role role = Role::In;
-  mpi::Op op_in = mpi::Op::None;  ///< applied on the way in (In operands only)
+  /// Applied on the way in, and again on the way out: the planned copy of a transposed
+  /// operand is op(sub(X)), and goes back transposed.
+  mpi::Op op = mpi::Op::None;
   /// What is moved, in and out: a triangle leaves the caller's other triangle untouched
-  /// (a Cholesky factor). Only with op_in = None.
+  /// (a Cholesky factor). Only with op = None.
   mpi::Part part = mpi::Part::Whole;
 };
 
@@ -256,14 +267,14 @@ class TakeOver {
       part.storage = layout::make_local_layout(*x.planned, my_rank_);
       part.data = workspace_.buffer<T>(i, static_cast<std::size_t>(part.storage->local_elements()));
       if (moved_in(x.role)) {
-        in_moves.push_back({x.caller->distribution.get(), x.caller->storage.get(), x.planned,
-                            part.storage.get(), x.op_in, x.part});
+        in_moves.push_back({x.caller.distribution.get(), x.caller.storage.get(), x.planned,
+                            part.storage.get(), x.op, x.part});
         in_sources_.push_back(x.caller_data);
         in_targets_.push_back(part.data);
       }
       if (moved_out(x.role)) {
-        out_moves.push_back({x.planned, part.storage.get(), x.caller->distribution.get(),
-                             x.caller->storage.get(), mpi::Op::None, x.part});
+        out_moves.push_back({x.planned, part.storage.get(), x.caller.distribution.get(),
+                             x.caller.storage.get(), x.op, x.part});
         out_sources_.push_back(part.data);
         out_targets_.push_back(x.caller_data);
       }
