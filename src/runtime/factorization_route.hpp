@@ -21,6 +21,7 @@
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
 #include "runtime/route.hpp"
+#include "runtime/route_choice.hpp"
 
 namespace hetscal::runtime {
 
@@ -51,9 +52,16 @@ class FactorizationRoute {
   using Kind = decltype(Layout::kind);
 
   /// @param m,n sub(A)'s rows and columns (Cholesky: N, N).
+  /// @param in_place whether the routine has an in-place route (the routine's own part of
+  ///        the route prices it: potrf_route.cpp), which changes how it is planned.
   FactorizationRoute(core::Routine routine, const ContextState& state, const Call& call, std::int64_t m,
-                     std::int64_t n)
-      : routine_(routine), call_(call), m_(m), n_(n), kinds_(planned_kinds(routine, state.settings)) {
+                     std::int64_t n, InPlaceRoute in_place = InPlaceRoute::None)
+      : routine_(routine),
+        call_(call),
+        m_(m),
+        n_(n),
+        kinds_(planned_kinds(routine, state.settings)),
+        in_place_(in_place) {
     problem_.routine = routine;
     problem_.m = static_cast<std::size_t>(m);
     problem_.n = static_cast<std::size_t>(n);
@@ -81,7 +89,10 @@ class FactorizationRoute {
           return PlanKey{facts().routine, {m_, n_, 0}, kinds_bits(), state.speeds.version,
                          caller_layout_key(problem_.caller)};
         },
-        [&](const core::PricingSlice& slice) { return plan_layout(machine.platform_for<T>(), problem_, kinds_, slice); });
+        [&](const core::PricingSlice& slice) {
+          return plan_layout(planning_platform(machine.platform_for<T>(), in_place_, state.settings.take_over),
+                             problem_, kinds_, slice);
+        });
     report_quietly([&] {
       report_once(state.verbosity, Verbosity::Once, state.is_root(),
                   facts().routine.name() + " " + shape_text(facts().dims) + " plan: " + plan->description +
@@ -98,6 +109,9 @@ class FactorizationRoute {
   TakeOverOutcome run(ContextState& state, const Layout& plan) const {
     return run_planned(*state.context, plan, call_, state.resources.workspace);
   }
+
+  /// The routine, its shape and the caller's layout, as the time model prices them.
+  const core::Problem& problem() const { return problem_; }
 
  private:
   // The kinds the planner chooses from: the configured ones, without the caller's own under
@@ -120,6 +134,7 @@ class FactorizationRoute {
   const Call& call_;
   std::int64_t m_, n_;
   std::vector<Kind> kinds_;
+  InPlaceRoute in_place_;
   core::Problem problem_;
 };
 

@@ -9,12 +9,11 @@
 #include "layout/descriptor.hpp"
 #include "runtime/context_state.hpp"
 #include "runtime/in_place_gemm.hpp"
-#include "runtime/memory_budget.hpp"
+#include "runtime/in_place_pricing.hpp"
 #include "runtime/planned_call.hpp"
 #include "runtime/pricing.hpp"
 #include "runtime/report.hpp"
 #include "runtime/route.hpp"
-#include "runtime/route_choice.hpp"
 
 namespace hetscal::runtime {
 namespace {
@@ -119,22 +118,20 @@ class GemmRoute {
     return plan;
   }
 
-  /// The route the call takes and its prices (route_choice.hpp): the copy route, priced by
-  /// agreed_prices; unless HETSCAL_TAKE_OVER=copy, the in-place route priced apart, and under
-  /// auto whichever fits and is cheaper.
+  /// The route the call takes and its prices (in_place_pricing.hpp): the copy route, priced
+  /// by agreed_prices; unless HETSCAL_TAKE_OVER=copy, the in-place route priced apart, and
+  /// under auto whichever fits and is cheaper.
   Prices price(ContextState& state, const GemmLayout& plan) const {
     const double caller_bytes = operand_bytes<T>(*state.context, {call_.a.desc, call_.b.desc, call_.c.desc});
-    Prices copy = agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()},
-                                   caller_bytes);
-    const TakeOverMode mode = state.settings.take_over;
-    if (mode == TakeOverMode::Copy) return copy;
-    const InPlaceTerms in_place = in_place_terms(state, plan, caller_bytes);
-    Prices prices;
-    // The choice copies the prices and writes the note (allocations): agreed, so that a rank
-    // short of memory sends every rank to ScaLAPACK instead of leaving them in the decision.
-    mpi::run_agreed(state.context->comm, "price", [&] { prices = choose_take_over_route(mode, copy, in_place); });
-    if (prices.route != "in place" || !prices.no_route.empty()) in_place_.reset();
-    return prices;
+    const Prices copy = agreed_prices<T>(state, problem_, plan.candidate, {plan.a.get(), plan.b.get(), plan.c.get()},
+                                         caller_bytes);
+    const MachineFigures& machine = machine_figures(state);
+    return choose_take_over_route(
+        state, copy, caller_bytes, in_place_, [&] { in_place_.emplace(*state.context, call_, state.speeds.values); },
+        [&](const InPlaceGemm<T>& in_place, InPlaceTerms& terms) {
+          terms.moves_s = surplus_moves_s(in_place, machine.platform_for<T>().network, call_.beta != T(0));
+          terms.steps_factor = steps_factor(plan, in_place, state.speeds.values, machine.kernel());
+        });
   }
 
   TakeOverOutcome run(ContextState& state, const GemmLayout& plan) const {
@@ -143,34 +140,6 @@ class GemmRoute {
   }
 
  private:
-  /// The in-place route's terms (route_choice.hpp), in_place_ made for them. Collective: an
-  /// agreed stage, then the memory's agreement; every term global.
-  InPlaceTerms in_place_terms(ContextState& state, const GemmLayout& plan, double caller_bytes) const {
-    const MachineFigures& machine = machine_figures(state);
-    InPlaceTerms terms;
-    double needed = 0.0;
-    CallMemory memory;
-    mpi::run_agreed(state.context->comm, "price", [&] {
-      in_place_.emplace(*state.context, call_, state.speeds.values);
-      terms.problem = in_place_->problem();  // global: the same on every rank
-      if (terms.problem.empty()) {
-        needed = in_place_->new_bytes(state.resources.workspace);
-        terms.moves_s = surplus_moves_s(*in_place_, machine.platform_for<T>().network, call_.beta != T(0));
-        terms.steps_factor = steps_factor(plan, *in_place_, state.speeds.values, machine.kernel());
-      }
-      memory = call_memory(state, machine, caller_bytes);  // reads /proc/meminfo: allocates
-    });
-    if (!terms.problem.empty()) return terms;
-    const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
-    if (!fit.fits) {  // global: every rank or none joins the stage that writes the reason
-      mpi::run_agreed(state.context->comm, "price",
-                      [&] { terms.problem = "the in-place route does not fit in memory: it " + fit.reason; });
-    }
-    terms.first_touch_bytes = fit.most_needed_bytes;
-    terms.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
-    return terms;
-  }
-
   const GemmCall<T>& call_;
   core::Problem problem_;
   /// The in-place route, when price() chose it.

@@ -77,47 +77,6 @@ double InPlaceGemm<T>::new_bytes(const Workspace& workspace) const {
 }
 
 template <typename T>
-SurplusElements InPlaceGemm<T>::surplus() const {
-  // Per grid row (column): the elements of its tile lines held by the caller, planned, and
-  // both; a tile stays on its rank when its row and its column both stay.
-  struct Lines {
-    std::vector<double> held, planned, kept;
-  };
-  const auto lines = [](const layout::TileSplit& split, int groups, auto caller_group, auto planned_group) {
-    Lines l{std::vector<double>(static_cast<std::size_t>(groups), 0.0),
-            std::vector<double>(static_cast<std::size_t>(groups), 0.0),
-            std::vector<double>(static_cast<std::size_t>(groups), 0.0)};
-    for (std::int64_t t = 0; t < split.count(); ++t) {
-      const auto size = static_cast<double>(split.size(t));
-      const int from = caller_group(t), to = planned_group(t);
-      l.held[static_cast<std::size_t>(from)] += size;
-      l.planned[static_cast<std::size_t>(to)] += size;
-      if (from == to) l.kept[static_cast<std::size_t>(to)] += size;
-    }
-    return l;
-  };
-  const layout::CartesianDistribution& caller = *c_.distribution;
-  const layout::ProcessGrid& grid = caller.grid();
-  const Lines rows = lines(caller.rows(), grid.nprow(), [&](std::int64_t i) { return caller.grid_row(i); },
-                           [&](std::int64_t i) { return layout_->grid_row(i); });
-  const Lines cols = lines(caller.cols(), grid.npcol(), [&](std::int64_t j) { return caller.grid_col(j); },
-                           [&](std::int64_t j) { return layout_->grid_col(j); });
-  const auto ranks = static_cast<std::size_t>(context_.num_ranks());
-  SurplusElements elements{std::vector<double>(ranks, 0.0), std::vector<double>(ranks, 0.0),
-                           std::vector<double>(ranks, 0.0)};
-  for (int r = 0; r < grid.nprow(); ++r) {
-    for (int c = 0; c < grid.npcol(); ++c) {
-      const auto x = static_cast<std::size_t>(grid.rank(r, c));
-      const auto i = static_cast<std::size_t>(r), j = static_cast<std::size_t>(c);
-      elements.held[x] += rows.held[i] * cols.held[j];
-      elements.planned[x] += rows.planned[i] * cols.planned[j];
-      elements.kept[x] += rows.kept[i] * cols.kept[j];
-    }
-  }
-  return elements;
-}
-
-template <typename T>
 std::size_t InPlaceGemm<T>::surplus_tiles() const {
   // Received: this rank's tiles in the overflow. Sent: the tiles it holds in the caller's
   // layout (its grid row's tile rows by its grid column's tile columns) less those it keeps.

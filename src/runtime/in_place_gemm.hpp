@@ -25,17 +25,12 @@
 #include "layout/cartesian_distribution.hpp"
 #include "mpi/blacs_context.hpp"
 #include "mpi/caller_matrix.hpp"
+#include "runtime/in_place_moves.hpp"
 #include "runtime/planned_gemm.hpp"
 #include "runtime/take_over.hpp"
 #include "runtime/workspace.hpp"
 
 namespace hetscal::runtime {
-
-/// Elements of C per rank of the context, where the caller holds them, where the in-place
-/// layout plans them, and the elements both place on the rank (what stays where it is).
-struct SurplusElements {
-  std::vector<double> held, planned, kept;
-};
 
 template <typename T>
 class InPlaceGemm {
@@ -55,7 +50,7 @@ class InPlaceGemm {
   /// C's elements per rank, for pricing the surplus's moves. Global (the same on every
   /// rank): O(tile lines + ranks), both layouts being Cartesian on the caller's grid.
   /// @pre problem() is empty.
-  SurplusElements surplus() const;
+  SurplusElements surplus() const { return surplus_elements(*c_.distribution, *layout_, context_.num_ranks()); }
   /// C's rows and columns per line of the caller's grid in the in-place layout, with each
   /// rank's speed (the flop balance it gives). @pre problem() is empty.
   GridLoad load(const std::vector<double>& speeds) const { return grid_load(*layout_, speeds); }

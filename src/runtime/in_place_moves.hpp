@@ -1,14 +1,16 @@
 #pragma once
 /// @file in_place_moves.hpp
 /// What the in-place routes share (issue 28, items 1 and 4): the minimal-move layout of a
-/// caller's operand, and the messages that carry one surplus tile between a caller's array
-/// and an overflow buffer (in_place_gemm.hpp, in_place_potrf.hpp).
+/// caller's operand, what it moves and how the time model sees it (for pricing the route,
+/// in_place_pricing.hpp), and the messages that carry one surplus tile between a caller's
+/// array and an overflow buffer (in_place_gemm.hpp, in_place_potrf.hpp).
 #include <mpi.h>
 
 #include <memory>
 #include <vector>
 
 #include "core/rebalancing/kept_lines.hpp"
+#include "core/time_models/time_model.hpp"
 #include "layout/cartesian_distribution.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -25,6 +27,24 @@ namespace hetscal::runtime {
 std::unique_ptr<layout::CartesianDistribution> minimal_move_layout(const layout::CartesianDistribution& caller,
                                                                    const std::vector<double>& speeds,
                                                                    core::KeptLines kept);
+
+/// A matrix's elements per rank of the context, where the caller holds them, where the
+/// in-place layout plans them, and the elements both place on the rank (what stays where it
+/// is): what core::redistribution_time prices the surplus's moves from.
+struct SurplusElements {
+  std::vector<double> held, planned, kept;
+};
+
+/// The elements of `caller` and of `in_place` (the caller's tiles and grid, lines reassigned:
+/// minimal_move_layout) per rank. Global, O(tile lines + ranks): both are Cartesian on one grid.
+/// @param ranks the ranks of the grid's communicator.
+SurplusElements surplus_elements(const layout::CartesianDistribution& caller,
+                                 const layout::CartesianDistribution& in_place, int ranks);
+
+/// The in-place layout as the time model's candidate (a Cartesian grid whose tile lines go
+/// to the grid lines `in_place` gives them, the tile its largest), so that the model prices
+/// the steps of a computation on it as on any planned layout. Global.
+core::Candidate in_place_candidate(const layout::CartesianDistribution& in_place);
 
 /// Posts one surplus tile's message between a caller's array and an overflow (both strided:
 /// nothing is copied) into `requests`: sent from `data` when `send`, else received into it.

@@ -38,9 +38,9 @@ double InPlacePotrf<T>::new_bytes(const Workspace& workspace) const {
 }
 
 template <typename T>
-void InPlacePotrf<T>::move_surplus(bool in, T* overflow) const {
+void InPlacePotrf<T>::move_surplus(bool in, T* overflow, std::vector<MPI_Request>& requests) const {
   const layout::TileSplit& split = layout_->rows();
-  std::vector<MPI_Request> requests;
+  requests.clear();  // keeps the capacity reserved
   // Between two ranks, the sender's given() and the receiver's received() list their common
   // tiles in the same order (column by column of tiles, top to bottom): the messages match.
   for (const layout::GlobalTile t : storage_->given()) {
@@ -63,17 +63,22 @@ TakeOverOutcome InPlacePotrf<T>::run(Workspace& workspace) const {
   const MPI_Comm comm = context_.comm;
   T* overflow = nullptr;
   std::optional<kernels::PreparedCholesky<T>> factorization;
+  // One request per surplus tile this rank sends or receives, reserved in the allocate stage:
+  // the moves then allocate nothing of hetscal's, so only MPI can fail one rank while the
+  // others wait for its messages.
+  std::vector<MPI_Request> requests;
   try {
     mpi::run_agreed(comm, "allocate", [&] {
       mpi::fault_point(mpi::Stage::Allocate);
       overflow = workspace.buffer<T>(0, static_cast<std::size_t>(storage_->overflow_elements()));
+      requests.reserve(storage_->given().size() + storage_->received().size());
     });
     // The kernel's panels and communicator, agreed (its stage "compute"): nothing is written.
     factorization.emplace(call_.uplo,
                           kernels::DistributedMatrix<T>{layout_.get(), storage_.get(), call_.a.data, overflow}, comm);
     outcome.allocate_s = clock.lap();
     mpi::run_agreed(comm, "move-in", [&] { mpi::fault_point(mpi::Stage::MoveIn); });
-    move_surplus(true, overflow);  // reads the caller's array, writes the overflow
+    move_surplus(true, overflow, requests);  // reads the caller's array, writes the overflow
     // The move back allocates nothing; its failure point is agreed here, the last before
     // the first write.
     mpi::run_agreed(comm, "move-out", [&] { mpi::fault_point(mpi::Stage::MoveOut); });
@@ -91,7 +96,7 @@ TakeOverOutcome InPlacePotrf<T>::run(Workspace& workspace) const {
     outcome.info = static_cast<int>(factorization->run());
     outcome.compute_s = clock.lap();
     // Also after a failed minor: the partial factor goes back whole, as ScaLAPACK leaves it.
-    move_surplus(false, overflow);
+    move_surplus(false, overflow, requests);
     outcome.move_out_s = clock.lap();
     outcome.status = TakeOverOutcome::Status::Computed;
   } catch (const std::exception& e) {

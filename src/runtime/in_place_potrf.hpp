@@ -30,6 +30,7 @@
 #include "layout/in_place_storage.hpp"
 #include "mpi/blacs_context.hpp"
 #include "mpi/caller_matrix.hpp"
+#include "runtime/in_place_moves.hpp"
 #include "runtime/planned_potrf.hpp"
 #include "runtime/take_over.hpp"
 #include "runtime/workspace.hpp"
@@ -49,6 +50,11 @@ class InPlacePotrf {
   /// Bytes of new memory the route takes on this rank: what the workspace's overflow must
   /// grow by, and the kernel's workspace (kernels::cholesky_workspace_bound).
   double new_bytes(const Workspace& workspace) const;
+  /// sub(A)'s elements per rank, for pricing the surplus's moves. Global. @pre problem() is empty.
+  SurplusElements surplus() const { return surplus_elements(*a_.distribution, *layout_, context_.num_ranks()); }
+  /// The in-place layout as the time model's candidate, for pricing the factorization's steps
+  /// on it. Global. @pre problem() is empty.
+  core::Candidate candidate() const { return in_place_candidate(*layout_); }
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
   /// @return Computed (with INFO); Forward (nothing written: call ScaLAPACK) when a stage
@@ -57,7 +63,8 @@ class InPlacePotrf {
 
  private:
   /// Posts and completes the surplus's messages: into the overflow (`in`) or back.
-  void move_surplus(bool in, T* overflow) const;
+  /// @param requests room for one request per surplus tile, reserved (nothing allocated here).
+  void move_surplus(bool in, T* overflow, std::vector<MPI_Request>& requests) const;
 
   const mpi::ContextInfo& context_;
   const PotrfCall<T>& call_;

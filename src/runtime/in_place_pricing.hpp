@@ -1,11 +1,10 @@
 #pragma once
 /// @file in_place_pricing.hpp
-/// The choice between a call's copy route and its in-place route (issue 28, items 6 and 8),
-/// for any routine with an in-place route (in_place_potrf.hpp; in_place_gemm.hpp's PDGEMM
-/// makes the same choice in gemm_route.cpp). The in-place route is not priced apart yet: the
-/// copy route's predicted time, moves included, stands for it, with the in-place route's own
-/// first touch; so it is taken when HETSCAL_TAKE_OVER=in-place asks for it, or under auto when
-/// the copy route does not fit in memory.
+/// A call's in-place route priced apart from its copy route, and the route the call takes
+/// (issue 28, items 1, 6 and 8; the choice itself is route_choice.hpp's), for any routine
+/// with an in-place route: PxGEMM (gemm_route.cpp), PxPOTRF (potrf_route.cpp). A routine
+/// plugs in with its in-place route's class and what that route prices of itself (its moves
+/// and its steps); its memory, its first touch and the choice are priced here alike for all.
 #include <optional>
 #include <string>
 
@@ -15,44 +14,62 @@
 #include "runtime/decision.hpp"
 #include "runtime/memory_budget.hpp"
 #include "runtime/planned_call.hpp"
+#include "runtime/route_choice.hpp"
 
 namespace hetscal::runtime {
 
-/// The prices of the route the call takes, given the copy route's.
-/// @param caller_bytes this rank's local arrays of the call's operands (operand_bytes).
-/// @param make_in_place builds the in-place route into `in_place` (local, it allocates: run
-///        inside an agreed stage here); InPlace has problem() and new_bytes(const Workspace&).
-/// @return the in-place route's prices (route "in place", `in_place` set), or the copy
-///         route's with the in-place route's refusal added to no_route (`in_place` empty).
-/// Collective over the context.
-template <typename InPlace, typename MakeInPlace>
-Prices choose_take_over_route(ContextState& state, Prices prices, double caller_bytes,
-                              std::optional<InPlace>& in_place, const MakeInPlace& make_in_place) {
-  const TakeOverMode mode = state.settings.take_over;
-  if (mode == TakeOverMode::Copy || (mode == TakeOverMode::Auto && prices.no_route.empty())) return prices;
+/// The in-place route's terms (route_choice.hpp), `in_place` made for them. Collective: an
+/// agreed stage, then the memory's agreement; every term global.
+/// @param make_in_place builds the route into `in_place` (local; it allocates: run inside an
+///        agreed stage here). InPlace has problem() (global) and new_bytes(const Workspace&).
+/// @param price_own `void(const InPlace&, InPlaceTerms&)`: the route's moves_s and its steps
+///        (steps_s, or steps_factor), global; called only when problem() is empty.
+template <typename InPlace, typename MakeInPlace, typename PriceOwn>
+InPlaceTerms in_place_terms(ContextState& state, double caller_bytes, std::optional<InPlace>& in_place,
+                            const MakeInPlace& make_in_place, const PriceOwn& price_own) {
   const MachineFigures& machine = machine_figures(state);
+  InPlaceTerms terms;
   double needed = 0.0;
   CallMemory memory;
   mpi::run_agreed(state.context->comm, "price", [&] {
     make_in_place();
-    if (in_place->problem().empty()) needed = in_place->new_bytes(state.resources.workspace);
+    terms.problem = in_place->problem();  // global: the same on every rank
+    if (terms.problem.empty()) {
+      needed = in_place->new_bytes(state.resources.workspace);
+      price_own(*in_place, terms);
+    }
     memory = call_memory(state, machine, caller_bytes);  // reads /proc/meminfo: allocates
   });
-  std::string why = in_place->problem();  // global: the same on every rank
-  if (why.empty()) {
-    const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
-    if (!fit.fits) why = "the in-place route does not fit in memory: it " + fit.reason;
-    prices.heterogeneous_s += fit.most_needed_bytes / machine.fresh_memory_bytes_per_s - prices.first_touch_s;
-    prices.first_touch_bytes = fit.most_needed_bytes;
-    prices.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
+  if (!terms.problem.empty()) return terms;
+  const MemoryFit fit = agree_memory_fit(state.context->comm, needed, memory.allowed, memory.limit);
+  if (!fit.fits) {  // global: every rank or none joins the stage that writes the reason
+    mpi::run_agreed(state.context->comm, "price",
+                    [&] { terms.problem = "the in-place route does not fit in memory: it " + fit.reason; });
   }
-  if (why.empty()) {
-    prices.no_route.clear();
-    prices.route = "in place";
-  } else {
-    prices.no_route = mode == TakeOverMode::Auto ? prices.no_route + "; " + why : why;
-    in_place.reset();
-  }
+  terms.first_touch_bytes = fit.most_needed_bytes;
+  terms.first_touch_s = fit.most_needed_bytes / machine.fresh_memory_bytes_per_s;
+  return terms;
+}
+
+/// The prices of the route the call takes, given the copy route's (agreed_prices; no_route
+/// non-empty when the copy does not fit), by HETSCAL_TAKE_OVER: under copy the copy route,
+/// unchanged; otherwise the in-place route priced apart (in_place_terms), and under auto
+/// the cheaper route that fits (route_choice.hpp: its note names the route and both prices).
+/// Collective over the context.
+/// @param caller_bytes this rank's local arrays of the call's operands (operand_bytes).
+/// @return the prices; `in_place` holds the route when it is the one taken, else is empty.
+template <typename InPlace, typename MakeInPlace, typename PriceOwn>
+Prices choose_take_over_route(ContextState& state, const Prices& copy, double caller_bytes,
+                              std::optional<InPlace>& in_place, const MakeInPlace& make_in_place,
+                              const PriceOwn& price_own) {
+  const TakeOverMode mode = state.settings.take_over;
+  if (mode == TakeOverMode::Copy) return copy;
+  const InPlaceTerms terms = in_place_terms(state, caller_bytes, in_place, make_in_place, price_own);
+  Prices prices;
+  // The choice copies the prices and writes the note (allocations): agreed, so that a rank
+  // short of memory sends every rank to ScaLAPACK instead of leaving them in the decision.
+  mpi::run_agreed(state.context->comm, "price", [&] { prices = choose_take_over_route(mode, copy, terms); });
+  if (prices.route != "in place" || !prices.no_route.empty()) in_place.reset();
   return prices;
 }
 

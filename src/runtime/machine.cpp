@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 
 #include "kernels/flop_counter.hpp"
 #include "mpi/agreement.hpp"
+#include "mpi/fresh_pages.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "runtime/speed_probe.hpp"
@@ -116,6 +119,15 @@ std::vector<double> modelled_rates(const std::vector<double>& probes, const std:
   return rates;
 }
 
+double agreed_first_touch_rate(double slowest_probe) {
+  return std::isfinite(slowest_probe) && slowest_probe > 0.0 ? slowest_probe : kAssumedFreshMemoryBytesPerS;
+}
+
+std::optional<double> observed_first_touch_rate(double bytes, double slowest_s) {
+  if (!(bytes >= kMinLearntFirstTouchBytes) || !std::isfinite(bytes) || !(slowest_s > 0.0)) return std::nullopt;
+  return bytes / slowest_s;
+}
+
 core::Platform MachineFigures::platform() const {
   core::Platform platform;
   for (double rate : flops) platform.processors.push_back({rate, memory_bytes});
@@ -141,9 +153,9 @@ std::size_t MachineFigures::hosts() const {
 std::string MachineFigures::text() const {
   const auto [slowest, fastest] = std::minmax_element(flops.begin(), flops.end());
   char line[160];
-  std::snprintf(line, sizeof line, "rates %.2g-%.2g flop/s, latency %.2g s, bandwidth %.2g B/s",
+  std::snprintf(line, sizeof line, "rates %.2g-%.2g flop/s, latency %.2g s, bandwidth %.2g B/s, first touch %.2g GB/s",
                 flops.empty() ? 0.0 : *slowest, flops.empty() ? 0.0 : *fastest, latency_s,
-                bandwidth_bytes_per_s);
+                bandwidth_bytes_per_s, fresh_memory_bytes_per_s / 1e9);
   std::string text = line;
   if (hosts() > 1) text += ", " + std::to_string(hosts()) + " hosts (the bandwidth between hosts)";
   for (std::size_t i = 0; i < tile_rates.size(); ++i) {
@@ -163,6 +175,7 @@ struct Calibration {
   double bandwidth_bytes_per_s = 1e10;
   double memory_bytes = 0.0;
   int ranks_on_host = 1;  // this rank's own host
+  double fresh_memory_bytes_per_s = kAssumedFreshMemoryBytesPerS;  ///< agreed_first_touch_rate
   std::vector<core::TileRate> tile_rates;  ///< agreed: the mean over ranks, made ascending
   std::vector<std::size_t> node_of;        ///< per rank, its host (node_indexes)
 };
@@ -187,7 +200,7 @@ Calibration calibrate(MPI_Comm comm) {
   int me = 0, size = 1;
   check_mpi(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  double probe = 0.0;
+  double probe = 0.0, fresh_pages = 0.0;
   std::vector<char> buffer;
   std::vector<core::TileRate> tile_rates;
   std::vector<double> rate_sums;
@@ -212,6 +225,8 @@ Calibration calibrate(MPI_Comm comm) {
     partner = ping_pong_partner(measured.node_of);
     probe = probed_speed();
     if (everywhere == 0) tile_rates = probed_tile_rates();
+    // Mapped and unmapped, not allocated: nothing here can fail for memory but the probe.
+    if (everywhere == 0) fresh_pages = mpi::fresh_pages_rate();
     rate_sums.resize(tile_rates.size());
     if (size > 1 && (me == 0 || me == partner)) buffer.resize(kBandwidthBytes);
     times.reserve(std::max(kLatencyRounds, kBandwidthRounds));
@@ -222,6 +237,9 @@ Calibration calibrate(MPI_Comm comm) {
   if (everywhere == 0) {
     agree_on_tile_rates(comm, tile_rates, rate_sums, size);
     measured.tile_rates = std::move(tile_rates);
+    double mine = fresh_pages > 0.0 ? fresh_pages : std::numeric_limits<double>::infinity(), slowest = 0.0;
+    check_mpi(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MIN, comm), "MPI_Allreduce");
+    measured.fresh_memory_bytes_per_s = agreed_first_touch_rate(slowest);
   }
   if (size > 1 && everywhere == 0) {
     double network[2] = {0.0, 0.0};
@@ -294,6 +312,7 @@ MachineFigures measure_machine(MPI_Comm comm, const std::vector<double>& speeds)
   figures.bandwidth_bytes_per_s = measured->bandwidth_bytes_per_s;
   figures.memory_bytes = measured->memory_bytes;
   figures.ranks_on_host = measured->ranks_on_host;
+  figures.fresh_memory_bytes_per_s = measured->fresh_memory_bytes_per_s;
   return figures;
 }
 

@@ -9,6 +9,7 @@
 /// says so, is not counted twice.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,27 @@
 
 namespace hetscal::runtime {
 
-/// The first-touch rate a context prices with before it has measured one. Not sampled at
-/// calibration: on a VM that hands freed memory back to its host (free-page reporting), a
-/// 32 MiB sample read 0.5-9 GB/s from one run to the next, unrelated to the allocation
-/// after it, and took up to 64 ms of the context's first call. A mid-range figure for a
-/// Linux host's page faults; a large allocation then measures the real one.
+/// The first-touch rate a context prices with when no rank could probe one (nothing could be
+/// mapped), and under the emulator's clock (tests only), whose plans must not depend on the
+/// machine's load: a mid-range figure for a Linux host's page faults.
 inline constexpr double kAssumedFreshMemoryBytesPerS = 2e9;
+
+/// Allocations smaller than this are not timed as a rate: the allocation stage's fixed part
+/// (plans, agreements) would weigh more than the pages.
+inline constexpr double kMinLearntFirstTouchBytes = 4.0 * (1 << 20);
+
+/// The first-touch rate the ranks agree on at calibration: the slowest rank's probe
+/// (mpi::fresh_pages_rate; the ranks of a host fill their memory at once in an allocate
+/// stage, as when they probe, and the stage waits for the slowest), or
+/// kAssumedFreshMemoryBytesPerS when no rank could probe. Pure.
+/// @param slowest_probe the minimum over the ranks of their probes, a rank that could not
+///        probe counting as +infinity.
+double agreed_first_touch_rate(double slowest_probe);
+
+/// The first-touch rate a computed call's allocation stage showed: `bytes` (the most any rank
+/// newly allocated, as priced) over the slowest rank's seconds in the stage, or nothing when
+/// the allocation was too small to time (kMinLearntFirstTouchBytes) or not timed. Pure.
+std::optional<double> observed_first_touch_rate(double bytes, double slowest_s);
 
 struct MachineFigures {
   std::vector<double> flops;           ///< per rank of the context, flop/s of the local kernel
@@ -31,9 +47,10 @@ struct MachineFigures {
   double memory_bytes = 0.0;           ///< per rank: the host's memory over its ranks
   int ranks_on_host = 1;               ///< the context's ranks on this rank's host
   /// How fast the ranks fill memory they have just allocated (page faults included): a call
-  /// that needs larger planned copies pays for them at this rate. Assumed
-  /// (kAssumedFreshMemoryBytesPerS) until a computed call's allocation stage measures it
-  /// (runtime/route.cpp), then the rate of the context's latest allocation that grew.
+  /// that needs larger planned copies pays for them at this rate. Probed at calibration
+  /// (agreed_first_touch_rate) until a computed call's allocation stage measures it
+  /// (observed_first_touch_rate, runtime/route.cpp), then the rate of the context's latest
+  /// allocation that grew.
   double fresh_memory_bytes_per_s = kAssumedFreshMemoryBytesPerS;
   /// The rate of hetscal's kernels on a pattern's tiles, updated one BLAS call each, as a
   /// fraction of their rate on a grid's local array (core::KernelRate::per_tile_calls).
@@ -84,7 +101,7 @@ struct MachineFigures {
   std::string text() const;
 };
 
-/// Collective over `comm`: measures the figures (about 25 ms per rank with the probe) the
+/// Collective over `comm`: measures the figures (about 25 ms per rank with the probes) the
 /// first time a communicator over these processes asks, then reuses the measurement.
 /// @param speeds the context's agreed relative speeds, one per rank of `comm`.
 /// @throws mpi::StageFailed on every rank when a rank cannot measure (memory).

@@ -14,8 +14,14 @@ CallMemory call_memory(ContextState& state, const MachineFigures& machine, doubl
 
 std::string copy_route_problem(ContextState& state, const CallMemory& memory, double growth_bytes,
                                double planned_bytes, double caller_bytes) {
-  if (state.settings.take_over == TakeOverMode::InPlace)
-    return "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet";
+  // Each reason is made in an agreed stage (it allocates): a rank short of memory for it
+  // sends every rank to ScaLAPACK, none waits for it (the fault sweep's in-place run hung here).
+  const MPI_Comm comm = state.context->comm;
+  std::string problem;
+  if (state.settings.take_over == TakeOverMode::InPlace) {
+    mpi::run_agreed(comm, "price", [&] { problem = "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet"; });
+    return problem;
+  }
   // The move in and the move out share one pair of message buffers; each holds at most what
   // leaves or reaches this rank, bounded here by the larger of its two layouts' parts.
   Workspace& workspace = state.resources.workspace;
@@ -23,9 +29,9 @@ std::string copy_route_problem(ContextState& state, const CallMemory& memory, do
   const double message_growth =
       std::max(0.0, message_bytes - static_cast<double>(workspace.send_buffer().capacity())) +
       std::max(0.0, message_bytes - static_cast<double>(workspace.receive_buffer().capacity()));
-  const MemoryFit fit =
-      agree_memory_fit(state.context->comm, growth_bytes + message_growth, memory.allowed, memory.limit);
-  return fit.fits ? std::string() : "the copy route does not fit in memory: it " + fit.reason;
+  const MemoryFit fit = agree_memory_fit(comm, growth_bytes + message_growth, memory.allowed, memory.limit);
+  if (!fit.fits) mpi::run_agreed(comm, "price", [&] { problem = "the copy route does not fit in memory: it " + fit.reason; });
+  return problem;
 }
 
 }  // namespace hetscal::runtime

@@ -4,9 +4,10 @@
 /// decision by predicted time (core::predict of Routine::Cholesky on the planned layout,
 /// moves included, against ScaLAPACK on the caller's grid), and when hetscal takes the call,
 /// the planned Cholesky through the all-or-nothing take-over sequence: on a copy of sub(A) in
-/// hetscal's layout, or in the caller's array with only the surplus moved (in_place_potrf.hpp,
-/// under HETSCAL_TAKE_OVER=in-place, or auto when the copy does not fit). The shim checks the
-/// arguments before and calls ScaLAPACK after, when told to.
+/// hetscal's layout, or in the caller's array with only the surplus moved (in_place_potrf.hpp:
+/// under HETSCAL_TAKE_OVER=in-place, or under auto the cheaper route that fits,
+/// in_place_pricing.hpp). The shim checks the arguments before and calls ScaLAPACK after,
+/// when told to.
 #include "runtime/factorization_route.hpp"
 #include "runtime/planned_potrf.hpp"
 #include "runtime/take_over.hpp"

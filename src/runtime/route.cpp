@@ -134,10 +134,6 @@ void release_planned_copies(ContextState& state, const std::string& shape) {
   }
 }
 
-// Allocations smaller than this are not timed as a rate: the allocation stage's fixed part
-// (plans, agreements) would weigh more than the pages.
-constexpr double kMinLearntFirstTouchBytes = 4.0 * (1 << 20);
-
 // The first touch a computed call paid, measured: later calls that grow the planned copies
 // are priced at the rate this call's allocation stage ran at, the slowest rank's, agreed by
 // one small collective. The stage also reserves the move-in's buffers, which the price does
@@ -147,11 +143,11 @@ constexpr double kMinLearntFirstTouchBytes = 4.0 * (1 << 20);
 void learn_first_touch(ContextState& state, const Decision& decision, const TakeOverOutcome& outcome) {
   if (!state.resources.machine || !(decision.first_touch_bytes >= kMinLearntFirstTouchBytes)) return;
   double slowest_s = 0.0;
-  if (MPI_Allreduce(&outcome.allocate_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, state.context->comm) !=
-          MPI_SUCCESS ||
-      !(slowest_s > 0.0))
+  if (MPI_Allreduce(&outcome.allocate_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, state.context->comm) != MPI_SUCCESS)
     return;
-  const double rate = decision.first_touch_bytes / slowest_s;
+  const std::optional<double> observed = observed_first_touch_rate(decision.first_touch_bytes, slowest_s);
+  if (!observed) return;
+  const double rate = *observed;
   state.resources.machine->fresh_memory_bytes_per_s = rate;
   try {
     char line[160];

@@ -1,6 +1,7 @@
 #include "runtime/route_choice.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace hetscal::runtime {
 namespace {
@@ -13,14 +14,29 @@ std::string note(const Prices& taken, const Prices& other) {
   return taken.route + ": predicted " + seconds_text(taken.heterogeneous_s) + ", " + other_text;
 }
 
+// The in-place route's steps as the model knows them (route_choice.hpp): priced on its own
+// layout, or the copy plan's (what remains of the copy's price once its own moves and first
+// touch are taken out: compute, panels, SUMMA's broadcasts; never negative, whatever
+// rounding) at steps_factor, never faster.
+double in_place_steps_s(const Prices& copy, const InPlaceTerms& in_place) {
+  if (in_place.steps_s) return *in_place.steps_s;
+  const double copy_steps_s = std::max(0.0, copy.heterogeneous_s - copy.moves_s - copy.first_touch_s);
+  return copy_steps_s * std::max(1.0, in_place.steps_factor);
+}
+
 }  // namespace
+
+core::Platform planning_platform(core::Platform platform, InPlaceRoute in_place, TakeOverMode mode) {
+  if (in_place == InPlaceRoute::None || mode == TakeOverMode::Copy) return platform;
+  // The largest finite figure: every layout's needs are a fraction of it (the platform's
+  // checks want memory finite and > 0).
+  for (core::Processor& processor : platform.processors) processor.memory_bytes = std::numeric_limits<double>::max();
+  return platform;
+}
 
 Prices in_place_prices(const Prices& copy, const InPlaceTerms& in_place) {
   Prices prices = copy;
-  // What remains of the copy's price once its own moves and first touch are taken out: the
-  // planned steps (compute, panels, SUMMA's broadcasts). Never negative, whatever rounding.
-  const double copy_steps_s = std::max(0.0, copy.heterogeneous_s - copy.moves_s - copy.first_touch_s);
-  const double steps_s = copy_steps_s * std::max(1.0, in_place.steps_factor) * (1.0 + kInPlaceStepsMargin);
+  const double steps_s = in_place_steps_s(copy, in_place) * (1.0 + kInPlaceStepsMargin);
   prices.heterogeneous_s = steps_s + in_place.moves_s + in_place.first_touch_s;
   prices.moves_s = in_place.moves_s;
   prices.first_touch_s = in_place.first_touch_s;

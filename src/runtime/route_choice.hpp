@@ -5,29 +5,32 @@
 /// reductions), so every rank chooses alike without talking.
 ///
 /// The in-place route computes the same call on the caller's grid, the tile lines its speeds
-/// require moved (runtime/in_place_gemm.hpp). Its price is the copy route's, with the copy's
-/// own terms replaced by the in-place route's:
-///   in place = copy's steps × steps_factor × (1 + kInPlaceStepsMargin)
-///            + the surplus's moves + the first touch of its new memory,
-///   copy's steps = copy − the copy's moves − the copy's first touch.
-/// The steps are the copy plan's, not priced again on the in-place layout: the time model
-/// assumes A, B and C on one layout, while the in-place SUMMA reads A's and B's panels where
-/// the caller keeps them. What the model does know of the in-place layout (its balance, the
-/// kernel's rate at the caller's block) is in steps_factor; what it does not is bounded by
-/// kInPlaceStepsMargin.
+/// require moved (runtime/in_place_gemm.hpp, in_place_potrf.hpp). Its price is the copy
+/// route's, with the copy's own terms replaced by the in-place route's:
+///   in place = its steps × (1 + kInPlaceStepsMargin)
+///            + the surplus's moves + the first touch of its new memory.
+/// A factorization's steps are priced by the time model on the in-place layout itself
+/// (InPlaceTerms::steps_s): one operand, on one layout, as the model assumes. A product's
+/// are the copy plan's, copy − the copy's moves − the copy's first touch, times steps_factor:
+/// the model assumes A, B and C on one layout, while the in-place SUMMA reads A's and B's
+/// panels where the caller keeps them; what the model does know of the in-place layout (its
+/// balance, the kernel's rate at the caller's block) is in steps_factor. What it does not
+/// know of either is bounded by kInPlaceStepsMargin.
+#include <optional>
 #include <string>
 
+#include "core/time_models/platform.hpp"
 #include "runtime/config.hpp"
 #include "runtime/decision.hpp"
 
 namespace hetscal::runtime {
 
-/// What the in-place SUMMA costs that the model does not price: its panels read from the
-/// caller's strided arrays and sent by their caller owners, C's overflow updated by GEMMs of
-/// its own beside the caller's array. Measured once (PDGEMM N = 8,000, 2 ranks 1x2, rank 1
-/// slowed 3x): its compute stage 4-9 % slower than the copy's. Charged above the top of that
-/// range, so that auto takes the in-place route for the moves and first touch it saves, not
-/// for a compute the model would price too low.
+/// What an in-place kernel costs that the model does not price: the in-place SUMMA's panels
+/// read from the caller's strided arrays and sent by their caller owners, an overflow's tiles
+/// updated by GEMMs of their own beside the caller's array. Measured once (PDGEMM N = 8,000,
+/// 2 ranks 1x2, rank 1 slowed 3x): its compute stage 4-9 % slower than the copy's. Charged
+/// above the top of that range, so that auto takes the in-place route for the moves and
+/// first touch it saves, not for a compute the model would price too low.
 inline constexpr double kInPlaceStepsMargin = 0.10;
 
 /// The in-place route's own terms for one call; all global.
@@ -42,7 +45,23 @@ struct InPlaceTerms {
   /// against the plan's tile. At least 1: the model chose the copy plan as the fastest it
   /// found, and the in-place layout is priced no faster.
   double steps_factor = 1.0;
+  /// The in-place steps priced on the in-place layout itself (a factorization: the time
+  /// model's steps of its routine on in_place_candidate), which replaces the copy plan's
+  /// steps and steps_factor; unset: the copy plan's steps × steps_factor (a product).
+  std::optional<double> steps_s;
 };
+
+/// Whether a routine has an in-place route besides its copy route (in_place_pricing.hpp).
+enum class InPlaceRoute { None, Available };
+
+/// The platform a factorization is planned on (`platform`, the machine's). With an in-place
+/// route that `mode` allows, the memory does not bound the plan: the planner would refuse
+/// every layout whose copy does not fit beside the operands (or keep the caller's, the only
+/// one left) before the in-place route, which needs only its surplus, is priced. Each route's
+/// memory is checked when it is priced instead, against what each rank may really allocate
+/// (agreed_prices, in_place_terms). The price of it: where the fastest copy does not fit, a
+/// slower one that would is not looked for; the in-place route, which takes much less, is.
+core::Platform planning_platform(core::Platform platform, InPlaceRoute in_place, TakeOverMode mode);
 
 /// The in-place route's prices from the copy route's (`copy`, as agreed_prices returns them):
 /// forward_s kept, heterogeneous_s, moves_s and first touch the in-place route's, route

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <limits>
 
 #include "runtime/gemm_plan.hpp"
 #include "runtime/machine.hpp"
@@ -142,6 +143,29 @@ TEST(Machine, ModelledRatesStayFiniteAndPositiveAtAnySpeedRatio) {
   const std::vector<double> extreme = modelled_rates({5e10, 5e10, 5e10}, {1e-300, 1e-300, 1e300});
   EXPECT_DOUBLE_EQ(extreme[2], 5e10);
   EXPECT_DOUBLE_EQ(extreme[0], 5e10 * core::kSmallestPlannedSpeedRatio);
+}
+
+TEST(Machine, FirstTouchIsPricedAtTheSlowestRanksProbe) {
+  // The slowest rank's probe, as every rank's allocation stage waits for it.
+  EXPECT_DOUBLE_EQ(agreed_first_touch_rate(0.4e9), 0.4e9);
+  // No rank could probe (each counted as +infinity), or nothing usable: the assumed rate.
+  EXPECT_DOUBLE_EQ(agreed_first_touch_rate(std::numeric_limits<double>::infinity()), kAssumedFreshMemoryBytesPerS);
+  EXPECT_DOUBLE_EQ(agreed_first_touch_rate(0.0), kAssumedFreshMemoryBytesPerS);
+  EXPECT_DOUBLE_EQ(agreed_first_touch_rate(std::numeric_limits<double>::quiet_NaN()), kAssumedFreshMemoryBytesPerS);
+}
+
+TEST(Machine, AnAllocationLargeEnoughToTimeRefreshesTheFirstTouchRate) {
+  // 64 MiB in 0.25 s on the slowest rank: 268 MB/s, whatever the probe said.
+  const double bytes = 64.0 * (1 << 20);
+  ASSERT_TRUE(observed_first_touch_rate(bytes, 0.25).has_value());
+  EXPECT_DOUBLE_EQ(*observed_first_touch_rate(bytes, 0.25), bytes / 0.25);
+  // Too small to time (the stage's fixed part would weigh more than the pages), not timed,
+  // or not a size: the rate stays as it was.
+  EXPECT_FALSE(observed_first_touch_rate(kMinLearntFirstTouchBytes / 2, 0.001).has_value());
+  EXPECT_TRUE(observed_first_touch_rate(kMinLearntFirstTouchBytes, 0.001).has_value());
+  EXPECT_FALSE(observed_first_touch_rate(bytes, 0.0).has_value());
+  EXPECT_FALSE(observed_first_touch_rate(std::numeric_limits<double>::quiet_NaN(), 0.25).has_value());
+  EXPECT_FALSE(observed_first_touch_rate(std::numeric_limits<double>::infinity(), 0.25).has_value());
 }
 
 TEST(Machine, HostsAreNumberedInTheOrderOfTheirFirstRanks) {

@@ -62,6 +62,50 @@ TEST(RouteChoice, InPlaceStepsArePricedNoFasterThanTheCopysButSlowerWhenLessBala
   EXPECT_DOUBLE_EQ(in_place_prices(copy_route(), slower).heterogeneous_s, in_place_steps_s(1.5));
 }
 
+TEST(RouteChoice, StepsPricedOnTheInPlaceLayoutReplaceTheCopysSteps) {
+  // A factorization: the model priced the in-place layout's own steps (7 s, against the
+  // copy plan's 6 s); steps_factor, a product's estimate, is not applied to them.
+  InPlaceTerms own = in_place(0.25, 0.5);
+  own.steps_s = 7.0;
+  own.steps_factor = 3.0;
+  const Prices p = in_place_prices(copy_route(), own);
+  EXPECT_DOUBLE_EQ(p.heterogeneous_s, 7.0 * (1.0 + kInPlaceStepsMargin) + 0.25 + 0.5);
+  // Priced faster than the copy plan's: believed (the model priced that layout itself).
+  own.steps_s = 3.0;
+  EXPECT_DOUBLE_EQ(in_place_prices(copy_route(), own).heterogeneous_s, 3.0 * (1.0 + kInPlaceStepsMargin) + 0.75);
+}
+
+TEST(RouteChoice, AutoWeighsAFactorizationsOwnStepsAgainstTheCopysSavings) {
+  // The copy: 6 s of steps, 4 s of moves and first touch. In place: 0.75 s of those.
+  InPlaceTerms slower_steps = in_place(0.25, 0.5);
+  slower_steps.steps_s = 8.0;  // 8.8 + 0.75 < 10: the savings outweigh the slower steps
+  const Prices in = choose_take_over_route(TakeOverMode::Auto, copy_route(), slower_steps);
+  EXPECT_EQ(in.route, "in place");
+  EXPECT_EQ(in.route_note, "in place: predicted " + seconds_text(8.8 + 0.75) + ", copy 10 s");
+  slower_steps.steps_s = 9.0;  // 9.9 + 0.75 > 10
+  const Prices copy = choose_take_over_route(TakeOverMode::Auto, copy_route(), slower_steps);
+  EXPECT_EQ(copy.route, "copy");
+  EXPECT_EQ(copy.route_note, "copy: predicted 10 s, in place " + seconds_text(9.9 + 0.75));
+}
+
+TEST(RouteChoice, MemoryBoundsThePlanOnlyWithoutAnInPlaceRouteToTurnTo) {
+  core::Platform machine;
+  machine.processors = {{3e9, 1e8}, {1e9, 2e8}};
+  const auto memories = [](const core::Platform& platform) {
+    std::vector<double> bytes;
+    for (const core::Processor& p : platform.processors) bytes.push_back(p.memory_bytes);
+    return bytes;
+  };
+  const std::vector<double> bounded{1e8, 2e8};
+  EXPECT_EQ(memories(planning_platform(machine, InPlaceRoute::None, TakeOverMode::Auto)), bounded);
+  EXPECT_EQ(memories(planning_platform(machine, InPlaceRoute::Available, TakeOverMode::Copy)), bounded);
+  for (TakeOverMode mode : {TakeOverMode::Auto, TakeOverMode::InPlace}) {
+    const core::Platform planned = planning_platform(machine, InPlaceRoute::Available, mode);
+    for (const core::Processor& p : planned.processors) EXPECT_GT(p.memory_bytes, 1e300);
+    EXPECT_DOUBLE_EQ(planned.processors[1].speed_flops, 1e9);  // only the memory changes
+  }
+}
+
 TEST(RouteChoice, AutoTakesInPlaceWhenItIsCheaper) {
   const Prices p = choose_take_over_route(TakeOverMode::Auto, copy_route(), in_place(0.25, 0.5));
   ASSERT_LT(in_place_steps_s(1.0) + 0.75, 10.0);

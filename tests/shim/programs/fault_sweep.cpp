@@ -542,15 +542,28 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
 // pivots or τ), PxGEMM failing in its pricing (core::simulate_steps), PxPOTRF failing in its
 // move-in, and the first routine swept on a fresh context (PxGEMM: ScaLAPACK's own PxGEMM
 // calls no hetscal routine, so the context is set up inside the swept call) failing in the
-// settings agreement. A sweep that no longer reaches one of them fails.
+// settings agreement. With the in-place route forced (HETSCAL_TAKE_OVER=in-place, swept for
+// the routines that have one), PxPOTRF failing in its allocate stage (its overflow and its
+// messages' requests: a request vector that grew during the move once hung the sweep; found
+// failing every allocation on each rank in turn, which a rotated sweep does not, as it fails
+// each allocation on one rank only). A sweep that no longer reaches one of them fails.
 bool context_set_up_swept = false;
 
+bool in_place_forced() {
+  const char* mode = std::getenv("HETSCAL_TAKE_OVER");
+  return mode != nullptr && std::string(mode) == "in-place";
+}
+
 void require_reproducers(const std::string& name, char routine, const Tally& tally) {
+  const bool in_place = in_place_forced();
   std::vector<std::string> required;
   switch (routine) {
     case 'g': required = {"forwarded (price failed)"}; break;
     case 'l': case 'q': required = {"forwarded (compute failed)"}; break;
-    case 'c': required = {"forwarded (move-in failed)"}; break;
+    case 'c':
+      if (!in_place) required = {"forwarded (move-in failed)"};
+      else if (!rotate_ranks) required = {"forwarded (allocate failed)"};
+      break;
     default: break;
   }
   if (routine == 'g' && !context_set_up_swept) required.push_back("forwarded (agreement failed)");
