@@ -231,7 +231,7 @@ void GatheredPanel<T, Factor>::copy_own_tiles(const FactorizationTiles& tiles,
   const std::int64_t kb = tiles.width(k);
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
     const layout::TileLocation where = a.storage->tile_location({*i, k});
-    T* tile = a.data + where.offset;
+    T* tile = a.at(where);
     T* rows = block + row_of(*i);
     if (copy == Copy::IntoA) {
       copy_matrix(rows, ld, tile, where.ld, tiles.rows().size(*i), kb);

@@ -209,7 +209,7 @@ T* RowInterchanges<T>::row_piece(const FactorizationTiles& tiles, const Distribu
   const std::int64_t tile_row = tiles.rows().tile_of(row);
   const layout::TileLocation where = a.storage->tile_location({tile_row, j});
   *stride = where.ld;
-  return a.data + where.offset + (row - tiles.rows().offset(tile_row));
+  return a.at(where) + (row - tiles.rows().offset(tile_row));
 }
 
 template <typename T>

@@ -210,7 +210,7 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
-            diagonal, panel.l_ld(k), a.data + where.offset, where.ld);
+            diagonal, panel.l_ld(k), a.at(where), where.ld);
   }
 }
 
@@ -224,11 +224,11 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     const std::int64_t width = tiles.cols().size(*j);
     const std::int64_t packed = outgoing_start_[static_cast<std::size_t>(*j)];
-    copy_matrix(a.data + where.offset, where.ld, outgoing_.data() + packed * rows, rows, rows,
+    copy_matrix(a.at(where), where.ld, outgoing_.data() + packed * rows, rows, rows,
                 width);
     const std::int64_t mine = u_start_[static_cast<std::size_t>(*j)];
     if (mine >= 0)
-      copy_matrix(a.data + where.offset, where.ld, stacked_.data() + mine * rows, rows, rows,
+      copy_matrix(a.at(where), where.ld, stacked_.data() + mine * rows, rows, rows,
                   width);
   }
   // Each of this rank's tiles to the ranks with trailing tiles below it, grouped by
@@ -299,7 +299,7 @@ void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>
     for (auto i = below; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
       gemm<T>(Op::NoTrans, Op::NoTrans, tiles.rows().size(*i), tiles.cols().size(j), kb, T(-1),
-              panel.l_tile(k, *i), panel.l_ld(k), u, u_ld, T(1), a.data + where.offset, where.ld);
+              panel.l_tile(k, *i), panel.l_ld(k), u, u_ld, T(1), a.at(where), where.ld);
     }
   }
 }
