@@ -100,6 +100,13 @@ class ContiguousReceives {
  public:
   /// Room for the most elements one round stages. Allocates; communicates nothing.
   void reserve(std::int64_t elements) { staging_.resize(static_cast<std::size_t>(elements)); }
+  /// Room for the most blocks and messages one round stages, so that posting allocates
+  /// nothing (a kernel allocates before its first message only). Allocates.
+  void reserve_blocks(std::size_t blocks, std::size_t messages) {
+    pending_.reserve(messages);
+    block_lengths_.reserve(blocks);
+    block_offsets_.reserve(blocks);
+  }
 
   /// Posts the Irecv of the blocks of `target` from `peer` into `request`. lengths and
   /// offsets are merged in place. @pre the round's staged blocks fit.

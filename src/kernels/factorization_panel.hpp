@@ -175,7 +175,15 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
   own_tiles_.resize(static_cast<std::size_t>(own));
   gathered_.reserve(panel);  // the other ranks' rows of a panel: fewer than all of it
   factored_.reserve(factored);
+  // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
+  // nothing grows once the steps run.
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
+  std::int64_t widest = 0;
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
+  const std::size_t blocks = static_cast<std::size_t>(tiles.rows().count() * widest);
+  gathered_.reserve_blocks(blocks, ranks);
+  lengths_.reserve(blocks);
+  offsets_.reserve(blocks);
   gather_receives_.reserve(ranks);
   l_sends_.reserve(ranks);
   gather_send_.reserve(1);

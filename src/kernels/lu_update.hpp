@@ -132,6 +132,12 @@ void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
   outgoing_.resize(static_cast<std::size_t>(outgoing));
   u_receives_.reserve(stacked);
   u_sends_.reserve(sent);
+  // A message's blocks are U tiles of one call, one per tile column: nothing grows once the
+  // steps run.
+  const std::size_t tile_cols = static_cast<std::size_t>(tiles.cols().count());
+  u_receives_.reserve_blocks(tile_cols, static_cast<std::size_t>(tiles.num_ranks()));
+  lengths_.reserve(tile_cols);
+  offsets_.reserve(tile_cols);
   u_start_.assign(static_cast<std::size_t>(tiles.cols().count()), -1);
   outgoing_start_.assign(u_start_.size(), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));

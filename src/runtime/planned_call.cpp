@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mpi/agreement.hpp"
+
 namespace hetscal::runtime {
 
 CallMemory call_memory(ContextState& state, const MachineFigures& machine, double caller_bytes) {
@@ -14,8 +16,15 @@ CallMemory call_memory(ContextState& state, const MachineFigures& machine, doubl
 
 std::string copy_route_problem(ContextState& state, const CallMemory& memory, double growth_bytes,
                                double planned_bytes, double caller_bytes) {
-  if (state.settings.take_over == TakeOverMode::InPlace)
-    return "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet";
+  if (state.settings.take_over == TakeOverMode::InPlace) {
+    // The reason is an allocation: made in an agreed stage, or a rank short of memory here
+    // alone left the others in the route's next agreement (the fault sweep's hang with
+    // HETSCAL_TAKE_OVER=in-place).
+    std::string why;
+    mpi::run_agreed(state.context->comm, "price",
+                    [&] { why = "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet"; });
+    return why;
+  }
   // The move in and the move out share one pair of message buffers; each holds at most what
   // leaves or reaches this rank, bounded here by the larger of its two layouts' parts.
   Workspace& workspace = state.resources.workspace;
