@@ -51,8 +51,8 @@ inline std::int64_t total_length(const std::vector<int>& lengths) {
 
 /// A staging buffer's bound is the kernel's own arithmetic: exceeding it is a bug, refused
 /// here rather than written past. @throws std::logic_error
-template <typename T>
-void require_room(const ScalarBuffer<T>& staging, std::int64_t staged, std::int64_t count) {
+template <typename Buffer>
+void require_room(const Buffer& staging, std::int64_t staged, std::int64_t count) {
   if (staged + count > static_cast<std::int64_t>(staging.size()))
     throw std::logic_error("contiguous_messages: staging of " + std::to_string(staging.size()) +
                            " elements cannot hold " + std::to_string(staged + count));
@@ -89,7 +89,7 @@ class ContiguousSends {
   void end_round() { staged_ = 0; }
 
  private:
-  ScalarBuffer<T> staging_;
+  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
   std::int64_t staged_ = 0;
 };
 
@@ -152,7 +152,7 @@ class ContiguousReceives {
     std::size_t first;  ///< its first block in block_lengths_ / block_offsets_
     std::size_t blocks;
   };
-  ScalarBuffer<T> staging_;
+  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
   std::int64_t staged_ = 0;
   std::vector<Pending> pending_;
   std::vector<int> block_lengths_, block_offsets_;

@@ -86,7 +86,7 @@ class GatheredPanel {
 
  private:
   struct Slot {
-    ScalarBuffer<T> l;                  ///< received tile rows, stacked (l_rows×width)
+    WrittenFirstBuffer<T> l;            ///< received tile rows, stacked (l_rows×width)
     std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, or -1
     std::int64_t l_rows = 0;
     std::vector<Shared> shared;  ///< what the panel rank broadcasts
@@ -114,9 +114,9 @@ class GatheredPanel {
                       std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  ScalarBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
+  WrittenFirstBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
   Factor factor_;
-  ScalarBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
+  WrittenFirstBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
   std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;
