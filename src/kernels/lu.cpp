@@ -70,6 +70,9 @@ class RightLooking {
       interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, mpi::tag::kLuRightSwap, comm);
       update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
+      // Column k-1's factored rows may have left from A itself (a panel factorised there):
+      // they must have left before its rows are swapped.
+      panel_.wait_step_sends(k - 1);
       interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, mpi::tag::kLuLeftSwap, comm);
     }
     panel_.wait_sends();

@@ -97,7 +97,8 @@ std::int64_t LuUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int
                                        std::vector<std::int64_t>* start) const {
   std::int64_t columns = 0;
   for (std::int64_t j = k + 1; j < tiles.cols().count(); ++j) {
-    const bool needed = tiles.receives_u_column(rank, j, k);
+    // The tile path reads the rank's own U tiles where they are in A (update_tiles).
+    const bool needed = tiles.receives_u_column(rank, j, k) && (array_ || tiles.owner(k, j) != rank);
     if (start != nullptr) (*start)[static_cast<std::size_t>(j)] = needed ? columns : -1;
     if (needed) columns += tiles.cols().size(j);
   }
@@ -229,7 +230,7 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
   // Each of this rank's tiles to the ranks with trailing tiles below it, grouped by
   // destination: one message per destination. A tile goes into outgoing_ only when it is
   // sent, and into stacked_ only for a local array's grouped update (update_array): the tile
-  // path reads this rank's own U tiles where they are in A (own_u_tile).
+  // path reads this rank's own U tiles where they are in A (plan_columns gives them no place).
   peers_.clear();
   for (auto j = own; j != end; ++j) {
     bool sent = false;
@@ -244,7 +245,7 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
       copy_matrix(a.at(where), where.ld, outgoing_.data() + outgoing_start_[static_cast<std::size_t>(*j)] * rows,
                   rows, rows, width);
     const std::int64_t mine = u_start_[static_cast<std::size_t>(*j)];
-    if (mine >= 0 && array_) copy_matrix(a.at(where), where.ld, stacked_.data() + mine * rows, rows, rows, width);
+    if (mine >= 0) copy_matrix(a.at(where), where.ld, stacked_.data() + mine * rows, rows, rows, width);
   }
   peers_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
     lengths_.clear();
