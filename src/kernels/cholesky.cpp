@@ -13,7 +13,6 @@
 #include <array>
 #include <complex>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 
@@ -181,19 +180,8 @@ class PreparedCholesky<T>::Steps {
 };
 
 template <typename T>
-PreparedCholesky<T>::PreparedCholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm) {
-  // Steps is an allocation too, and its constructor's first act is an agreement: made
-  // unagreed, a rank that could not make it left the others waiting there (the fault sweep's
-  // hang at PSPOTRF's first kernel allocation). Its memory is agreed first.
-  void* memory = nullptr;
-  detail::allocate_agreed(comm, [&] { memory = ::operator new(sizeof(Steps)); });
-  try {
-    steps_.reset(new (memory) Steps(uplo, a, comm));
-  } catch (...) {
-    ::operator delete(memory);
-    throw;
-  }
-}
+PreparedCholesky<T>::PreparedCholesky(Uplo uplo, DistributedMatrix<T> a, MPI_Comm comm)
+    : steps_(detail::make_agreed<Steps>(comm, uplo, a, comm)) {}
 
 template <typename T>
 PreparedCholesky<T>::~PreparedCholesky() = default;

@@ -51,8 +51,8 @@ inline std::int64_t total_length(const std::vector<int>& lengths) {
 
 /// A staging buffer's bound is the kernel's own arithmetic: exceeding it is a bug, refused
 /// here rather than written past. @throws std::logic_error
-template <typename T>
-void require_room(const ScalarBuffer<T>& staging, std::int64_t staged, std::int64_t count) {
+template <typename Buffer>
+void require_room(const Buffer& staging, std::int64_t staged, std::int64_t count) {
   if (staged + count > static_cast<std::int64_t>(staging.size()))
     throw std::logic_error("contiguous_messages: staging of " + std::to_string(staging.size()) +
                            " elements cannot hold " + std::to_string(staged + count));
@@ -85,11 +85,25 @@ class ContiguousSends {
                    "MPI_Isend");
   }
 
+  /// Posts the Isend of the rows×cols block at `data` (leading dimension ld) to `peer` into
+  /// `request`, described to MPI as strided: nothing is staged.
+  void post_strided(const T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int peer, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+    MPI_Datatype block;
+    mpi::check_mpi(MPI_Type_vector(mpi::mpi_count(cols, "strided columns"), mpi::mpi_count(rows, "strided rows"),
+                                   mpi::mpi_count(ld, "strided stride"), mpi::mpi_type<T>(), &block),
+                   "MPI_Type_vector");
+    mpi::check_mpi(MPI_Type_commit(&block), "MPI_Type_commit");
+    const int code = MPI_Isend(data, 1, block, peer, tag, comm, request);
+    (void)MPI_Type_free(&block);  // freed once the send completes
+    mpi::check_mpi(code, "MPI_Isend");
+  }
+
   /// The round's sends were all waited for: the staging may be written again.
   void end_round() { staged_ = 0; }
 
  private:
-  ScalarBuffer<T> staging_;
+  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
   std::int64_t staged_ = 0;
 };
 
@@ -100,6 +114,13 @@ class ContiguousReceives {
  public:
   /// Room for the most elements one round stages. Allocates; communicates nothing.
   void reserve(std::int64_t elements) { staging_.resize(static_cast<std::size_t>(elements)); }
+  /// Room for the most blocks and messages one round stages, so that posting allocates
+  /// nothing (a kernel allocates before its first message only). Allocates.
+  void reserve_blocks(std::size_t blocks, std::size_t messages) {
+    pending_.reserve(messages);
+    block_lengths_.reserve(blocks);
+    block_offsets_.reserve(blocks);
+  }
 
   /// Posts the Irecv of the blocks of `target` from `peer` into `request`. lengths and
   /// offsets are merged in place. @pre the round's staged blocks fit.
@@ -145,7 +166,7 @@ class ContiguousReceives {
     std::size_t first;  ///< its first block in block_lengths_ / block_offsets_
     std::size_t blocks;
   };
-  ScalarBuffer<T> staging_;
+  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
   std::int64_t staged_ = 0;
   std::vector<Pending> pending_;
   std::vector<int> block_lengths_, block_offsets_;

@@ -20,7 +20,10 @@
 /// `static std::int64_t shared_size(const FactorizationTiles&, std::int64_t k)` (elements broadcast
 /// at step k); `void allocate(const FactorizationTiles&)` (its own workspace, for every step this
 /// rank factorises); `void factorise(const FactorizationTiles&, std::int64_t k, T* panel,
-/// std::int64_t ld, Shared* shared)` (factorises the panel in place and fills the broadcast).
+/// std::int64_t ld, Shared* shared)` (factorises the panel_rows(k)×width(k) panel in place and
+/// fills the broadcast); `static constexpr bool kFactorsInA` (whether a panel rank that holds the
+/// whole panel in one block of A may factorise it there: then no gather, no copy of its own
+/// rows, which are read where A holds them; the Factor must not write its L rows afterwards).
 #include <mpi.h>
 
 #include <algorithm>
@@ -68,29 +71,39 @@ class GatheredPanel {
   const T* l_tile(std::int64_t k, std::int64_t i) const {
     const Slot& s = slot(k);
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
-    return at < 0 ? nullptr : s.l.data() + at;
+    return at < 0 ? nullptr : s.base + at;
   }
   /// The same, writable (the QR makes its copy of the diagonal tile's V explicit).
   T* l_tile(std::int64_t k, std::int64_t i) {
     Slot& s = slot(k);
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
-    return at < 0 ? nullptr : s.l.data() + at;
+    return at < 0 ? nullptr : s.base + at;
   }
-  std::int64_t l_ld(std::int64_t k) const { return std::max<std::int64_t>(slot(k).l_rows, 1); }
+  std::int64_t l_ld(std::int64_t k) const { return slot(k).ld; }
 
   /// Waits for every transfer this rank still has in flight.
   void wait_sends() {
-    wait_all(l_sends_);
+    for (Slot& s : slots_) wait_all(s.sends);
     wait_all(gather_send_);
+  }
+  /// Waits until step k's factored rows have left this rank (nothing when k < 0): before A's
+  /// tile column k changes (the later steps' interchanges), where a panel was factorised in A.
+  void wait_step_sends(std::int64_t k) {
+    if (k >= 0 && slot(k).sends_step == k) wait_all(slot(k).sends);
   }
 
  private:
   struct Slot {
-    ScalarBuffer<T> l;                  ///< received tile rows, stacked (l_rows×width)
+    WrittenFirstBuffer<T> l;            ///< received tile rows, stacked (l_rows×width)
     std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, or -1
     std::int64_t l_rows = 0;
     std::vector<Shared> shared;  ///< what the panel rank broadcasts
     MPI_Request broadcast = MPI_REQUEST_NULL, receive = MPI_REQUEST_NULL;
+    std::vector<MPI_Request> sends;  ///< the panel rank's sends of the factored rows
+    std::int64_t sends_step = -1;    ///< the step of `sends` (a slot serves every other step)
+    /// Where the tile rows of l_start are: l, or the panel where A holds it (kFactorsInA).
+    T* base = nullptr;
+    std::int64_t ld = 1;
   };
   Slot& slot(std::int64_t k) { return slots_[static_cast<std::size_t>(k % 2)]; }
   const Slot& slot(std::int64_t k) const { return slots_[static_cast<std::size_t>(k % 2)]; }
@@ -106,7 +119,13 @@ class GatheredPanel {
                  MPI_Comm comm);
   void gather(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
               MPI_Comm comm);
-  void send_factored(const FactorizationTiles& tiles, std::int64_t k, MPI_Comm comm);
+  void send_factored(const FactorizationTiles& tiles, std::int64_t k, const T* panel, std::int64_t ld,
+                     MPI_Comm comm);
+  /// The panel's tiles (i >= k, k) where this rank owns every one of them and they follow one
+  /// another in one buffer of A with one leading dimension (a 1xQ grid's column; a column an
+  /// in-place storage received whole): the first one's first element and `ld`; else nullptr.
+  T* whole_panel_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                      std::int64_t* ld) const;
   /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
   /// row i starts at row row_of(i), in the direction `copy`.
   template <typename RowOf>
@@ -114,12 +133,12 @@ class GatheredPanel {
                       std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  ScalarBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
+  WrittenFirstBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
   Factor factor_;
-  ScalarBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
+  WrittenFirstBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
-  std::vector<MPI_Request> gather_receives_, l_sends_, gather_send_;
+  std::vector<MPI_Request> gather_receives_, gather_send_;
   ContiguousReceives<T> gathered_;  ///< the panel rank's receives of the other ranks' tiles
   ContiguousSends<T> factored_;     ///< its sends of the factored rows
 };
@@ -175,9 +194,17 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
   own_tiles_.resize(static_cast<std::size_t>(own));
   gathered_.reserve(panel);  // the other ranks' rows of a panel: fewer than all of it
   factored_.reserve(factored);
+  // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
+  // nothing grows once the steps run.
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
+  std::int64_t widest = 0;
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
+  const std::size_t blocks = static_cast<std::size_t>(tiles.rows().count() * widest);
+  gathered_.reserve_blocks(blocks, ranks);
+  lengths_.reserve(blocks);
+  offsets_.reserve(blocks);
   gather_receives_.reserve(ranks);
-  l_sends_.reserve(ranks);
+  for (Slot& s : slots_) s.sends.reserve(ranks);
   gather_send_.reserve(1);
   runs_.reserve(static_cast<std::size_t>(tiles.rows().count()));
 }
@@ -187,6 +214,8 @@ void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const Dist
                                      std::int64_t k, MPI_Comm comm) {
   Slot& s = slot(k);
   s.l_rows = plan_rows(tiles, k, tiles.my_rank(), &s.l_start);
+  s.base = s.l.data();
+  s.ld = std::max<std::int64_t>(s.l_rows, 1);
   const int panel_rank = tiles.panel_rank(k);
   if (panel_rank == tiles.my_rank()) {
     factorise(tiles, a, k, comm);
@@ -231,7 +260,7 @@ void GatheredPanel<T, Factor>::copy_own_tiles(const FactorizationTiles& tiles,
   const std::int64_t kb = tiles.width(k);
   for (auto i = std::lower_bound(mine.begin(), mine.end(), k); i != mine.end(); ++i) {
     const layout::TileLocation where = a.storage->tile_location({*i, k});
-    T* tile = a.data + where.offset;
+    T* tile = a.at(where);
     T* rows = block + row_of(*i);
     if (copy == Copy::IntoA) {
       copy_matrix(rows, ld, tile, where.ld, tiles.rows().size(*i), kb);
@@ -245,13 +274,29 @@ template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
                                          const DistributedMatrix<T>& a, std::int64_t k,
                                          MPI_Comm comm) {
-  wait_all(l_sends_);  // the previous panel has left panel_ (and factored_'s staging)
-  factored_.end_round();
-  gather(tiles, a, k, comm);
-  const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
+  for (Slot& previous : slots_) wait_all(previous.sends);  // the previous panels have left
+  factored_.end_round();                                    // panel_ and factored_'s staging
+  const std::int64_t origin = tiles.rows().offset(k);
   Slot& s = slot(k);
-  factor_.factorise(tiles, k, panel_.data(), ld, s.shared.data());
-  send_factored(tiles, k, comm);
+  std::int64_t ld = tiles.panel_rows(k);
+  T* panel = Factor::kFactorsInA ? whole_panel_in_a(tiles, a, k, &ld) : nullptr;
+  const bool in_a = panel != nullptr;
+  if (!in_a) {
+    gather(tiles, a, k, comm);
+    panel = panel_.data();
+    ld = tiles.panel_rows(k);
+  }
+  factor_.factorise(tiles, k, panel, ld, s.shared.data());
+  send_factored(tiles, k, panel, ld, comm);
+  if (in_a) {  // factorised where A holds it: this rank's rows are read there
+    s.base = panel;
+    s.ld = ld;
+    for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
+      std::int64_t& at = s.l_start[static_cast<std::size_t>(i)];
+      if (at >= 0) at = tiles.rows().offset(i) - origin;
+    }
+    return;
+  }
   // This rank's own share: its stacked tile rows, and its tiles of the panel back into A.
   for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
@@ -262,6 +307,23 @@ void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
   copy_own_tiles(
       tiles, a, k, panel_.data(), ld,
       [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
+}
+
+template <typename T, typename Factor>
+T* GatheredPanel<T, Factor>::whole_panel_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                                              std::int64_t k, std::int64_t* ld) const {
+  const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
+  const auto from = std::lower_bound(mine.begin(), mine.end(), k);
+  if (mine.end() - from != tiles.rows().count() - k) return nullptr;  // another rank holds a tile
+  const layout::TileLocation first = a.storage->tile_location({k, k});
+  for (std::int64_t i = k + 1; i < tiles.rows().count(); ++i) {
+    const layout::TileLocation where = a.storage->tile_location({i, k});
+    if (where.base != first.base || where.ld != first.ld ||
+        where.offset != first.offset + tiles.rows().offset(i) - tiles.rows().offset(k))
+      return nullptr;
+  }
+  *ld = first.ld;
+  return a.at(first);
 }
 
 template <typename T, typename Factor>
@@ -290,7 +352,7 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
 
 template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, std::int64_t k,
-                                             MPI_Comm comm) {
+                                             const T* panel, std::int64_t ld, MPI_Comm comm) {
   const std::int64_t origin = tiles.rows().offset(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
     if (rank == tiles.my_rank()) continue;
@@ -299,10 +361,18 @@ void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, st
       if (tiles.receives_panel_row(rank, i, k))
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
-    select_row_runs(runs_, tiles.panel_rows(k), tiles.width(k), lengths_, offsets_);
-    l_sends_.emplace_back(MPI_REQUEST_NULL);
-    factored_.post(panel_.data(), lengths_, offsets_, rank, mpi::tag::kFactoredPanel, comm,
-                   &l_sends_.back());
+    std::vector<MPI_Request>& sends = slot(k).sends;
+    slot(k).sends_step = k;
+    sends.emplace_back(MPI_REQUEST_NULL);
+    // One run of rows from a panel factorised in A (ld longer than the panel): strided, not
+    // staged.
+    if (runs_.size() == 1 && ld != tiles.panel_rows(k)) {
+      factored_.post_strided(panel + runs_.front().first, runs_.front().count, tiles.width(k), ld, rank,
+                             mpi::tag::kFactoredPanel, comm, &sends.back());
+      continue;
+    }
+    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+    factored_.post(panel, lengths_, offsets_, rank, mpi::tag::kFactoredPanel, comm, &sends.back());
   }
 }
 

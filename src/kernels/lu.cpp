@@ -70,6 +70,9 @@ class RightLooking {
       interchanges_.apply(tiles_, a_, k, step_pivots, k + 2, columns, mpi::tag::kLuRightSwap, comm);
       update_.solve_row_block(tiles_, panel_, a_, k, k + 2, columns, comm);
       update_.update(tiles_, panel_, a_, k, k + 2, columns);
+      // Column k-1's factored rows may have left from A itself (a panel factorised there):
+      // they must have left before its rows are swapped.
+      panel_.wait_step_sends(k - 1);
       interchanges_.apply(tiles_, a_, k, step_pivots, 0, k, mpi::tag::kLuLeftSwap, comm);
     }
     panel_.wait_sends();
@@ -87,16 +90,59 @@ class RightLooking {
 
 }  // namespace
 
+// The workspace and the kernel's own communicator, made by PreparedLu's constructor.
+template <typename T>
+class PreparedLu<T>::Steps {
+ public:
+  Steps(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOptions& options)
+      : factorization_(allocate(a, comm, options)), messages_(comm) {}
+
+  std::int64_t run(std::int64_t* pivots) { return factorization_->run(pivots, messages_.get()); }
+
+ private:
+  static std::unique_ptr<RightLooking<T>> allocate(const DistributedMatrix<T>& a, MPI_Comm comm,
+                                                   const LuOptions& options) {
+    const int my_rank = detail::agreed_arguments(comm, "lu's argument check",
+                                                 [&] { return check_arguments(a, comm, options); });
+    std::unique_ptr<RightLooking<T>> factorization;
+    detail::allocate_agreed(
+        comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
+    return factorization;
+  }
+
+  std::unique_ptr<RightLooking<T>> factorization_;
+  const detail::DuplicatedComm messages_;
+};
+
+template <typename T>
+PreparedLu<T>::PreparedLu(DistributedMatrix<T> a, MPI_Comm comm, const LuOptions& options)
+    : steps_(detail::make_agreed<Steps>(comm, a, comm, options)) {}
+
+template <typename T>
+PreparedLu<T>::~PreparedLu() = default;
+
+template <typename T>
+std::int64_t PreparedLu<T>::run(std::int64_t* pivots) {
+  return steps_->run(pivots);
+}
+
+std::int64_t lu_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks) {
+  // The panel (factorization_panel.hpp): two slots of received tile rows, the panel rank's
+  // panel and the staging of its gather, the tiles this rank sends it, and the staging of the
+  // factored rows it sends on (each tile row to at most every other rank).
+  const std::int64_t panel = (5 + std::max(ranks - 1, 1)) * m * nb;
+  // The interchanges (lu_interchanges.hpp): 2·nb rows of this rank's columns, sent and received.
+  const std::int64_t interchanges = 4 * nb * n;
+  // The U row block (lu_update.hpp): the tiles used, those owned, and the staging of both
+  // ways (each tile to at most every other rank).
+  const std::int64_t row_block = (3 + std::max(ranks - 1, 1)) * nb * n;
+  return panel + interchanges + row_block;
+}
+
 template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options) {
-  const int my_rank = detail::agreed_arguments(comm, "lu's argument check",
-                                               [&] { return check_arguments(a, comm, options); });
-  std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(
-      comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
-  const detail::DuplicatedComm messages(comm);
-  return factorization->run(pivots, messages.get());
+  return PreparedLu<T>(a, comm, options).run(pivots);
 }
 
 // The one place where scalar types are instantiated.

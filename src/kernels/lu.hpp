@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "kernels/distributed_matrix.hpp"
@@ -58,11 +59,40 @@ template <typename T>
 std::int64_t lu(DistributedMatrix<T> a, std::int64_t* pivots, MPI_Comm comm,
                 const LuOptions& options = {});
 
+/// kernels::lu in two parts, for a take-over that must have every allocation made and agreed
+/// before it moves anything (runtime/in_place_getrf.hpp): the constructor checks the
+/// arguments and allocates the whole workspace (both agreed, nothing written, the same
+/// exceptions as lu before its first message), run() factorises.
+template <typename T>
+class PreparedLu {
+ public:
+  /// Collective over `comm`. @param a,comm,options as lu's; `a` must outlive run().
+  PreparedLu(DistributedMatrix<T> a, MPI_Comm comm, const LuOptions& options = {});
+  ~PreparedLu();
+  PreparedLu(const PreparedLu&) = delete;
+  PreparedLu& operator=(const PreparedLu&) = delete;
+
+  /// The factorisation; collective over the constructor's `comm`. Once only.
+  /// @param pivots as lu's. @return INFO as lu's.
+  std::int64_t run(std::int64_t* pivots);
+
+ private:
+  class Steps;
+  std::unique_ptr<Steps> steps_;
+};
+
+/// At most the elements kernels::lu allocates on one of `ranks` ranks for an M×N matrix in
+/// tiles of at most `nb` (every storage kind): the two step panels' stacks, the panel rank's
+/// gathered panel and its staging, the panel tiles sent, the interchanges' buffers and the U
+/// row block's. For a take-over's memory budget.
+std::int64_t lu_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks);
+
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in lu.cpp.
 #define HETSCAL_LU_INSTANCES(PREFIX, T)                                             \
   PREFIX template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, \
-                                     const LuOptions&);
+                                     const LuOptions&);                             \
+  PREFIX template class PreparedLu<T>;
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_LU_INSTANCES)
 
 }  // namespace hetscal::kernels

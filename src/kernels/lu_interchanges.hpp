@@ -10,7 +10,8 @@
 /// read and write A column by column, as xLASWP does.
 /// On a Cartesian grid's local array whose grid row holds every row the step touches (a 1×Q
 /// grid always), the rank has no piece to exchange: it swaps in place, column by column, as
-/// xLASWP does.
+/// xLASWP does; so does a rank whose tiles (an in-place storage, a pattern) hold, in each of its
+/// tile columns, every row the step touches.
 #include <mpi.h>
 
 #include <algorithm>
@@ -70,13 +71,20 @@ class RowInterchanges {
   /// false, having changed nothing, otherwise.
   bool swap_locally(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                     const std::int64_t* pivots, std::int64_t first, std::int64_t last);
+  /// The same for A stored as tiles (an in-place storage, a pattern): swaps in place, tile
+  /// column by tile column, when in each of this rank's tile columns in [first, last) it owns
+  /// every row the step touches (a 1×Q grid always), so that no piece is packed; returns false,
+  /// having changed nothing, otherwise. A rank that exchanges with another finds one of the
+  /// other's rows in a column of its own, and so does the other: both exchange.
+  bool swap_tiles_locally(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                          const std::int64_t* pivots, std::int64_t first, std::int64_t last) const;
 
   std::optional<LocalArrayIndex> array_;  ///< empty: A is stored as tiles
   std::vector<layout::LocalRow> local_rows_, local_pivots_;
 
   std::vector<std::int64_t> rows_, source_;
   std::vector<Move> moves_;
-  ScalarBuffer<T> send_, receive_;
+  WrittenFirstBuffer<T> send_, receive_;
   /// Per rank: elements sent to / received from it, where they start, a packing cursor.
   std::vector<std::int64_t> send_count_, receive_count_, send_offset_, receive_offset_, cursor_;
   std::vector<std::int64_t> block_count_, slot_;  ///< per rank, within one tile column
@@ -209,7 +217,7 @@ T* RowInterchanges<T>::row_piece(const FactorizationTiles& tiles, const Distribu
   const std::int64_t tile_row = tiles.rows().tile_of(row);
   const layout::TileLocation where = a.storage->tile_location({tile_row, j});
   *stride = where.ld;
-  return a.data + where.offset + (row - tiles.rows().offset(tile_row));
+  return a.at(where) + (row - tiles.rows().offset(tile_row));
 }
 
 template <typename T>
@@ -218,7 +226,9 @@ void RowInterchanges<T>::apply(const FactorizationTiles& tiles, const Distribute
                                std::int64_t last, int tag, MPI_Comm comm) {
   last = std::min(last, tiles.cols().count());
   if (first >= last) return;
-  if (array_ && swap_locally(tiles, a, k, pivots, first, last)) return;
+  if (array_ ? swap_locally(tiles, a, k, pivots, first, last)
+             : swap_tiles_locally(tiles, a, k, pivots, first, last))
+    return;
   compose(tiles, k, pivots);
   count(tiles, first, last);
   std::int64_t sent = 0, received = 0;
@@ -262,6 +272,32 @@ bool RowInterchanges<T>::swap_locally(const FactorizationTiles& tiles,
   for (layout::LocalCol c = array_->local_col_from(first); c < to; c = c + 1) {
     for (std::size_t p = 0; p < local_rows_.size(); ++p)
       std::swap(a.data[array.offset(local_rows_[p], c)], a.data[array.offset(local_pivots_[p], c)]);
+  }
+  return true;
+}
+
+template <typename T>
+bool RowInterchanges<T>::swap_tiles_locally(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                                            std::int64_t k, const std::int64_t* pivots, std::int64_t first,
+                                            std::int64_t last) const {
+  const std::int64_t origin = tiles.rows().offset(k), count = tiles.pivot_count(k);
+  const int me = tiles.my_rank();
+  const auto mine = [&](std::int64_t row, std::int64_t j) { return tiles.owner(tiles.rows().tile_of(row), j) == me; };
+  for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;
+    for (std::int64_t p = 0; p < count; ++p)
+      if (!mine(origin + p, j) || !mine(pivots[p], j)) return false;
+  }
+  if (!elements_are_copied()) return true;
+  for (std::int64_t j = first; j < last; ++j) {
+    if (tiles.my_rows_in_column(j).empty()) continue;
+    for (std::int64_t p = 0; p < count; ++p) {
+      if (pivots[p] == origin + p) continue;
+      std::int64_t row_stride = 0, pivot_stride = 0;
+      T* row = row_piece(tiles, a, origin + p, j, &row_stride);
+      T* pivot = row_piece(tiles, a, pivots[p], j, &pivot_stride);
+      for (std::int64_t c = 0; c < tiles.cols().size(j); ++c) std::swap(row[c * row_stride], pivot[c * pivot_stride]);
+    }
   }
   return true;
 }

@@ -29,10 +29,14 @@ class LuPanelFactor {
     ipiv_.resize(static_cast<std::size_t>(widest));
   }
 
+  /// The panel may be factorised where A holds it (factorization_panel.hpp): xGETRF writes its
+  /// L rows once, and the LU reads them only.
+  static constexpr bool kFactorsInA = true;
+
   void factorise(const FactorizationTiles& tiles, std::int64_t k, T* panel, std::int64_t ld,
                  Shared* shared) {
     const std::int64_t origin = tiles.rows().offset(k);
-    shared[0] = getrf<T>(ld, tiles.width(k), panel, ld, ipiv_.data());
+    shared[0] = getrf<T>(tiles.panel_rows(k), tiles.width(k), panel, ld, ipiv_.data());
     for (std::int64_t p = 0; p < tiles.pivot_count(k); ++p)
       shared[p + 1] = origin + ipiv_[static_cast<std::size_t>(p)] - 1;
   }

@@ -83,7 +83,7 @@ class LuUpdate {
   }
 
   std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
-  ScalarBuffer<T> stacked_, outgoing_;                  ///< the U tiles this rank uses / sends
+  WrittenFirstBuffer<T> stacked_, outgoing_;            ///< the U tiles this rank uses / sends
   ContiguousSends<T> u_sends_;        ///< one step's U tiles sent (contiguous_messages.hpp)
   ContiguousReceives<T> u_receives_;  ///< one call's U tiles received
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
@@ -97,7 +97,8 @@ std::int64_t LuUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int
                                        std::vector<std::int64_t>* start) const {
   std::int64_t columns = 0;
   for (std::int64_t j = k + 1; j < tiles.cols().count(); ++j) {
-    const bool needed = tiles.receives_u_column(rank, j, k);
+    // The tile path reads the rank's own U tiles where they are in A (update_tiles).
+    const bool needed = tiles.receives_u_column(rank, j, k) && (array_ || tiles.owner(k, j) != rank);
     if (start != nullptr) (*start)[static_cast<std::size_t>(j)] = needed ? columns : -1;
     if (needed) columns += tiles.cols().size(j);
   }
@@ -132,6 +133,12 @@ void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
   outgoing_.resize(static_cast<std::size_t>(outgoing));
   u_receives_.reserve(stacked);
   u_sends_.reserve(sent);
+  // A message's blocks are U tiles of one call, one per tile column: nothing grows once the
+  // steps run.
+  const std::size_t tile_cols = static_cast<std::size_t>(tiles.cols().count());
+  u_receives_.reserve_blocks(tile_cols, static_cast<std::size_t>(tiles.num_ranks()));
+  lengths_.reserve(tile_cols);
+  offsets_.reserve(tile_cols);
   u_start_.assign(static_cast<std::size_t>(tiles.cols().count()), -1);
   outgoing_start_.assign(u_start_.size(), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
@@ -210,7 +217,7 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
-            diagonal, panel.l_ld(k), a.data + where.offset, where.ld);
+            diagonal, panel.l_ld(k), a.at(where), where.ld);
   }
 }
 
@@ -220,24 +227,26 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
   const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
   if (own == end) return;
   const std::int64_t rows = tiles.rows().size(k);
+  // Each of this rank's tiles to the ranks with trailing tiles below it, grouped by
+  // destination: one message per destination. A tile goes into outgoing_ only when it is
+  // sent, and into stacked_ only for a local array's grouped update (update_array): the tile
+  // path reads this rank's own U tiles where they are in A (plan_columns gives them no place).
+  peers_.clear();
   for (auto j = own; j != end; ++j) {
+    bool sent = false;
+    tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
+      if (rank == tiles.my_rank()) return;
+      peers_.add(rank, *j);
+      sent = true;
+    });
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     const std::int64_t width = tiles.cols().size(*j);
-    const std::int64_t packed = outgoing_start_[static_cast<std::size_t>(*j)];
-    copy_matrix(a.data + where.offset, where.ld, outgoing_.data() + packed * rows, rows, rows,
-                width);
+    if (sent)
+      copy_matrix(a.at(where), where.ld, outgoing_.data() + outgoing_start_[static_cast<std::size_t>(*j)] * rows,
+                  rows, rows, width);
     const std::int64_t mine = u_start_[static_cast<std::size_t>(*j)];
-    if (mine >= 0)
-      copy_matrix(a.data + where.offset, where.ld, stacked_.data() + mine * rows, rows, rows,
-                  width);
+    if (mine >= 0) copy_matrix(a.at(where), where.ld, stacked_.data() + mine * rows, rows, rows, width);
   }
-  // Each of this rank's tiles to the ranks with trailing tiles below it, grouped by
-  // destination: one message per destination.
-  peers_.clear();
-  for (auto j = own; j != end; ++j)
-    tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
-      if (rank != tiles.my_rank()) peers_.add(rank, *j);
-    });
   peers_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
     lengths_.clear();
     offsets_.clear();
@@ -289,17 +298,25 @@ template <typename T>
 void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
-  const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);
+  const std::int64_t kb = tiles.width(k), rows = tiles.rows().size(k);
   const FlopBatch batch;  // one simulated computation for the whole loop
   for (std::int64_t j = first; j < last; ++j) {
     const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(j);
     const auto below = std::upper_bound(mine.begin(), mine.end(), k);
     if (below == mine.end()) continue;  // no trailing tile of column j here
-    const T* u = stacked_.data() + u_start_[static_cast<std::size_t>(j)] * u_ld;
+    // U_kj: this rank's own tile where it is in A (final once solved: later interchanges
+    // move rows below tile row k only), or the copy received into stacked_.
+    const T* u = stacked_.data() + u_start_[static_cast<std::size_t>(j)] * rows;
+    std::int64_t u_ld = rows;
+    if (tiles.owner(k, j) == tiles.my_rank()) {
+      const layout::TileLocation where = a.storage->tile_location({k, j});
+      u = a.at(where);
+      u_ld = where.ld;
+    }
     for (auto i = below; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
       gemm<T>(Op::NoTrans, Op::NoTrans, tiles.rows().size(*i), tiles.cols().size(j), kb, T(-1),
-              panel.l_tile(k, *i), panel.l_ld(k), u, u_ld, T(1), a.data + where.offset, where.ld);
+              panel.l_tile(k, *i), panel.l_ld(k), u, u_ld, T(1), a.at(where), where.ld);
     }
   }
 }

@@ -19,6 +19,9 @@ namespace hetscal::kernels::detail {
 template <typename T>
 class QrPanelFactor {
  public:
+  /// Never factorised where A holds it: the QR writes its copy of the diagonal tile's V.
+  static constexpr bool kFactorsInA = false;
+
   using Shared = T;
 
   /// Reflectors of step k: min(panel rows, width), as xGEQRF makes them.

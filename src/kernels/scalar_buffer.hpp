@@ -9,6 +9,7 @@
 /// buffers are allocated as std::allocator allocates them.
 #include <cstddef>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace hetscal::kernels {
@@ -56,5 +57,31 @@ bool operator!=(const ScalarAllocator<T>&, const ScalarAllocator<U>&) noexcept {
 /// A kernel's buffer of matrix elements.
 template <typename T>
 using ScalarBuffer = std::vector<T, ScalarAllocator<T>>;
+
+/// ScalarAllocator, its elements left uninitialised when sized (resize): for a buffer whose
+/// every element a kernel writes before it reads it (message staging, gathered panels), so
+/// that the pages of the parts a call never uses are never touched (a take-over's peak
+/// memory, issue 28).
+template <typename T>
+struct WrittenFirstAllocator : ScalarAllocator<T> {
+  WrittenFirstAllocator() = default;
+  template <typename U>
+  WrittenFirstAllocator(const WrittenFirstAllocator<U>&) noexcept {}
+  template <typename U>
+  struct rebind {
+    using other = WrittenFirstAllocator<U>;
+  };
+  /// Sizing leaves the element as the allocation left it.
+  template <typename U>
+  void construct(U*) noexcept {}
+  template <typename U, typename... Args>
+  void construct(U* at, Args&&... args) {
+    ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// A kernel's buffer of matrix elements each written before it is read (WrittenFirstAllocator).
+template <typename T>
+using WrittenFirstBuffer = std::vector<T, WrittenFirstAllocator<T>>;
 
 }  // namespace hetscal::kernels

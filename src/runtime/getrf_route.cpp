@@ -1,12 +1,20 @@
 #include "runtime/getrf_route.hpp"
 
 #include "kernels/scalar.hpp"
+#include "runtime/in_place_factorization_route.hpp"
+#include "runtime/in_place_getrf.hpp"
 
 namespace hetscal::runtime {
 
 template <typename T>
 FactorizationOutcome getrf_route(const GetrfCall<T>& call) {
-  return route_factorization<LuLayout>(core::Routine::LU, call, call.m, call.n);
+  ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
+  const TakeOverOutcome outcome = route(state, [&] {
+    // The whole of sub(A) in and back: the surplus's volume moves twice.
+    return InPlaceFactorizationRoute<T, GetrfCall<T>, LuLayout, InPlaceGetrf<T>>(core::Routine::LU, state, call,
+                                                                               call.m, call.n, 2.0);
+  });
+  return {outcome.status, outcome.computed() ? outcome.info : 0};
 }
 
 #define HETSCAL_INSTANTIATE_GETRF_ROUTE(T) \

@@ -4,8 +4,10 @@
 /// the context's agreed state, the decision by predicted time (core::predict of Routine::LU
 /// on the planned layout, moves included, against ScaLAPACK on the caller's grid), and when
 /// hetscal takes the call, the planned LU through the all-or-nothing take-over sequence,
-/// IPIV written as PDGETRF writes it. The shim checks the arguments before and calls
-/// ScaLAPACK after, when told to.
+/// IPIV written as PDGETRF writes it: on a copy of sub(A) in hetscal's layout, or in the
+/// caller's array with only the surplus moved (in_place_getrf.hpp, under
+/// HETSCAL_TAKE_OVER=in-place, or auto when the copy does not fit). The shim checks the
+/// arguments before and calls ScaLAPACK after, when told to.
 #include "runtime/factorization_route.hpp"
 #include "runtime/planned_getrf.hpp"
 

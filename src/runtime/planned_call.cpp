@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mpi/agreement.hpp"
+
 namespace hetscal::runtime {
 
 CallMemory call_memory(ContextState& state, const MachineFigures& machine, double caller_bytes) {

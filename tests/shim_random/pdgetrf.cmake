@@ -46,3 +46,23 @@ faults_forwarded(pdgetrf shim_random_pdgetrf 8 CASES 2:plan@0 4:allocate@1 2:mov
 # factors of Gaussian integers, exact as the real ones: getrf_case.hpp), on ScaLAPACK alone and
 # preloaded on 3, 4 and 6 processes.
 random_cases_other_precisions(getrf SEED_DIGITS 1 4 5 ONLY_THIS_ROUTINE)
+
+# Issue 28: the same cases computed in the caller's array (HETSCAL_TAKE_OVER=in-place): the
+# tiles each rank keeps factored where ScaLAPACK's layout has them, only the surplus moved in
+# and back, IPIV written as PDGETRF writes it; every computed call says "in place", and a
+# singular matrix is computed too (the layout's tiles are ScaLAPACK's blocks: its INFO and
+# factors, the factorization completed). The other precisions on 4 processes. A failure
+# injected into any stage before the first write into A or IPIV (the kernel's allocation,
+# "compute", and the move back's agreement included) forwards every call, A untouched.
+random_cases_preloaded(pdgetrf shim_random_pdgetrf 3 RANKS 1 2 3 4 6 LARGER_SEED 161 IN_PLACE
+                       ENV HETSCAL_ROUTINES=pdgetrf)
+set(precisions s c z)
+set(digits 1 4 5)
+foreach(precision digit IN ZIP_LISTS precisions digits)
+  set(preloaded_p${precision}getrf_cases_per_grid_4 ${preloaded_pdgetrf_cases_per_grid_4})
+  random_cases_preloaded(p${precision}getrf shim_random_p${precision}getrf ${digit} RANKS 4 IN_PLACE
+                         ENV HETSCAL_ROUTINES=p${precision}getrf)
+endforeach()
+faults_forwarded(pdgetrf shim_random_pdgetrf 8 SUFFIX _in_place ENV HETSCAL_ROUTINES=pdgetrf HETSCAL_TAKE_OVER=in-place
+                 CASES 2:allocate@0 4:allocate@1 2:move-in@0 6:move-in@4 2:compute@0 4:compute@2 2:move-out@0
+                       6:move-out@3)

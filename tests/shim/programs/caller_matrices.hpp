@@ -2,8 +2,9 @@
 // Matrices as a plain ScaLAPACK program holds them (block-cyclic on a BLACS grid, from a
 // formula of the global indices), and the real ScaLAPACK's routines found past hetscal's
 // interposed symbols: what the programs comparing hetscal with ScaLAPACK on the same input
-// share (fault_sweep.cpp, potrf_partial_factor.cpp).
+// share (fault_sweep.cpp, potrf_partial_factor.cpp, getrf_singular.cpp).
 #include <dlfcn.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <complex>
@@ -83,5 +84,35 @@ template <> constexpr char prefix<float>() { return 's'; }
 template <> constexpr char prefix<double>() { return 'd'; }
 template <> constexpr char prefix<std::complex<float>>() { return 'c'; }
 template <> constexpr char prefix<std::complex<double>>() { return 'z'; }
+
+// The main of a program that compares hetscal with ScaLAPACK in every precision on one BLACS
+// grid of all the world's ranks: usage `<name> PxQ N NB`; every_case(T(), grid, n, nb, rank)
+// runs the cases of T and returns whether all passed. Prints "<name>: passed" or "FAILED".
+template <typename EveryCase>
+int run_every_precision(int argc, char** argv, const char* name, EveryCase&& every_case) {
+  MPI_Init(&argc, &argv);
+  int my_rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  Grid grid;
+  if (argc < 4 || std::sscanf(argv[1], "%dx%d", &grid.nprow, &grid.npcol) != 2 ||
+      grid.nprow * grid.npcol != ranks) {
+    if (my_rank == 0) std::fprintf(stderr, "usage: %s PxQ N NB (P·Q ranks)\n", name);
+    MPI_Finalize();
+    return 2;
+  }
+  const int n = std::atoi(argv[2]), nb = std::atoi(argv[3]);
+  Cblacs_get(0, 0, &grid.context);
+  Cblacs_gridinit(&grid.context, "R", grid.nprow, grid.npcol);
+  Cblacs_gridinfo(grid.context, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
+  bool all = every_case(float(), grid, n, nb, my_rank);
+  all = every_case(double(), grid, n, nb, my_rank) && all;
+  all = every_case(std::complex<float>(), grid, n, nb, my_rank) && all;
+  all = every_case(std::complex<double>(), grid, n, nb, my_rank) && all;
+  if (my_rank == 0) std::printf("%s: %s\n", name, all ? "passed" : "FAILED");
+  Cblacs_gridexit(grid.context);
+  MPI_Finalize();
+  return all ? 0 : 1;
+}
 
 }  // namespace caller_matrices

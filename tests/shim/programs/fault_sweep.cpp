@@ -543,10 +543,11 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
 // move-in, and the first routine swept on a fresh context (PxGEMM: ScaLAPACK's own PxGEMM
 // calls no hetscal routine, so the context is set up inside the swept call) failing in the
 // settings agreement. With the in-place route forced (HETSCAL_TAKE_OVER=in-place, swept for
-// the routines that have one), PxPOTRF failing in its allocate stage (its overflow and its
-// messages' requests: a request vector that grew during the move once hung the sweep; found
-// failing every allocation on each rank in turn, which a rotated sweep does not, as it fails
-// each allocation on one rank only). A sweep that no longer reaches one of them fails.
+// the routines that have one), PxGETRF and PxPOTRF failing in the kernel's agreed allocation,
+// and, where every allocation fails on each rank in turn (a rotated sweep fails each on one rank
+// only), in the route's own allocate stage: its overflow and its messages' requests (a request
+// vector that grew during the move once hung the sweep). A sweep that no longer reaches one of
+// them fails.
 bool context_set_up_swept = false;
 
 bool in_place_forced() {
@@ -560,11 +561,14 @@ void require_reproducers(const std::string& name, char routine, const Tally& tal
   switch (routine) {
     case 'g': required = {"forwarded (price failed)"}; break;
     case 'l': case 'q': required = {"forwarded (compute failed)"}; break;
-    case 'c':
-      if (!in_place) required = {"forwarded (move-in failed)"};
-      else if (!rotate_ranks) required = {"forwarded (allocate failed)"};
-      break;
+    case 'c': required = {"forwarded (move-in failed)"}; break;
     default: break;
+  }
+  // The in-place factorizations (issue 28) move no copy in: their own allocation stage and
+  // the kernel's, each agreed, are what a rank short of memory fails.
+  if (in_place && (routine == 'l' || routine == 'c')) {
+    required = {"forwarded (compute failed)"};
+    if (!rotate_ranks) required.push_back("forwarded (allocate failed)");
   }
   if (routine == 'g' && !context_set_up_swept) required.push_back("forwarded (agreement failed)");
   context_set_up_swept = true;

@@ -81,27 +81,7 @@ bool every_case(const Grid& grid, int n, int nb, int my_rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int my_rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  Grid grid;
-  if (argc < 4 || std::sscanf(argv[1], "%dx%d", &grid.nprow, &grid.npcol) != 2 ||
-      grid.nprow * grid.npcol != ranks) {
-    if (my_rank == 0) std::fprintf(stderr, "usage: potrf_partial_factor PxQ N NB (P·Q ranks)\n");
-    MPI_Finalize();
-    return 2;
-  }
-  const int n = std::atoi(argv[2]), nb = std::atoi(argv[3]);
-  Cblacs_get(0, 0, &grid.context);
-  Cblacs_gridinit(&grid.context, "R", grid.nprow, grid.npcol);
-  Cblacs_gridinfo(grid.context, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
-  bool all = every_case<float>(grid, n, nb, my_rank);
-  all = every_case<double>(grid, n, nb, my_rank) && all;
-  all = every_case<std::complex<float>>(grid, n, nb, my_rank) && all;
-  all = every_case<std::complex<double>>(grid, n, nb, my_rank) && all;
-  if (my_rank == 0) std::printf("potrf_partial_factor: %s\n", all ? "passed" : "FAILED");
-  Cblacs_gridexit(grid.context);
-  MPI_Finalize();
-  return all ? 0 : 1;
+  return run_every_precision(argc, argv, "potrf_partial_factor", [](auto scalar, const Grid& grid, int n, int nb, int my_rank) {
+    return every_case<decltype(scalar)>(grid, n, nb, my_rank);
+  });
 }
