@@ -85,20 +85,6 @@ class ContiguousSends {
                    "MPI_Isend");
   }
 
-  /// Posts the Isend of the rows×cols block at `data` (leading dimension ld) to `peer` into
-  /// `request`, described to MPI as strided: nothing is staged.
-  void post_strided(const T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int peer, int tag,
-                    MPI_Comm comm, MPI_Request* request) {
-    MPI_Datatype block;
-    mpi::check_mpi(MPI_Type_vector(mpi::mpi_count(cols, "strided columns"), mpi::mpi_count(rows, "strided rows"),
-                                   mpi::mpi_count(ld, "strided stride"), mpi::mpi_type<T>(), &block),
-                   "MPI_Type_vector");
-    mpi::check_mpi(MPI_Type_commit(&block), "MPI_Type_commit");
-    const int code = MPI_Isend(data, 1, block, peer, tag, comm, request);
-    (void)MPI_Type_free(&block);  // freed once the send completes
-    mpi::check_mpi(code, "MPI_Isend");
-  }
-
   /// The round's sends were all waited for: the staging may be written again.
   void end_round() { staged_ = 0; }
 

@@ -361,17 +361,10 @@ void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, st
       if (tiles.receives_panel_row(rank, i, k))
         append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
     if (runs_.empty()) continue;
+    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
     std::vector<MPI_Request>& sends = slot(k).sends;
     slot(k).sends_step = k;
     sends.emplace_back(MPI_REQUEST_NULL);
-    // One run of rows from a panel factorised in A (ld longer than the panel): strided, not
-    // staged.
-    if (runs_.size() == 1 && ld != tiles.panel_rows(k)) {
-      factored_.post_strided(panel + runs_.front().first, runs_.front().count, tiles.width(k), ld, rank,
-                             mpi::tag::kFactoredPanel, comm, &sends.back());
-      continue;
-    }
-    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
     factored_.post(panel, lengths_, offsets_, rank, mpi::tag::kFactoredPanel, comm, &sends.back());
   }
 }
