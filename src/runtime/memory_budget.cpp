@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "mpi/agreement.hpp"
 #include "mpi/mpi_error.hpp"
 
 namespace hetscal::runtime {
@@ -65,10 +66,14 @@ MemoryFit agree_memory_fit(MPI_Comm comm, double needed_bytes, std::optional<dou
   fit.most_needed_bytes = most[1];
   fit.least_allowed_bytes = -most[2];
   fit.fits = !(most[0] > 0.0);
-  if (!fit.fits) {
-    fit.reason = "needs up to " + mebibytes_text(fit.most_needed_bytes) + " of new memory on a rank, " +
-                 mebibytes_text(fit.worst_shortfall_bytes) + " more than it has (" + limit_name + ": " +
-                 mebibytes_text(std::max(fit.least_allowed_bytes, 0.0)) + " free on the tightest rank)";
+  if (!fit.fits) {  // global: every rank or none joins the stage that writes the reason
+    // The reason allocates: agreed, so that a rank short of memory for it sends every rank to
+    // ScaLAPACK instead of leaving the others in the route's next collective.
+    mpi::run_agreed(comm, "price", [&] {
+      fit.reason = "needs up to " + mebibytes_text(fit.most_needed_bytes) + " of new memory on a rank, " +
+                   mebibytes_text(fit.worst_shortfall_bytes) + " more than it has (" + limit_name + ": " +
+                   mebibytes_text(std::max(fit.least_allowed_bytes, 0.0)) + " free on the tightest rank)";
+    });
   }
   return fit;
 }

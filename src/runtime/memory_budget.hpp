@@ -52,7 +52,8 @@ struct MemoryFit {
 /// Agrees over `comm` whether a route needing `needed_bytes` new bytes on this rank fits in
 /// `allowed` (nothing: no known limit on this rank). Collective (one MPI_Allreduce).
 /// @param limit_name what bounds the memory, for the reason ("HETSCAL_MEMORY", "MemAvailable").
-/// @throws hetscal::Error when MPI fails.
+/// @throws hetscal::Error when MPI fails; mpi::StageFailed on every rank when one cannot
+///         allocate the reason (an agreed stage "price").
 MemoryFit agree_memory_fit(MPI_Comm comm, double needed_bytes, std::optional<double> allowed,
                            const std::string& limit_name);
 
