@@ -19,8 +19,12 @@ set(HETSCAL_HANG_TIMEOUT 900)
 # runs beside it, and beside two CPU hogs (two `yes`) the 2-rank fault sweep took 24 s
 # spinning against more than 120 s yielding (5.6 s on an idle machine): a yielding rank hands
 # the hogs a time slice at every poll, so every message waits for one.
+# - HETSCAL_IDLE_WAIT=sleep (src/mpi/idle_wait.cpp): a run with more ranks than cores does
+#   yield, and on Linux 6.6 or later each yield puts the rank behind every other process
+#   (beside two `yes`, the 9-rank kernel tests took 274 s yielding, 21 s sleeping; 5.9 and
+#   17 s on an idle machine).
 set(HETSCAL_OPENMPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader)
+    OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader HETSCAL_IDLE_WAIT=sleep)
 # The emulated tests' ranks mostly sleep in the slowdown emulator while their peers wait: those
 # peers yield their cores, so that such a test claims one ctest processor and another test runs
 # beside it. What they check is timed by the emulated clock, which no load moves.

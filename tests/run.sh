@@ -7,10 +7,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$repo/cmake/bootstrap.sh"
 source "$repo/cmake/progress.sh"
 export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Open MPI's settings of cmake/HetscalHelpers.cmake's HETSCAL_OPENMPI_TEST_ENVIRONMENT (shared
-# memory named, no network probing), for the tests that call mpirun from a script and set no
-# environment of their own.
-export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader
+# The settings of cmake/HetscalHelpers.cmake's HETSCAL_OPENMPI_TEST_ENVIRONMENT (shared memory
+# named, no network probing, waiting ranks sleep), for the tests that call mpirun from a script
+# and set no environment of their own.
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader HETSCAL_IDLE_WAIT=sleep
 cd "${HETSCAL_BUILD_DIR:-$repo/build}"
 log=$PWD/tests.log
 
