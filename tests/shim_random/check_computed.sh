@@ -38,13 +38,18 @@ if [ -n "${HETSCAL_TAKE_OVER:-}" ]; then env_args+=(-x HETSCAL_TAKE_OVER="$HETSC
 [ $# -gt 0 ] && shift
 
 # The program's verdicts go to stdout, hetscal's lines and ScaLAPACK's PXERBLA messages to
-# stderr. mpirun forwards each stream in pieces of up to 4 KiB, so merged as they come a line
-# of one can be cut by the other (stop 25's CI lost a verdict so): they are kept apart.
-verdicts=$(mktemp) messages=$(mktemp) output=$(mktemp)
-trap 'rm -f "$verdicts" "$messages" "$output"' EXIT
+# stderr. mpirun forwards each rank's streams in pieces of up to 4 KiB, so merged as they come
+# a line of one rank can be cut by another's (stop 25's CI lost a verdict so, and on a busy
+# machine a "computed by hetscal: ...; in place" line lost its end): the verdicts are kept
+# apart, and each rank's stderr is read whole from a file of its own (--output-filename).
+# mpirun's own stderr (the ranks' lines again, cut, and its own messages) is shown on failure.
+verdicts=$(mktemp) messages=$(mktemp) output=$(mktemp) launcher=$(mktemp) per_rank=$(mktemp -d)
+trap 'rm -rf "$verdicts" "$messages" "$output" "$launcher" "$per_rank"' EXIT
 status=0
-"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" "${env_args[@]}" "$program" "$@" \
-  > "$verdicts" 2> "$messages" || status=$?
+"$mpiexec" --oversubscribe --allow-run-as-root -np "$ranks" --output-filename "$per_rank" \
+  "${env_args[@]}" "$program" "$@" > "$verdicts" 2> "$launcher" || status=$?
+find "$per_rank" -name stderr -type f | sort | xargs -r cat > "$messages"
+[ "$status" -eq 0 ] || grep -av "^hetscal: $routine" "$launcher" || true
 grep -av "^hetscal: $routine" "$messages" || [ $? -eq 1 ]  # none left to show is no failure
 cat "$verdicts"
 cat "$verdicts" "$messages" > "$output"
