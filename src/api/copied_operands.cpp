@@ -26,14 +26,18 @@ void refused(const runtime::TakeOverOutcome& outcome) {
 
 std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
                                                     std::int64_t rows, std::int64_t cols,
-                                                    const layout::MatrixArgument& a) {
+                                                    const mpi::CallerMatrix& caller) {
+  // The descriptor as describe_caller_matrix parsed it after the checks.
+  const layout::BlockCyclicDistribution& sub_a = *caller.distribution;
+  const auto ia = static_cast<int>(sub_a.submatrix().row + 1);
+  const auto ja = static_cast<int>(sub_a.submatrix().col + 1);
   // Deterministic: every process plans the same layout or refuses alike (nullptr); memory is
   // not, so the planning is agreed (StageFailed on every process).
   std::shared_ptr<const ContextLayout> planned;
   mpi::run_agreed(context.grid.comm, "plan", [&] {
     try {
       planned = context.plan_factorization(routine, rows, cols,
-                                           runtime::caller_layout(context.grid, a.desc, a.ia, a.ja));
+                                           runtime::caller_layout(context.grid, sub_a.descriptor(), ia, ja));
     } catch (const Error&) {
       planned = nullptr;
     }

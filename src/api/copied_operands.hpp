@@ -123,6 +123,6 @@ int compute_on_copies(const Context& context, const MakeOperands& make_operands,
 /// fits (the call's HETSCAL_ERR_NO_PLAN).
 std::shared_ptr<const ContextLayout> planned_layout(const Context& context, core::Routine routine,
                                                     std::int64_t rows, std::int64_t cols,
-                                                    const layout::MatrixArgument& a);
+                                                    const mpi::CallerMatrix& caller);
 
 }  // namespace hetscal::api

@@ -90,7 +90,7 @@ LapackOutcome both_moved(const FactorSolve<T>& call) {
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
   if (nothing_to_solve(call)) return LapackOutcome::of_info(0);
-  const auto planned = planned_layout(*context, call.routine, call.n, call.n, call.arg_a);
+  const auto planned = planned_layout(*context, call.routine, call.n, call.n, caller_a);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   const auto operands = [&] {
     // The factor is only read: the take-over moves it in and never back.

@@ -124,9 +124,9 @@ int moved(const Call<T>& call) {
   gemm.k = call.k;
   gemm.alpha = call.alpha;
   gemm.beta = call.beta;
-  gemm.a = {call.a, call.arg_a.ia, call.arg_a.ja, call.arg_a.desc};
-  gemm.b = {call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc};
-  gemm.c = {call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc};
+  gemm.a = runtime::caller_operand(call.a, call.arg_a.ia, call.arg_a.ja, call.arg_a.desc);
+  gemm.b = runtime::caller_operand(call.b, call.arg_b.ia, call.arg_b.ja, call.arg_b.desc);
+  gemm.c = runtime::caller_operand(call.c, call.arg_c.ia, call.arg_c.ja, call.arg_c.desc);
   const runtime::TakeOverOutcome outcome =
       runtime::run_planned(context->grid, *plan, gemm, context->resources.workspace);
   return outcome.computed() ? 0 : HETSCAL_ERR_INTERNAL;

@@ -73,7 +73,8 @@ LapackOutcome moved(const Call<T>& call) {
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
   if (call.empty()) return LapackOutcome::of_info(0);
-  const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, call.arg);
+  const auto planned = planned_layout(*context, core::Routine::QR, call.m, call.n, caller);
+  const layout::Descriptor desc_a = caller.distribution->descriptor();  // caller moves below
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   std::vector<T> tau;
   const auto operands = [&] {
@@ -84,7 +85,7 @@ LapackOutcome moved(const Call<T>& call) {
                          tau = factor(copies[0], *planned, call, comm);
                          return 0;
                        });
-  runtime::write_scalapack_tau(*grid, call.arg.desc, call.arg.ja, call.m, call.n, tau.data(),
+  runtime::write_scalapack_tau(*grid, desc_a, call.arg.ja, call.m, call.n, tau.data(),
                                call.tau);
   return LapackOutcome::of_info(0);
 }

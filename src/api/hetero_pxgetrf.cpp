@@ -63,8 +63,8 @@ LapackOutcome in_place(const Call<T>& call) {
 /// PDGETRF's own refusals once sub(A) passed the common checks: a 9-entry descriptor (else
 /// DESCA's DTYPE field), sub(A) starting on a block boundary (else IA's or JA's code) and
 /// square blocks (else DESCA's NB field).
-int pdgetrf_alignment_info(const mpi::ContextInfo& grid, const layout::MatrixArgument& arg) {
-  const layout::Descriptor d = layout::Descriptor::parse(arg.desc);
+int pdgetrf_alignment_info(const mpi::ContextInfo& grid, const layout::MatrixArgument& arg,
+                           const layout::Descriptor& d) {
   if (d.type != layout::DescriptorType::BlockCyclic2D) return field_info(kDescA, field::kDtype);
   if (layout::block_remainder(d.row_axis(grid.nprow), arg.ia - 1) != d.mb) return -kIa;
   if (layout::block_remainder(d.col_axis(grid.npcol), arg.ja - 1) != d.nb) return -kJa;
@@ -79,7 +79,7 @@ LapackOutcome moved(const Call<T>& call) {
   mpi::CallerMatrix caller;
   const int described = describe_scalapack_operand(*grid, blacs_context, call.arg, caller);
   if (described > 0) return LapackOutcome::failed(described);
-  const int info = described != 0 ? described : pdgetrf_alignment_info(*grid, call.arg);
+  const int info = described != 0 ? described : pdgetrf_alignment_info(*grid, call.arg, caller.distribution->descriptor());
   if (info != 0) return LapackOutcome::of_info(info);  // the same on every process
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
@@ -88,7 +88,8 @@ LapackOutcome moved(const Call<T>& call) {
     return LapackOutcome::of_info(0);
   }
   if (call.m == 0 || call.n == 0) return LapackOutcome::of_info(0);
-  const auto planned = planned_layout(*context, core::Routine::LU, call.m, call.n, call.arg);
+  const auto planned = planned_layout(*context, core::Routine::LU, call.m, call.n, caller);
+  const layout::Descriptor desc_a = caller.distribution->descriptor();  // caller moves below
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   std::vector<std::int64_t> pivots;
   const auto operands = [&] {
@@ -98,7 +99,7 @@ LapackOutcome moved(const Call<T>& call) {
       *context, operands, [&](const std::vector<kernels::DistributedMatrix<T>>& copies, MPI_Comm comm) {
         return factor(copies[0], *planned, call, comm, pivots);
       });
-  runtime::write_scalapack_pivots(*grid, call.arg.desc, call.arg.ia, call.arg.ja, call.m, call.n,
+  runtime::write_scalapack_pivots(*grid, desc_a, call.arg.ia, call.arg.ja, call.m, call.n,
                                   pivots.data(), call.ipiv);
   return LapackOutcome::of_info(zero_pivot);
 }

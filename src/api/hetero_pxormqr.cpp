@@ -108,9 +108,9 @@ LapackOutcome both_moved(const TypedOrmqrCall<T>& call) {
   if (call.empty()) return LapackOutcome::of_info(0);
   std::vector<T> tau;  // agreed: a rank short of memory fails the call with the others
   mpi::run_agreed(grid->comm, "allocate", [&] { tau.resize(static_cast<std::size_t>(call.k)); });
-  runtime::read_scalapack_tau(*grid, call.desca, call.ja, call.k, call.tau, tau.data());
+  runtime::read_scalapack_tau(*grid, caller_a.distribution->descriptor(), call.ja, call.k, call.tau, tau.data());
   const auto planned =
-      planned_layout(*context, core::Routine::QR, call.order(), call.k, call.a_argument());
+      planned_layout(*context, core::Routine::QR, call.order(), call.k, caller_a);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   const auto operands = [&] {
     // The factors are only read: the take-over moves them in and never back.

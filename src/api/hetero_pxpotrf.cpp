@@ -49,7 +49,7 @@ LapackOutcome moved(const Uplo& uplo, int n, T* a, const layout::MatrixArgument&
   const Context* context = latest_context_of(blacs_context);
   if (!context) return LapackOutcome::failed(HETSCAL_ERR_CONTEXT);
   if (n == 0) return LapackOutcome::of_info(0);
-  const auto planned = planned_layout(*context, core::Routine::Cholesky, n, n, arg);
+  const auto planned = planned_layout(*context, core::Routine::Cholesky, n, n, caller);
   if (!planned) return LapackOutcome::failed(HETSCAL_ERR_NO_PLAN);
   const auto operands = [&] {
     return std::vector<CopiedOperand<T>>{{a, caller_view(std::move(caller)), planned.get(), n, n, triangle_of(*uplo)}};

@@ -130,7 +130,7 @@ CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_contex
   std::string why;
   run_agreed(context.comm, "argument check", [&] {
     try {
-      matrix = caller_matrix(context, a.desc, a.ia - 1, a.ja - 1, a.m, a.n);
+      matrix = caller_matrix(context, layout::Descriptor::parse(a.desc), a.ia - 1, a.ja - 1, a.m, a.n);
     } catch (const InvalidArgument& e) {
       refused = true;
       why = e.what();
@@ -140,12 +140,12 @@ CallerMatrix describe_caller_matrix(const ContextInfo& context, int blacs_contex
   return matrix;
 }
 
-CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,
+CallerMatrix caller_matrix(const ContextInfo& context, const layout::Descriptor& desc, std::int64_t ia,
                            std::int64_t ja, std::int64_t rows, std::int64_t cols) {
   layout::ProcessGrid grid(context.nprow, context.npcol, context.rank_table, context.num_ranks());
   CallerMatrix matrix;
   matrix.distribution = std::make_unique<layout::BlockCyclicDistribution>(
-      layout::Descriptor::parse(desc), layout::SubmatrixExtent{ia, ja, rows, cols},
+      desc, layout::SubmatrixExtent{ia, ja, rows, cols},
       std::move(grid));
   matrix.storage = std::make_unique<layout::CartesianLocalLayout>(
       layout::caller_local_layout(*matrix.distribution, context.my_rank));

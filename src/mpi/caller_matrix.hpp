@@ -49,7 +49,7 @@ layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm co
 /// rank's view of the caller's array, for an argument already checked. Local: the one
 /// builder of a caller's view (shim, runtime and native API all use it).
 /// @param ia,ja 0-based offsets of sub(A) in the global matrix.
-CallerMatrix caller_matrix(const ContextInfo& context, const int* desc, std::int64_t ia,
+CallerMatrix caller_matrix(const ContextInfo& context, const layout::Descriptor& desc, std::int64_t ia,
                            std::int64_t ja, std::int64_t rows, std::int64_t cols);
 
 /// The argument checks of describe_caller_matrix without the description: this rank's

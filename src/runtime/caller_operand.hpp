@@ -5,19 +5,28 @@
 #include <cstdint>
 #include <memory>
 
+#include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"
 #include "mpi/caller_matrix.hpp"
 #include "runtime/take_over.hpp"
 
 namespace hetscal::runtime {
 
-/// A caller's matrix argument: local array, 1-based IA/JA, descriptor (9 or 11 entries).
+/// A caller's matrix argument: local array, 1-based IA/JA, and its descriptor, parsed once
+/// where the call enters (after ScaLAPACK's checks) and read from here by planning, the
+/// moves and the IPIV/TAU writers.
 template <typename T>
 struct CallerOperand {
   T* data = nullptr;
   int ia = 1, ja = 1;
-  const int* desc = nullptr;
+  layout::Descriptor desc;
 };
+
+/// A checked argument as CallerOperand: @param desc 9 or 11 entries, @pre passed its checks.
+template <typename T>
+CallerOperand<T> caller_operand(T* data, int ia, int ja, const int* desc) {
+  return {data, ia, ja, layout::Descriptor::parse(desc)};
+}
 
 /// sub(X) = X(IA.., JA..) of rows×cols as a distribution over context.comm with this rank's
 /// storage, ready for the take-over sequence. @pre the argument passed its checks.

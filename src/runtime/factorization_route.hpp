@@ -147,7 +147,7 @@ class FactorizationRoute {
 template <typename Layout, typename T, template <typename> class Call>
 FactorizationOutcome route_factorization(core::Routine routine, const Call<T>& call, std::int64_t m,
                                          std::int64_t n) {
-  ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
+  ContextState& state = context_state(call.a.desc.context);
   const TakeOverOutcome outcome =
       route(state, [&] { return FactorizationRoute<T, Call<T>, Layout>(routine, state, call, m, n); });
   return {outcome.status, outcome.computed() ? outcome.info : 0};

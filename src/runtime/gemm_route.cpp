@@ -18,8 +18,7 @@
 namespace hetscal::runtime {
 namespace {
 
-bool replicated(const int* desc) {
-  const layout::Descriptor d = layout::Descriptor::parse(desc);
+bool replicated(const layout::Descriptor& d) {
   return d.rsrc == layout::kReplicated || d.csrc == layout::kReplicated;
 }
 
@@ -36,8 +35,7 @@ std::string unsupported(const GemmCall<T>& call) {
 // The block of the K dimension in the caller's op(A).
 template <typename T>
 std::int64_t caller_k_block(const GemmCall<T>& call) {
-  const layout::Descriptor a = layout::Descriptor::parse(call.a.desc);
-  return call.op_a == kernels::Op::NoTrans ? a.nb : a.mb;
+  return call.op_a == kernels::Op::NoTrans ? call.a.desc.nb : call.a.desc.mb;
 }
 
 template <typename T>
@@ -150,7 +148,7 @@ class GemmRoute {
 
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
-  ContextState& state = context_state(call.c.desc[layout::field11::kCtxt - 1]);
+  ContextState& state = context_state(call.c.desc.context);
   return route(state, [&] { return GemmRoute<T>(*state.context, call); }).status;
 }
 

@@ -8,7 +8,7 @@ namespace hetscal::runtime {
 
 template <typename T>
 FactorizationOutcome getrf_route(const GetrfCall<T>& call) {
-  ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
+  ContextState& state = context_state(call.a.desc.context);
   const TakeOverOutcome outcome = route(state, [&] {
     // The whole of sub(A) in and back: the surplus's volume moves twice.
     return InPlaceFactorizationRoute<T, GetrfCall<T>, LuLayout, InPlaceGetrf<T>>(core::Routine::LU, state, call,

@@ -85,13 +85,12 @@ void report_quietly(const Report& report) noexcept {
   }
 }
 
-/// Bytes of this rank's local arrays of the operands `descs` (LLD × LOCc(N) each, ScaLAPACK
-/// descriptors already checked): what the caller's own operands occupy here.
+/// Bytes of this rank's local arrays of the operands `descs` (LLD × LOCc(N) each): what the
+/// caller's own operands occupy here.
 template <typename T>
-double operand_bytes(const mpi::ContextInfo& context, std::initializer_list<const int*> descs) {
+double operand_bytes(const mpi::ContextInfo& context, std::initializer_list<layout::Descriptor> descs) {
   double bytes = 0.0;
-  for (const int* desc : descs) {
-    const layout::Descriptor d = layout::Descriptor::parse(desc);
+  for (const layout::Descriptor& d : descs) {
     bytes += static_cast<double>(d.lld) *
              static_cast<double>(layout::local_extent(d.col_axis(context.npcol), context.mycol)) * sizeof(T);
   }

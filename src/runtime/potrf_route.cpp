@@ -8,7 +8,7 @@ namespace hetscal::runtime {
 
 template <typename T>
 PotrfOutcome potrf_route(const PotrfCall<T>& call) {
-  ContextState& state = context_state(call.a.desc[layout::field9::kCtxt - 1]);
+  ContextState& state = context_state(call.a.desc.context);
   const TakeOverOutcome outcome = route(state, [&] {
     // One triangle in and the same triangle back: the surplus's volume moves once.
     return InPlaceFactorizationRoute<T, PotrfCall<T>, CholeskyLayout, InPlacePotrf<T>>(

@@ -5,8 +5,7 @@
 
 namespace hetscal::runtime {
 
-core::CallerLayout caller_layout(const mpi::ContextInfo& context, const int* desc, int ia, int ja) {
-  const layout::Descriptor d = layout::Descriptor::parse(desc);
+core::CallerLayout caller_layout(const mpi::ContextInfo& context, const layout::Descriptor& d, int ia, int ja) {
   // The process row/column holding sub(X)'s first row/column (first block IMB/INB apart).
   const auto first_process = [](std::int64_t offset, std::int64_t first, std::int64_t block,
                                 int source, int count) {

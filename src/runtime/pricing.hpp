@@ -9,6 +9,7 @@
 
 #include "core/time_models/platform.hpp"
 #include "core/time_models/time_model.hpp"
+#include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"
 #include "runtime/decision.hpp"
 
@@ -17,8 +18,8 @@ namespace hetscal::runtime {
 /// The caller's sub(X) = X(IA.., JA..) layout as the model sees it: the BLACS grid with its
 /// processes (ranks of context.comm) rotated so that sub(X) starts at grid position (0, 0),
 /// the row and column blocks, and where sub(X) starts inside its first block.
-/// @param desc a checked ScaLAPACK descriptor (9 or 11 entries); ia, ja 1-based.
-core::CallerLayout caller_layout(const mpi::ContextInfo& context, const int* desc, int ia, int ja);
+/// @param d X's descriptor, parsed after its checks; ia, ja 1-based.
+core::CallerLayout caller_layout(const mpi::ContextInfo& context, const layout::Descriptor& d, int ia, int ja);
 
 /// Everything of a caller's layout a Cholesky plan depends on (the in-place candidate and
 /// the moves are priced on it): grid, processes, block sizes, offsets; for plan keys.

@@ -37,10 +37,9 @@ void check_lu_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t n)
   }
 }
 
-void write_scalapack_pivots(const mpi::ContextInfo& grid, const int* desca, int ia, int ja,
+void write_scalapack_pivots(const mpi::ContextInfo& grid, const layout::Descriptor& a, int ia, int ja,
                             std::int64_t m, std::int64_t n, const std::int64_t* pivots,
                             int* ipiv) {
-  const layout::Descriptor a = layout::Descriptor::parse(desca);
   check_layout(a, ia, ja, m, n);
   check_lu_pivots(pivots, m, n);
   const std::int64_t steps = std::min(m, n);

@@ -13,6 +13,7 @@
 /// function replays those writes and touches no other entry.
 #include <cstdint>
 
+#include "layout/descriptor.hpp"
 #include "mpi/blacs_context.hpp"
 
 namespace hetscal::runtime {
@@ -24,7 +25,7 @@ void check_lu_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t n)
 /// Writes this process's IPIV as PDGETRF leaves it after factoring sub(A) =
 /// A(IA:IA+M-1, JA:JA+N-1). Local: no communication.
 /// @param grid the calling process's view of DESCA's context (its myrow and nprow are read).
-/// @param desca A's 9-entry descriptor, MB_A = NB_A (PDGETRF's precondition).
+/// @param a A's descriptor, MB_A = NB_A (PDGETRF's precondition).
 /// @param ia,ja 1-based, on block boundaries (PDGETRF refuses others with INFO -4 / -5).
 /// @param m,n sub(A)'s size; nothing is written when either is 0.
 /// @param pivots min(M, N) entries as kernels::lu writes them: row i of sub(A) (0-based) was
@@ -34,7 +35,7 @@ void check_lu_pivots(const std::int64_t* pivots, std::int64_t m, std::int64_t n)
 /// @throws InvalidArgument when the descriptor is not a 9-entry one with MB_A = NB_A, IA or
 ///         JA is not on a block boundary, sub(A) does not fit in A, or a pivot is out of
 ///         [i, M) — before anything is written.
-void write_scalapack_pivots(const mpi::ContextInfo& grid, const int* desca, int ia, int ja,
+void write_scalapack_pivots(const mpi::ContextInfo& grid, const layout::Descriptor& a, int ia, int ja,
                             std::int64_t m, std::int64_t n, const std::int64_t* pivots,
                             int* ipiv);
 

@@ -15,15 +15,14 @@ namespace hetscal::runtime {
 // read_scalapack_tau for every scalar type (declared in the header, defined below; the
 // instantiations of write_scalapack_tau close the file).
 #define HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU(T)                                              \
-  template void read_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
+  template void read_scalapack_tau<T>(const mpi::ContextInfo&, const layout::Descriptor&, int, std::int64_t, \
                                       const T*, T*);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU)
 #undef HETSCAL_INSTANTIATE_READ_SCALAPACK_TAU
 
 template <typename T>
-void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t m,
+void write_scalapack_tau(const mpi::ContextInfo& grid, const layout::Descriptor& a, int ja, std::int64_t m,
                          std::int64_t n, const T* tau, T* local_tau) {
-  const layout::Descriptor a = layout::Descriptor::parse(desca);
   if (m < 0 || n < 0 || ja < 1 || ja - 1 + n > a.n) {
     throw InvalidArgument("hetscal: ScaLAPACK TAU: sub(A) columns " + std::to_string(ja) + ".." +
                           std::to_string(ja - 1 + n) + " do not fit in A's " +
@@ -41,9 +40,9 @@ void write_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja,
 }
 
 template <typename T>
-void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, std::int64_t k,
+void read_scalapack_tau(const mpi::ContextInfo& grid, const layout::Descriptor& a, int ja, std::int64_t k,
                         const T* local_tau, T* tau) {
-  const layout::CyclicAxis cols = layout::Descriptor::parse(desca).col_axis(grid.npcol);
+  const layout::CyclicAxis cols = a.col_axis(grid.npcol);
   // One holder per column contributes, the others add zeros.
   for (std::int64_t j = 0; j < k; ++j) {
     const std::int64_t column = ja - 1 + j;
@@ -56,7 +55,7 @@ void read_scalapack_tau(const mpi::ContextInfo& grid, const int* desca, int ja, 
 }
 
 #define HETSCAL_INSTANTIATE_SCALAPACK_TAU(T)                                                   \
-  template void write_scalapack_tau<T>(const mpi::ContextInfo&, const int*, int, std::int64_t, \
+  template void write_scalapack_tau<T>(const mpi::ContextInfo&, const layout::Descriptor&, int, std::int64_t, \
                                        std::int64_t, const T*, T*);
 HETSCAL_FOR_EACH_SCALAR(HETSCAL_INSTANTIATE_SCALAPACK_TAU)
 #undef HETSCAL_INSTANTIATE_SCALAPACK_TAU

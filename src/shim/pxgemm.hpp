@@ -49,9 +49,9 @@ runtime::GemmCall<T> gemm_call(const char* transa, const char* transb, int m, in
   call.k = k;
   call.alpha = alpha;
   call.beta = beta;
-  call.a = {a, ia, ja, desca};
-  call.b = {b, ib, jb, descb};
-  call.c = {c, ic, jc, descc};
+  call.a = runtime::caller_operand(a, ia, ja, desca);
+  call.b = runtime::caller_operand(b, ib, jb, descb);
+  call.c = runtime::caller_operand(c, ic, jc, descc);
   return call;
 }
 

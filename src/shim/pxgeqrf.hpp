@@ -84,7 +84,7 @@ void pxgeqrf(const char* scalapack_symbol, const char* routine, const int* m, co
     runtime::GeqrfCall<T> call;
     call.m = *m;
     call.n = *n;
-    call.a = {a, *ia, *ja, desca};
+    call.a = runtime::caller_operand(a, *ia, *ja, desca);
     call.tau = tau;
     const runtime::FactorizationOutcome outcome = runtime::geqrf_route(call);
     if (outcome.status == Status::Computed) {

@@ -62,7 +62,7 @@ void pxgetrf(const char* scalapack_symbol, const char* routine, const int* m, co
     runtime::GetrfCall<T> call;
     call.m = *m;
     call.n = *n;
-    call.a = {a, *ia, *ja, desca};
+    call.a = runtime::caller_operand(a, *ia, *ja, desca);
     call.ipiv = ipiv;
     const runtime::FactorizationOutcome outcome = runtime::getrf_route(call);
     if (outcome.status == Status::Computed) *info = outcome.info;

@@ -45,7 +45,7 @@ runtime::PotrfCall<T> potrf_call(const char* uplo, int n, T* a, int ia, int ja, 
   runtime::PotrfCall<T> call;
   call.uplo = *runtime::parse_uplo(uplo);
   call.n = n;
-  call.a = {a, ia, ja, desca};
+  call.a = runtime::caller_operand(a, ia, ja, desca);
   return call;
 }
 

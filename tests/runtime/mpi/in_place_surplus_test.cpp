@@ -49,9 +49,9 @@ void expect_surplus(const BlacsGrid& grid, int m, int n, int k, int nb, int rsrc
   call.n = n;
   call.k = k;
   call.beta = 1.0;
-  call.a.desc = desc_a;
-  call.b.desc = desc_b;
-  call.c.desc = desc_c;  // no arrays: pricing reads only the layouts
+  call.a.desc = layout::Descriptor::parse(desc_a);
+  call.b.desc = layout::Descriptor::parse(desc_b);
+  call.c.desc = layout::Descriptor::parse(desc_c);  // no arrays: pricing reads only the layouts
   std::vector<double> speeds(static_cast<std::size_t>(context.num_ranks()));
   std::iota(speeds.begin(), speeds.end(), 1.0);
   const InPlaceGemm<double> in_place(context, call, speeds);
@@ -96,9 +96,9 @@ TEST(InPlaceSurplus, EqualSpeedsOnOneRankMoveNothing) {
   call.m = m;
   call.n = n;
   call.k = 30;
-  call.a.desc = desc_a;
-  call.b.desc = desc_b;
-  call.c.desc = desc_c;
+  call.a.desc = layout::Descriptor::parse(desc_a);
+  call.b.desc = layout::Descriptor::parse(desc_b);
+  call.c.desc = layout::Descriptor::parse(desc_c);
   const InPlaceGemm<double> in_place(context, call, {1.0});
   const SurplusElements s = in_place.surplus();
   EXPECT_EQ(s.kept, s.held);

@@ -112,7 +112,7 @@ void expect_scalapack_ipiv(const BlacsGrid& grid, const PivotCase& base, unsigne
 
   const std::vector<std::int64_t> pivots = lapack_pivots(global, c);
   std::vector<int> ours(ipiv_size, kUnwritten);
-  write_scalapack_pivots(info, desc, c.ia, c.ja, c.m, c.n, pivots.data(), ours.data());
+  write_scalapack_pivots(info, layout::Descriptor::parse(desc), c.ia, c.ja, c.m, c.n, pivots.data(), ours.data());
   EXPECT_EQ(ours, scalapack_ipiv) << c.text() << ", grid " << info.nprow << "x" << info.npcol
                                   << ", process (" << info.myrow << "," << info.mycol << ")";
 }
@@ -145,8 +145,8 @@ TEST(ScalapackPivots, EmptySubmatrixWritesNothing) {
   const mpi::ContextInfo& info = mpi::context_info(grid.context());
   const int desc[9] = {1, grid.context(), 8, 8, 2, 2, 0, 0, 8};
   std::vector<int> ipiv(10, kUnwritten);
-  write_scalapack_pivots(info, desc, 3, 3, 0, 4, nullptr, ipiv.data());
-  write_scalapack_pivots(info, desc, 3, 3, 4, 0, nullptr, ipiv.data());
+  write_scalapack_pivots(info, layout::Descriptor::parse(desc), 3, 3, 0, 4, nullptr, ipiv.data());
+  write_scalapack_pivots(info, layout::Descriptor::parse(desc), 3, 3, 4, 0, nullptr, ipiv.data());
   EXPECT_EQ(ipiv, std::vector<int>(10, kUnwritten));
 }
 
@@ -159,17 +159,17 @@ TEST(ScalapackPivots, RefusesWhatPdgetrfRefusesBeforeWriting) {
   const std::vector<std::int64_t> backwards = {1, 0, 3, 3};  // row 1 with row 0: not >= 1
   const std::vector<std::int64_t> beyond = {1, 1, 3, 4};     // row 4 of a 4-row sub(A)
   std::vector<int> ipiv(10, kUnwritten);
-  EXPECT_THROW(write_scalapack_pivots(info, desc, 2, 1, 4, 4, pivots.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(desc), 2, 1, 4, 4, pivots.data(), ipiv.data()),
                InvalidArgument);  // IA off a block boundary
-  EXPECT_THROW(write_scalapack_pivots(info, desc, 1, 4, 4, 4, pivots.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(desc), 1, 4, 4, 4, pivots.data(), ipiv.data()),
                InvalidArgument);  // JA off a block boundary
-  EXPECT_THROW(write_scalapack_pivots(info, rectangular_blocks, 1, 1, 4, 4, pivots.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(rectangular_blocks), 1, 1, 4, 4, pivots.data(), ipiv.data()),
                InvalidArgument);
-  EXPECT_THROW(write_scalapack_pivots(info, desc, 7, 1, 4, 4, pivots.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(desc), 7, 1, 4, 4, pivots.data(), ipiv.data()),
                InvalidArgument);  // rows 7..10 of an 8-row A
-  EXPECT_THROW(write_scalapack_pivots(info, desc, 1, 1, 4, 4, backwards.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(desc), 1, 1, 4, 4, backwards.data(), ipiv.data()),
                InvalidArgument);
-  EXPECT_THROW(write_scalapack_pivots(info, desc, 1, 1, 4, 4, beyond.data(), ipiv.data()),
+  EXPECT_THROW(write_scalapack_pivots(info, layout::Descriptor::parse(desc), 1, 1, 4, 4, beyond.data(), ipiv.data()),
                InvalidArgument);
   EXPECT_EQ(ipiv, std::vector<int>(10, kUnwritten));
 }

@@ -101,7 +101,7 @@ void expect_scalapack_tau(const BlacsGrid& grid, const TauCase& base, unsigned s
 
   const std::vector<double> tau = lapack_tau(c, seed);
   std::vector<double> ours(tau_size, kUnwritten);
-  write_scalapack_tau(g, desc, c.ja, c.m, c.n, tau.data(), ours.data());
+  write_scalapack_tau(g, layout::Descriptor::parse(desc), c.ja, c.m, c.n, tau.data(), ours.data());
   const std::string where = c.text() + ", grid " + std::to_string(g.nprow) + "x" +
                             std::to_string(g.npcol) + ", process (" + std::to_string(g.myrow) +
                             "," + std::to_string(g.mycol) + ")";
@@ -139,8 +139,8 @@ TEST(ScalapackTau, EmptySubmatrixWritesNothing) {
   const mpi::ContextInfo& g = mpi::context_info(grid.context());
   const int desc[9] = {1, grid.context(), 8, 8, 2, 2, 0, 0, 8};
   std::vector<double> tau(10, kUnwritten);
-  write_scalapack_tau<double>(g, desc, 3, 0, 4, nullptr, tau.data());
-  write_scalapack_tau<double>(g, desc, 3, 4, 0, nullptr, tau.data());
+  write_scalapack_tau<double>(g, layout::Descriptor::parse(desc), 3, 0, 4, nullptr, tau.data());
+  write_scalapack_tau<double>(g, layout::Descriptor::parse(desc), 3, 4, 0, nullptr, tau.data());
   EXPECT_EQ(tau, std::vector<double>(10, kUnwritten));
 }
 
@@ -150,8 +150,8 @@ TEST(ScalapackTau, RefusesColumnsBeyondABeforeWriting) {
   const int desc[9] = {1, grid.context(), 8, 8, 2, 2, 0, 0, 8};
   const std::vector<double> tau = {0.5, 0.25, 0.125};
   std::vector<double> local(10, kUnwritten);
-  EXPECT_THROW(write_scalapack_tau(g, desc, 7, 3, 3, tau.data(), local.data()), InvalidArgument);
-  EXPECT_THROW(write_scalapack_tau(g, desc, 0, 3, 3, tau.data(), local.data()), InvalidArgument);
+  EXPECT_THROW(write_scalapack_tau(g, layout::Descriptor::parse(desc), 7, 3, 3, tau.data(), local.data()), InvalidArgument);
+  EXPECT_THROW(write_scalapack_tau(g, layout::Descriptor::parse(desc), 0, 3, 3, tau.data(), local.data()), InvalidArgument);
   EXPECT_EQ(local, std::vector<double>(10, kUnwritten));
 }
 
