@@ -13,16 +13,16 @@ namespace hetscal::runtime {
 template <typename T>
 InPlaceGetrf<T>::InPlaceGetrf(const mpi::ContextInfo& context, const GetrfCall<T>& call,
                               const std::vector<double>& speeds)
-    : context_(context),
-      call_(call),
-      a_(context, call.a, call.m, call.n, speeds, layout::StoredTiles::All),
+    : InPlaceFactorization<T, GetrfCall<T>>(context, call, call.m, call.n, speeds, layout::StoredTiles::All),
       options_{kernels::LuPanelRank::Fastest, speeds} {}
 
 template <typename T>
 double InPlaceGetrf<T>::new_bytes(const Workspace& workspace) const {
-  const std::int64_t kernel = kernels::lu_workspace_bound(call_.m, call_.n, a_.largest_tile(), context_.num_ranks());
-  const std::int64_t pivots = std::min(call_.m, call_.n);
-  return a_.overflow_growth(workspace) + static_cast<double>(kernel) * sizeof(T) +
+  const GetrfCall<T>& call = this->call_;
+  const std::int64_t kernel =
+      kernels::lu_workspace_bound(call.m, call.n, this->a_.largest_tile(), this->context_.num_ranks());
+  const std::int64_t pivots = std::min(call.m, call.n);
+  return this->a_.overflow_growth(workspace) + static_cast<double>(kernel) * sizeof(T) +
          static_cast<double>(pivots) * sizeof(std::int64_t);
 }
 
@@ -57,7 +57,7 @@ struct InPlaceGetrf<T>::Steps {
 template <typename T>
 TakeOverOutcome InPlaceGetrf<T>::run(Workspace& workspace) const {
   Steps steps(*this, workspace);
-  return run_in_place(context_.comm, steps);
+  return run_in_place(this->context_.comm, steps);
 }
 
 #define HETSCAL_INSTANTIATE_IN_PLACE_GETRF(T) template class InPlaceGetrf<T>;

@@ -20,12 +20,13 @@ layout::StoredTiles triangle_of(kernels::Uplo uplo) {
 template <typename T>
 InPlacePotrf<T>::InPlacePotrf(const mpi::ContextInfo& context, const PotrfCall<T>& call,
                               const std::vector<double>& speeds)
-    : context_(context), call_(call), a_(context, call.a, call.n, call.n, speeds, triangle_of(call.uplo)) {}
+    : InPlaceFactorization<T, PotrfCall<T>>(context, call, call.n, call.n, speeds, triangle_of(call.uplo)) {}
 
 template <typename T>
 double InPlacePotrf<T>::new_bytes(const Workspace& workspace) const {
-  const double kernel = static_cast<double>(kernels::cholesky_workspace_bound(call_.n, a_.largest_tile())) * sizeof(T);
-  return a_.overflow_growth(workspace) + kernel;
+  const double kernel =
+      static_cast<double>(kernels::cholesky_workspace_bound(this->call_.n, this->a_.largest_tile())) * sizeof(T);
+  return this->a_.overflow_growth(workspace) + kernel;
 }
 
 // The route's steps in the in-place sequence (in_place_sequence.hpp), and what they allocate.
@@ -48,7 +49,7 @@ struct InPlacePotrf<T>::Steps {
 template <typename T>
 TakeOverOutcome InPlacePotrf<T>::run(Workspace& workspace) const {
   Steps steps(*this, workspace);
-  return run_in_place(context_.comm, steps);
+  return run_in_place(this->context_.comm, steps);
 }
 
 #define HETSCAL_INSTANTIATE_IN_PLACE_POTRF(T) template class InPlacePotrf<T>;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "mpi/blacs_context.hpp"
-#include "runtime/in_place_operand.hpp"
+#include "runtime/in_place_factorization.hpp"
 #include "runtime/planned_potrf.hpp"
 #include "runtime/take_over.hpp"
 #include "runtime/workspace.hpp"
@@ -29,22 +29,14 @@
 namespace hetscal::runtime {
 
 template <typename T>
-class InPlacePotrf {
+class InPlacePotrf : public InPlaceFactorization<T, PotrfCall<T>> {
  public:
-  /// Local (no communication): the caller's view, the in-place layout, this rank's storage.
-  /// @param speeds the context's agreed relative speeds, one per rank of context.comm.
-  /// @pre the call passed PxPOTRF's checks, N >= 1.
+  /// Local: as InPlaceFactorization's. @pre the call passed PxPOTRF's checks, N >= 1.
   InPlacePotrf(const mpi::ContextInfo& context, const PotrfCall<T>& call, const std::vector<double>& speeds);
 
-  /// "" or why the in-place route cannot compute the call (the same on every rank).
-  const std::string& problem() const { return a_.problem(); }
   /// Bytes of new memory the route takes on this rank: what the workspace's overflow must
   /// grow by, and the kernel's workspace (kernels::cholesky_workspace_bound).
   double new_bytes(const Workspace& workspace) const;
-  /// sub(A)'s elements per rank, for pricing the surplus's moves. Global. @pre problem() is empty.
-  SurplusElements surplus() const { return a_.surplus(context_.num_ranks()); }
-  /// The in-place layout as the time model's candidate. Global. @pre problem() is empty.
-  core::Candidate candidate() const { return a_.candidate(); }
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
   /// @return Computed (with INFO); Forward (nothing written: call ScaLAPACK) when a stage
@@ -53,10 +45,6 @@ class InPlacePotrf {
 
  private:
   struct Steps;
-
-  const mpi::ContextInfo& context_;
-  const PotrfCall<T>& call_;
-  InPlaceOperand<T> a_;
 };
 
 }  // namespace hetscal::runtime
