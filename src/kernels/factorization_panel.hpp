@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels/contiguous_messages.hpp"
@@ -49,9 +50,29 @@ class GatheredPanel {
  public:
   using Shared = typename Factor::Shared;
 
-  /// Sizes every buffer for the largest step it serves: the whole workspace, allocated
-  /// without communicating.
-  void allocate(const FactorizationTiles& tiles);
+  /// The elements of T each buffer holds on this rank, for the largest step it serves.
+  struct Sizes {
+    std::array<std::int64_t, 2> stacked{0, 0};  ///< each slot's received tile rows
+    std::array<std::int64_t, 2> shared{0, 0};   ///< each slot's broadcast, in Shared
+    std::int64_t panel = 0;     ///< the panel rank's gathered panel
+    std::int64_t own = 0;       ///< this rank's panel tiles sent to the panel rank
+    std::int64_t gathered = 0;  ///< the staging of the other ranks' panel tiles
+    std::int64_t factored = 0;  ///< the staging of the factored rows sent on
+    /// Bytes of the buffers of scalars (Factor's own workspace apart).
+    std::int64_t bytes() const {
+      return static_cast<std::int64_t>(sizeof(T)) *
+                 (stacked[0] + stacked[1] + panel + own + gathered + factored) +
+             static_cast<std::int64_t>(sizeof(Shared)) * (shared[0] + shared[1]);
+    }
+  };
+  /// What allocate() sizes for `a` on this rank: only the buffers a step uses (no panel, no
+  /// gather and no stack of its own rows where the panel rank factorises in A; no staging of
+  /// its own tiles on the panel rank). Local, allocates nothing of A's size.
+  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+
+  /// Sizes every buffer for the largest step it serves (sizes()): the whole workspace,
+  /// allocated without communicating.
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Starts step k: the panel's tiles travel to the panel rank, which factorises the panel
   /// and sends the factored tile rows on; every rank posts its receives and joins the
@@ -124,8 +145,20 @@ class GatheredPanel {
   /// The panel's tiles (i >= k, k) where this rank owns every one of them and they follow one
   /// another in one buffer of A with one leading dimension (a 1xQ grid's column; a column an
   /// in-place storage received whole): the first one's first element and `ld`; else nullptr.
-  T* whole_panel_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
-                      std::int64_t* ld) const;
+  static T* whole_panel_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+                             std::int64_t* ld) {
+    const std::optional<layout::TileLocation> first = whole_panel_location(tiles, a, k);
+    if (!first) return nullptr;
+    *ld = first->ld;
+    return a.at(*first);
+  }
+  /// The same test; the location of the panel's first tile (read of a.storage only).
+  static std::optional<layout::TileLocation> whole_panel_location(const FactorizationTiles& tiles,
+                                                                  const DistributedMatrix<T>& a, std::int64_t k);
+  /// Whether step k's panel rank (this rank) factorises the panel where A holds it.
+  static bool factorises_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k) {
+    return Factor::kFactorsInA && whole_panel_location(tiles, a, k).has_value();
+  }
   /// Copies this rank's tiles (i, k), i >= k, between A and a column-major block where tile
   /// row i starts at row row_of(i), in the direction `copy`.
   template <typename RowOf>
@@ -166,34 +199,44 @@ std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& 
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles) {
-  std::int64_t panel = 0, own = 0, factored = 0;
-  std::array<std::int64_t, 2> stacked{0, 0}, shared{0, 0};
+typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const FactorizationTiles& tiles,
+                                                                          const DistributedMatrix<T>& a) {
+  Sizes sizes;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
-    const std::int64_t kb = tiles.width(k);
-    std::int64_t& shared_size = shared[static_cast<std::size_t>(k % 2)];
-    shared_size = std::max(shared_size, Factor::shared_size(tiles, k));
-    if (tiles.panel_rank(k) == tiles.my_rank()) {
-      panel = std::max(panel, tiles.panel_rows(k) * kb);
-      std::int64_t sent = 0;
-      for (int rank = 0; rank < tiles.num_ranks(); ++rank)
-        if (rank != tiles.my_rank()) sent += plan_rows(tiles, k, rank, nullptr) * kb;
-      factored = std::max(factored, sent);
+    const std::size_t slot = static_cast<std::size_t>(k % 2);
+    const std::int64_t kb = tiles.width(k), own = own_panel_rows(tiles, k) * kb;
+    sizes.shared[slot] = std::max(sizes.shared[slot], Factor::shared_size(tiles, k));
+    if (tiles.panel_rank(k) != tiles.my_rank()) {
+      sizes.own = std::max(sizes.own, own);
+      sizes.stacked[slot] = std::max(sizes.stacked[slot], plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
+      continue;
     }
-    own = std::max(own, own_panel_rows(tiles, k) * kb);
-    std::int64_t& slot_size = stacked[static_cast<std::size_t>(k % 2)];
-    slot_size = std::max(slot_size, plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
+    std::int64_t sent = 0;
+    for (int rank = 0; rank < tiles.num_ranks(); ++rank)
+      if (rank != tiles.my_rank()) sent += plan_rows(tiles, k, rank, nullptr) * kb;
+    sizes.factored = std::max(sizes.factored, sent);
+    if (factorises_in_a(tiles, a, k)) continue;  // its rows are read where A holds them
+    const std::int64_t panel = tiles.panel_rows(k) * kb;
+    sizes.panel = std::max(sizes.panel, panel);
+    sizes.gathered = std::max(sizes.gathered, panel - own);  // the other ranks' rows
+    sizes.stacked[slot] = std::max(sizes.stacked[slot], plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
   }
+  return sizes;
+}
+
+template <typename T, typename Factor>
+void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
+  const Sizes sized = sizes(tiles, a);
   for (std::size_t s = 0; s < 2; ++s) {
-    slots_[s].l.resize(static_cast<std::size_t>(stacked[s]));
+    slots_[s].l.resize(static_cast<std::size_t>(sized.stacked[s]));
     slots_[s].l_start.assign(static_cast<std::size_t>(tiles.rows().count()), -1);
-    slots_[s].shared.resize(static_cast<std::size_t>(shared[s]));
+    slots_[s].shared.resize(static_cast<std::size_t>(sized.shared[s]));
   }
-  panel_.resize(static_cast<std::size_t>(panel));
+  panel_.resize(static_cast<std::size_t>(sized.panel));
   factor_.allocate(tiles);
-  own_tiles_.resize(static_cast<std::size_t>(own));
-  gathered_.reserve(panel);  // the other ranks' rows of a panel: fewer than all of it
-  factored_.reserve(factored);
+  own_tiles_.resize(static_cast<std::size_t>(sized.own));
+  gathered_.reserve(sized.gathered);
+  factored_.reserve(sized.factored);
   // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
   // nothing grows once the steps run.
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
@@ -310,20 +353,19 @@ void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
 }
 
 template <typename T, typename Factor>
-T* GatheredPanel<T, Factor>::whole_panel_in_a(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
-                                              std::int64_t k, std::int64_t* ld) const {
+std::optional<layout::TileLocation> GatheredPanel<T, Factor>::whole_panel_location(
+    const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k) {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
   const auto from = std::lower_bound(mine.begin(), mine.end(), k);
-  if (mine.end() - from != tiles.rows().count() - k) return nullptr;  // another rank holds a tile
+  if (mine.end() - from != tiles.rows().count() - k) return std::nullopt;  // another rank holds a tile
   const layout::TileLocation first = a.storage->tile_location({k, k});
   for (std::int64_t i = k + 1; i < tiles.rows().count(); ++i) {
     const layout::TileLocation where = a.storage->tile_location({i, k});
     if (where.base != first.base || where.ld != first.ld ||
         where.offset != first.offset + tiles.rows().offset(i) - tiles.rows().offset(k))
-      return nullptr;
+      return std::nullopt;
   }
-  *ld = first.ld;
-  return a.at(first);
+  return first;
 }
 
 template <typename T, typename Factor>

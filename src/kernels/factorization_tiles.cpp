@@ -47,6 +47,15 @@ std::int64_t FactorizationTiles::pivot_count(std::int64_t k) const {
   return std::min(panel_rows(k), width(k));
 }
 
+std::int64_t FactorizationTiles::table_bytes() const {
+  std::size_t bytes = sizeof(int) * (panel_rank_.capacity() + column_holders_.capacity()) +
+                      sizeof(std::int64_t) * (row_reach_.capacity() + column_reach_.capacity()) +
+                      sizeof(std::size_t) * holders_start_.capacity();
+  for (const auto* lines : {&my_rows_in_column_, &my_cols_in_row_})
+    for (const std::vector<std::int64_t>& line : *lines) bytes += sizeof(line) + sizeof(std::int64_t) * line.capacity();
+  return static_cast<std::int64_t>(bytes);
+}
+
 int FactorizationTiles::choose_panel_rank(std::int64_t k, LuPanelRank rank,
                                           const std::vector<double>& rank_speeds) const {
   if (rank == LuPanelRank::DiagonalOwner) return owner(k, k);

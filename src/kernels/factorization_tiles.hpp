@@ -32,6 +32,9 @@ class FactorizationTiles {
   FactorizationTiles(const layout::Distribution& d, int my_rank, LuPanelRank panel_rank,
                      const std::vector<double>& rank_speeds);
 
+  /// Bytes of this object's own tables (per tile line and rank), for a workspace's budget.
+  std::int64_t table_bytes() const;
+
   const layout::TileSplit& rows() const { return d_->rows(); }
   const layout::TileSplit& cols() const { return d_->cols(); }
   /// Number of steps: tile columns that meet a tile row of the diagonal.

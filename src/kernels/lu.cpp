@@ -45,7 +45,7 @@ class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_);
+    panel_.allocate(tiles_, a_);
     interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
   }
@@ -126,17 +126,19 @@ std::int64_t PreparedLu<T>::run(std::int64_t* pivots) {
   return steps_->run(pivots);
 }
 
-std::int64_t lu_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks) {
-  // The panel (factorization_panel.hpp): two slots of received tile rows, the panel rank's
-  // panel and the staging of its gather, the tiles this rank sends it, and the staging of the
-  // factored rows it sends on (each tile row to at most every other rank).
-  const std::int64_t panel = (5 + std::max(ranks - 1, 1)) * m * nb;
-  // The interchanges (lu_interchanges.hpp): 2·nb rows of this rank's columns, sent and received.
-  const std::int64_t interchanges = 4 * nb * n;
-  // The U row block (lu_update.hpp): the tiles used, those owned, and the staging of both
-  // ways (each tile to at most every other rank).
-  const std::int64_t row_block = (3 + std::max(ranks - 1, 1)) * nb * n;
-  return panel + interchanges + row_block;
+template <typename T>
+std::int64_t lu_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options) {
+  const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
+  const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a).bytes() +
+                               2 * sizeof(T) * detail::RowInterchanges<T>::buffer_size(tiles, a) +
+                               detail::LuUpdate<T>::sizes(tiles, a).bytes();
+  // The index vectors besides the tables: a message's blocks (at most one per tile row and
+  // panel column, in four vectors), per tile line a few offsets, per rank a few counts.
+  std::int64_t widest = 0;
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
+  const std::int64_t lines = tiles.rows().count() + tiles.cols().count();
+  const std::int64_t indices = 32 * tiles.rows().count() * widest + 64 * lines + 128 * tiles.num_ranks() + 256 * widest;
+  return scalars + tiles.table_bytes() + indices;
 }
 
 template <typename T>

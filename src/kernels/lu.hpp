@@ -81,18 +81,23 @@ class PreparedLu {
   std::unique_ptr<Steps> steps_;
 };
 
-/// At most the elements kernels::lu allocates on one of `ranks` ranks for an M×N matrix in
-/// tiles of at most `nb` (every storage kind): the two step panels' stacks, the panel rank's
-/// gathered panel and its staging, the panel tiles sent, the interchanges' buffers and the U
-/// row block's. For a take-over's memory budget.
-std::int64_t lu_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks);
+/// Bytes kernels::lu allocates on this rank to factorise `a`: its buffers of scalars, sized
+/// exactly as PreparedLu sizes them (the panels, interchanges and U row blocks this rank's
+/// steps use), its tables, and an upper bound of its other index vectors. Local (no
+/// communication); reads a's distribution and storage only (`data` and `overflow` may be
+/// null). For a take-over's memory budget: a rank whose swaps are all local, or whose panels
+/// are factorised where A holds them, is not charged for buffers it never allocates.
+/// @pre a passes kernels::lu's argument checks; `my_rank` is a rank of its distribution.
+template <typename T>
+std::int64_t lu_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options = {});
 
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in lu.cpp.
 #define HETSCAL_LU_INSTANCES(PREFIX, T)                                             \
   PREFIX template std::int64_t lu<T>(DistributedMatrix<T>, std::int64_t*, MPI_Comm, \
                                      const LuOptions&);                             \
-  PREFIX template class PreparedLu<T>;
+  PREFIX template class PreparedLu<T>;                                            \
+  PREFIX template std::int64_t lu_workspace_bytes<T>(const DistributedMatrix<T>&, int, const LuOptions&);
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_LU_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -33,6 +33,10 @@ namespace hetscal::kernels::detail {
 template <typename T>
 class RowInterchanges {
  public:
+  /// The elements of T each of the two message buffers (sent, received) holds on this rank:
+  /// none where every swap is local. Local.
+  static std::int64_t buffer_size(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+
   /// Sizes the buffers for the largest call (without communicating).
   void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
@@ -94,17 +98,31 @@ class RowInterchanges {
 };
 
 template <typename T>
+std::int64_t RowInterchanges<T>::buffer_size(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
+  // A local array holding every row of A (a 1×Q grid) always swaps in place (swap_locally);
+  // so do tiles when each of this rank's tile columns holds every tile row (swap_tiles_locally).
+  const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage);
+  if (array != nullptr && array->local_rows() == tiles.rows().extent()) return 0;
+  std::int64_t widest = 0, my_width = 0;
+  bool whole_columns = array == nullptr;
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
+  for (std::int64_t j = 0; j < tiles.cols().count(); ++j) {
+    const std::size_t mine = tiles.my_rows_in_column(j).size();
+    if (mine == 0) continue;
+    my_width += tiles.cols().size(j);
+    whole_columns = whole_columns && mine == static_cast<std::size_t>(tiles.rows().count());
+  }
+  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each.
+  return whole_columns ? 0 : 2 * widest * my_width;
+}
+
+template <typename T>
 void RowInterchanges<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
-  std::int64_t widest = 0, my_width = 0;
+  std::int64_t widest = 0;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
-  for (std::int64_t j = 0; j < tiles.cols().count(); ++j)
-    if (!tiles.my_rows_in_column(j).empty()) my_width += tiles.cols().size(j);
-  // A step moves at most 2·nb rows; this rank holds at most my_width elements of each. A
-  // local array holding every row of A (a 1×Q grid) always swaps in place.
-  const bool all_rows_here = array_ && array_->array().local_rows() == tiles.rows().extent();
-  const std::size_t elements = all_rows_here ? 0 : static_cast<std::size_t>(2 * widest * my_width);
+  const std::size_t elements = static_cast<std::size_t>(buffer_size(tiles, a));
   send_.resize(elements);
   receive_.resize(elements);
   rows_.reserve(static_cast<std::size_t>(2 * widest));

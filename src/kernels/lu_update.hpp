@@ -34,7 +34,17 @@ namespace hetscal::kernels::detail {
 template <typename T>
 class LuUpdate {
  public:
-  /// Sizes the buffers for the largest step (without communicating).
+  /// The elements of T each buffer holds on this rank, for the largest step.
+  struct Sizes {
+    std::int64_t stacked = 0;   ///< the U tiles this rank uses, stacked
+    std::int64_t outgoing = 0;  ///< its own U tiles that other ranks need
+    std::int64_t sent = 0;      ///< the staging of its sends (each tile to each rank)
+    std::int64_t bytes() const { return static_cast<std::int64_t>(sizeof(T)) * (2 * stacked + outgoing + sent); }
+  };
+  /// What allocate() sizes for `a` on this rank. Local.
+  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+
+  /// Sizes the buffers for the largest step (sizes(); without communicating).
   void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
 
   /// Starts step k's U row block: where its tiles go in this rank's buffers.
@@ -59,9 +69,16 @@ class LuUpdate {
   void wait_sends() { wait_all(sends_); }
 
  private:
-  /// Sets u_start_ for step k; returns the columns of the stacked U tiles.
-  std::int64_t plan_columns(const FactorizationTiles& tiles, std::int64_t k, int rank,
-                            std::vector<std::int64_t>* start) const;
+  /// Sets `start` for step k; returns the columns of the stacked U tiles. @param stacks_own
+  /// whether this rank's own U tiles are stacked too (a local array's grouped update).
+  static std::int64_t plan_columns(const FactorizationTiles& tiles, std::int64_t k, int rank, bool stacks_own,
+                                   std::vector<std::int64_t>* start);
+  /// Whether other ranks need this rank's U tile (k, j).
+  static bool sent_on(const FactorizationTiles& tiles, std::int64_t k, std::int64_t j) {
+    bool sent = false;
+    tiles.for_each_rank_from_row(j, k + 1, [&](int rank) { sent = sent || rank != tiles.my_rank(); });
+    return sent;
+  }
   void solve_own(const FactorizationTiles& tiles, const LuPanel<T>& panel,
                  const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                  std::int64_t last) const;
@@ -94,11 +111,11 @@ class LuUpdate {
 
 template <typename T>
 std::int64_t LuUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int64_t k, int rank,
-                                       std::vector<std::int64_t>* start) const {
+                                       bool stacks_own, std::vector<std::int64_t>* start) {
   std::int64_t columns = 0;
   for (std::int64_t j = k + 1; j < tiles.cols().count(); ++j) {
     // The tile path reads the rank's own U tiles where they are in A (update_tiles).
-    const bool needed = tiles.receives_u_column(rank, j, k) && (array_ || tiles.owner(k, j) != rank);
+    const bool needed = tiles.receives_u_column(rank, j, k) && (stacks_own || tiles.owner(k, j) != rank);
     if (start != nullptr) (*start)[static_cast<std::size_t>(j)] = needed ? columns : -1;
     if (needed) columns += tiles.cols().size(j);
   }
@@ -106,33 +123,42 @@ std::int64_t LuUpdate<T>::plan_columns(const FactorizationTiles& tiles, std::int
 }
 
 template <typename T>
+typename LuUpdate<T>::Sizes LuUpdate<T>::sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
+  const bool stacks_own = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) != nullptr;
+  Sizes sizes;
+  for (std::int64_t k = 0; k < tiles.steps(); ++k) {
+    const std::int64_t rows = tiles.rows().size(k);
+    sizes.stacked = std::max(sizes.stacked, plan_columns(tiles, k, tiles.my_rank(), stacks_own, nullptr) * rows);
+    std::int64_t outgoing = 0, to_others = 0;
+    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
+      tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
+        if (rank != tiles.my_rank()) to_others += tiles.cols().size(*j);
+      });
+      if (sent_on(tiles, k, *j)) outgoing += tiles.cols().size(*j);
+    }
+    sizes.outgoing = std::max(sizes.outgoing, outgoing * rows);
+    sizes.sent = std::max(sizes.sent, to_others * rows);
+  }
+  return sizes;
+}
+
+template <typename T>
 void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
-  std::int64_t stacked = 0, outgoing = 0, sent = 0;
+  const Sizes sized = sizes(tiles, a);
   std::size_t pairs = static_cast<std::size_t>(tiles.cols().count());  // a call's receives
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
-    const std::int64_t rows = tiles.rows().size(k);
-    stacked = std::max(stacked, plan_columns(tiles, k, tiles.my_rank(), nullptr) * rows);
-    std::int64_t own = 0, to_others = 0;
     std::size_t destinations = 0;
-    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
-      own += tiles.cols().size(*j);
-      tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
-        if (rank == tiles.my_rank()) return;
-        to_others += tiles.cols().size(*j);
-        ++destinations;
-      });
-    }
-    outgoing = std::max(outgoing, own * rows);
-    sent = std::max(sent, to_others * rows);
+    for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j)
+      tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) { destinations += rank != tiles.my_rank(); });
     pairs = std::max(pairs, destinations);
   }
   peers_.reserve(pairs);
-  stacked_.resize(static_cast<std::size_t>(stacked));
-  outgoing_.resize(static_cast<std::size_t>(outgoing));
-  u_receives_.reserve(stacked);
-  u_sends_.reserve(sent);
+  stacked_.resize(static_cast<std::size_t>(sized.stacked));
+  outgoing_.resize(static_cast<std::size_t>(sized.outgoing));
+  u_receives_.reserve(sized.stacked);
+  u_sends_.reserve(sized.sent);
   // A message's blocks are U tiles of one call, one per tile column: nothing grows once the
   // steps run.
   const std::size_t tile_cols = static_cast<std::size_t>(tiles.cols().count());
@@ -149,9 +175,10 @@ template <typename T>
 void LuUpdate<T>::plan_row_block(const FactorizationTiles& tiles, std::int64_t k) {
   wait_all(sends_);  // the previous step's tiles have left outgoing_ (and u_sends_'s staging)
   u_sends_.end_round();
-  plan_columns(tiles, k, tiles.my_rank(), &u_start_);
-  std::int64_t packed = 0;  // this rank's tiles (k, j > k), side by side in outgoing_
+  plan_columns(tiles, k, tiles.my_rank(), array_.has_value(), &u_start_);
+  std::int64_t packed = 0;  // this rank's tiles (k, j > k) that others need, side by side in outgoing_
   for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
+    if (!sent_on(tiles, k, *j)) continue;
     outgoing_start_[static_cast<std::size_t>(*j)] = packed;
     packed += tiles.cols().size(*j);
   }

@@ -29,7 +29,7 @@ class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_);
+    panel_.allocate(tiles_, a_);
     update_.allocate(
         tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
         [](std::int64_t k) { return k + 1; });

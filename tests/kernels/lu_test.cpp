@@ -14,6 +14,7 @@
 #include "kernels/lu.hpp"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -381,6 +382,43 @@ TEST(Lu, InPlaceStorageKeptAndOverflow) {
     check_in_place<double>({19, 44, 4, 6}, rank);
     check_in_place<std::complex<float>>({31, 26, 3, 3}, rank);
     check_in_place<double>({37, 37, 5, 5}, rank, {12, -1});
+  }
+}
+
+/// Bytes this process holds from the heap (glibc: in-use arena chunks and mmapped blocks).
+std::int64_t heap_bytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
+}
+
+/// lu_workspace_bytes against what PreparedLu's constructor really takes from the heap on this
+/// rank (its workspace and its communicator): an upper bound (within what MPI_Comm_dup takes),
+/// and a tight one, far below kernels::lu's former bound for the whole M and N (here 5.5 MB on
+/// each of 4 ranks, several times a rank's buffers).
+void check_workspace_bytes(const DistributedMatrix<double>& a, const LuOptions& options, const std::string& what) {
+  SCOPED_TRACE(what);
+  const std::int64_t bound = lu_workspace_bytes(a, world_rank(), options);
+  { const PreparedLu<double> warm(a, MPI_COMM_WORLD, options); }  // MPI's first-use allocations
+  const std::int64_t before = heap_bytes();
+  std::int64_t taken = 0;
+  {
+    const PreparedLu<double> prepared(a, MPI_COMM_WORLD, options);
+    taken = heap_bytes() - before;
+  }
+  constexpr std::int64_t kCommunicator = 256 * 1024;  // MPI_Comm_dup's structures, and page rounding
+  EXPECT_LE(taken, bound + kCommunicator) << "the bound " << bound << " B is below what was taken";
+  EXPECT_LE(bound, taken + taken / 2 + kCommunicator) << "the bound " << bound << " B is loose: " << taken << " B taken";
+}
+
+// Block-cyclic in one array (on 1xP every swap and panel is local) and as tiles, a
+// heterogeneous grid and a pattern.
+TEST(Lu, WorkspaceBytesBoundWhatPreparedLuTakes) {
+  const std::int64_t n = 1200, nb = 32;
+  for (const Family family : {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OneRow,
+                              Family::Heterogeneous, Family::G2dbc}) {
+    TestMatrix<double> a(family, n, n, {nb}, {nb});
+    for (const LuPanelRank rank : {LuPanelRank::DiagonalOwner, LuPanelRank::Fastest})
+      check_workspace_bytes(a.out(), options_for(rank), describe(family, {n, n, nb, nb}, rank));
   }
 }
 
