@@ -20,9 +20,9 @@ template <typename T>
 double InPlaceGetrf<T>::new_bytes(const Workspace& workspace) const {
   const GetrfCall<T>& call = this->call_;
   const std::int64_t kernel =
-      kernels::lu_workspace_bound(call.m, call.n, this->a_.largest_tile(), this->context_.num_ranks());
+      kernels::lu_workspace_bytes(this->a_.planned(SurplusBuffers<T>{}), this->context_.my_rank, options_);
   const std::int64_t pivots = std::min(call.m, call.n);
-  return this->a_.overflow_growth(workspace) + static_cast<double>(kernel) * sizeof(T) +
+  return this->a_.overflow_growth(workspace) + static_cast<double>(kernel) +
          static_cast<double>(pivots) * sizeof(std::int64_t);
 }
 

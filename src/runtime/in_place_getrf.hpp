@@ -35,7 +35,7 @@ class InPlaceGetrf : public InPlaceFactorization<T, GetrfCall<T>> {
   InPlaceGetrf(const mpi::ContextInfo& context, const GetrfCall<T>& call, const std::vector<double>& speeds);
 
   /// Bytes of new memory the route takes on this rank: what the workspace's overflow must
-  /// grow by, the pivots and the kernel's workspace (kernels::lu_workspace_bound).
+  /// grow by, the pivots and the kernel's workspace on this rank (kernels::lu_workspace_bytes).
   double new_bytes(const Workspace& workspace) const;
 
   /// The take-over. Collective over context.comm. @pre problem() is empty.
