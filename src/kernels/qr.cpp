@@ -12,10 +12,9 @@
 #include <complex>
 #include <memory>
 
-#include "kernels/agreed_call.hpp"
-#include "kernels/allocate_agreed.hpp"
 #include "kernels/factorization_checks.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/prepared_factorization.hpp"
 #include "kernels/qr_panel.hpp"
 #include "kernels/qr_update.hpp"
 
@@ -76,16 +75,56 @@ class RightLooking {
 
 }  // namespace
 
+// The workspace and the kernel's own communicator, made by PreparedQr's constructor.
+template <typename T>
+class PreparedQr<T>::Steps : public detail::PreparedFactorization<RightLooking<T>> {
+ public:
+  Steps(const DistributedMatrix<T>& a, MPI_Comm comm, const QrOptions& options)
+      : detail::PreparedFactorization<RightLooking<T>>(
+            comm, "qr's argument check",
+            [&] { return detail::check_factorization_arguments(a, comm, options.rank_speeds, "qr"); },
+            [&](int my_rank) { return std::make_unique<RightLooking<T>>(a, my_rank, options); }) {}
+};
+
+template <typename T>
+PreparedQr<T>::PreparedQr(DistributedMatrix<T> a, MPI_Comm comm, const QrOptions& options)
+    : steps_(detail::make_agreed<Steps>(comm, a, comm, options)) {}
+
+template <typename T>
+PreparedQr<T>::~PreparedQr() = default;
+
+template <typename T>
+void PreparedQr<T>::run(T* tau) {
+  steps_->factorization().run(tau, steps_->messages());
+}
+
+template <typename T>
+std::int64_t qr_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks) {
+  // The panel (factorization_panel.hpp, qr_panel.hpp): two slots of received V rows, the
+  // panel rank's gathered panel and the staging of its gather, the tiles this rank sends it,
+  // and the staging of the factored rows it sends on (each tile row to at most every other
+  // rank); τ and T broadcast into both slots; xGEQRF's workspace (its query grows with the
+  // panel's width, at most nb, not with its rows).
+  const std::int64_t panel = (4 + ranks) * m * nb + 2 * (nb + nb * nb) + geqrf_work_size<T>(m, nb);
+  // The update (qr_update.hpp): W's columns (nb rows each, this rank's trailing columns), the
+  // partials a root receives (from at most every other rank), the sends' staging (partials
+  // and reduced columns: W and the partials received) and the receives' (W).
+  const std::int64_t update = (2 * ranks + 1) * nb * n;
+  // Index tables, in bytes: per tile this rank owns, its row and column lists (grown by
+  // push_back: twice); per tile line and rank, the reaches, owners, slots and W starts; the
+  // message blocks' lengths and offsets (a tile row per column of the widest panel); per
+  // rank, requests and pending receives. A first tile shorter than the others and a partial
+  // last one make at most two lines more than m / nb.
+  const std::int64_t tile_rows = m / nb + 2, tile_cols = n / nb + 2;
+  const std::int64_t index_bytes = 32 * tile_rows * tile_cols + 64 * (tile_rows + tile_cols) * (ranks + 1) +
+                                   16 * tile_rows * nb + 256 * ranks;
+  const std::int64_t index = (index_bytes + static_cast<std::int64_t>(sizeof(T)) - 1) / static_cast<std::int64_t>(sizeof(T));
+  return panel + update + index;
+}
+
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options) {
-  const int my_rank = detail::agreed_arguments(comm, "qr's argument check", [&] {
-    return detail::check_factorization_arguments(a, comm, options.rank_speeds, "qr");
-  });
-  std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(
-      comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
-  const detail::DuplicatedComm messages(comm);
-  factorization->run(tau, messages.get());
+  PreparedQr<T>(a, comm, options).run(tau);
 }
 
 // The one place where scalar types are instantiated.

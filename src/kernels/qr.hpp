@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/lu.hpp"
@@ -37,10 +38,43 @@ using QrOptions = LuOptions;
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options = {});
 
+/// kernels::qr in two parts, for a take-over that must have every allocation made and agreed
+/// before it moves anything (runtime/in_place_geqrf.hpp), as PreparedLu: the constructor
+/// checks the arguments and allocates the whole workspace (both agreed, nothing written, the
+/// same exceptions as qr before its first message), run() factorises.
+template <typename T>
+class PreparedQr {
+ public:
+  /// Collective over `comm`. @param a,comm,options as qr's; `a` must outlive run().
+  PreparedQr(DistributedMatrix<T> a, MPI_Comm comm, const QrOptions& options = {});
+  ~PreparedQr();
+  PreparedQr(const PreparedQr&) = delete;
+  PreparedQr& operator=(const PreparedQr&) = delete;
+
+  /// The factorisation; collective over the constructor's `comm`. Once only.
+  /// @param tau as qr's.
+  void run(T* tau);
+
+ private:
+  class Steps;
+  std::unique_ptr<Steps> steps_;
+};
+
+/// At most the elements of T kernels::qr allocates on one of `ranks` ranks for an M×N matrix
+/// in tiles of at most `nb` (every storage kind), its index tables counted as elements too:
+/// the panel's two slots of received V rows, the panel rank's gathered panel, its staging and
+/// xGEQRF's workspace, the panel tiles sent, the staging of the factored rows sent on, τ and T
+/// twice; the update's W columns, the partials a root receives and both ways' staging. For a
+/// take-over's memory budget.
+template <typename T>
+std::int64_t qr_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb, int ranks);
+
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in qr.cpp.
-#define HETSCAL_QR_INSTANCES(PREFIX, T) \
-  PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);
+#define HETSCAL_QR_INSTANCES(PREFIX, T)                                              \
+  PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&); \
+  PREFIX template class PreparedQr<T>;                                               \
+  PREFIX template std::int64_t qr_workspace_bound<T>(std::int64_t, std::int64_t, std::int64_t, int);
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_QR_INSTANCES)
 
 }  // namespace hetscal::kernels

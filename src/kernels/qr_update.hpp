@@ -12,6 +12,8 @@
 ///   call, with every column the two share (on a Cartesian grid the root of all of a grid
 ///   column's columns is the same rank, so this is one reduction per grid column);
 /// - A_ij −= V_ik·W_j on every trailing tile (GEMMs).
+/// Tiles are reached through DistributedMatrix::at, so that an in-place storage's tiles are
+/// found in whichever of its two buffers (the caller's array, the overflow) holds them.
 /// V is given tile row by tile row (StepReflectors; kernels::qr passes the panel's stacked
 /// tile rows, factorization_panel.hpp) with the diagonal tile explicitly unit lower, so the
 /// GEMMs need no triangular special case. On a Cartesian local array the tile rows this rank
@@ -275,7 +277,7 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
     const auto from = std::lower_bound(mine.begin(), mine.end(), k);
     for (auto i = from; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
-      block(v_tile(*i), v_ld, a.data + where.offset, where.ld, tiles.rows().size(*i),
+      block(v_tile(*i), v_ld, a.at(where), where.ld, tiles.rows().size(*i),
             tiles.cols().size(j), w_.data() + at * r, i == from);
     }
   }
