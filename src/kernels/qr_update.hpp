@@ -177,6 +177,12 @@ void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
   // each contributor: what it receives as partials.
   w_sends_.reserve(w + incoming);
   w_receives_.reserve(w);
+  // A message's blocks are W columns of one peer (at most every column), one message per
+  // root: nothing grows once the steps run (an in-place take-over has written into the
+  // caller's array by then, where a rank short of memory could no longer forward the call).
+  w_receives_.reserve_blocks(static_cast<std::size_t>(columns), static_cast<std::size_t>(tiles.num_ranks()));
+  lengths_.reserve(static_cast<std::size_t>(columns));
+  offsets_.reserve(static_cast<std::size_t>(columns));
   incoming_.resize(static_cast<std::size_t>(incoming));
   w_start_.assign(static_cast<std::size_t>(columns), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
