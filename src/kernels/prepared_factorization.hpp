@@ -35,7 +35,8 @@ class PreparedFactorization {
 
  private:
   template <typename Check, typename Make>
-  static std::unique_ptr<Factorization> allocate(MPI_Comm comm, const char* check_stage, Check& check, Make& make) {
+  static std::unique_ptr<Factorization> allocate(MPI_Comm comm, const char* check_stage,
+                                                 Check& check, Make& make) {
     const int my_rank = agreed_arguments(comm, check_stage, check);
     std::unique_ptr<Factorization> factorization;
     allocate_agreed(comm, [&] { factorization = make(my_rank); });

@@ -3,9 +3,9 @@
 /// allocated and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead
 /// of one. Step k: wait for panel k (τ, T and the V tile rows this rank needs); apply its
 /// reflectors to tile column k+1, then start panel k+1, whose messages travel while the
-/// columns right of it are updated. The panel is gathered and scattered as the LU's
-/// (factorization_panel.hpp, qr_panel.hpp), the update is qr_update.hpp's. Scalar types are
-/// instantiated here only.
+/// columns right of it are updated, window by window (update_window). The panel is gathered
+/// and scattered as the LU's (factorization_panel.hpp, qr_panel.hpp), the update is
+/// qr_update.hpp's. Scalar types are instantiated here only.
 #include "kernels/qr.hpp"
 
 #include <algorithm>
@@ -21,18 +21,38 @@
 namespace hetscal::kernels {
 namespace {
 
+/// A step's trailing update is applied in windows of tile columns about this many columns
+/// wide (at least one tile): W and the partials a root receives are sized for one window, not
+/// for all of this rank's columns (an in-place take-over's peak memory, issue 28), while each
+/// window's GEMMs stay wide and its messages few.
+constexpr std::int64_t kUpdateWindowColumns = 1024;
+
+/// Tile columns per window of the update, for tiles of at most `nb` columns.
+std::int64_t update_window(std::int64_t nb) {
+  return std::max<std::int64_t>(1, kUpdateWindowColumns / std::max<std::int64_t>(nb, 1));
+}
+
 /// The factorisation on one rank. Constructing it allocates the whole workspace and
 /// communicates nothing.
 template <typename T>
 class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
-      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_);
+      : a_(a),
+        tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds),
+        window_(update_window(detail::largest_tile(a.distribution->cols()))),
+        // Panels gathered in their slots, where the update reads V tile by tile: all but a
+        // Cartesian local array (factorization_panel.hpp).
+        in_slot_(dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) == nullptr) {
+    panel_.allocate(tiles_, in_slot_);
     update_.allocate(
         tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
-        [](std::int64_t k) { return k + 1; });
+        [](std::int64_t k) { return k + 1; }, window_);
     step_.v_tiles.assign(static_cast<std::size_t>(tiles_.rows().count()), nullptr);
+    if (in_slot_) {
+      const std::int64_t nb = detail::largest_tile(tiles_.rows());
+      diagonal_.resize(static_cast<std::size_t>(nb * nb));
+    }
   }
 
   /// Runs every step over `comm` (collective); writes τ.
@@ -44,12 +64,13 @@ class RightLooking {
       const T* step_tau = detail::qr_panel_tau(panel_, k);
       std::copy(step_tau, step_tau + detail::QrPanelFactor<T>::reflectors(tiles_, k),
                 tau + tiles_.rows().offset(k));
-      detail::make_diagonal_v_explicit(panel_, tiles_, k);
       describe_step(k);
-      // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
+      // Tile column k+1 first, for the lookahead; the rest, window by window, while panel k+1
+      // travels.
       update_.apply(tiles_, step_, a_, k + 1, k + 2, comm);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
-      update_.apply(tiles_, step_, a_, k + 2, columns, comm);
+      for (std::int64_t first = k + 2; first < columns; first += window_)
+        update_.apply(tiles_, step_, a_, first, std::min(first + window_, columns), comm);
     }
     panel_.wait_sends();
   }
@@ -64,6 +85,14 @@ class RightLooking {
     step_.v_ld = panel_.l_ld(k);
     for (std::int64_t i = k; i < tiles_.rows().count(); ++i)
       step_.v_tiles[static_cast<std::size_t>(i)] = panel_.l_tile(k, i);
+    // The diagonal V tile explicitly unit lower: in the slot, or in a copy where the slot is
+    // the panel rank's and still being sent from.
+    if (in_slot_) {
+      step_.diagonal = detail::explicit_diagonal_v(panel_, tiles_, k, diagonal_.data());
+      step_.diagonal_ld = tiles_.rows().size(k);
+    } else {
+      detail::make_diagonal_v_explicit(panel_, tiles_, k);
+    }
   }
 
   DistributedMatrix<T> a_;
@@ -71,6 +100,9 @@ class RightLooking {
   detail::QrPanel<T> panel_;
   detail::QrUpdate<T> update_;
   detail::StepReflectors<T> step_;
+  std::int64_t window_;       ///< tile columns per call of the update (update_window)
+  bool in_slot_;              ///< panels gathered and factorised in their slots
+  ScalarBuffer<T> diagonal_;  ///< in_slot_: the diagonal V tile's explicit copy
 };
 
 }  // namespace
@@ -103,13 +135,17 @@ std::int64_t qr_workspace_bound(std::int64_t m, std::int64_t n, std::int64_t nb,
   // The panel (factorization_panel.hpp, qr_panel.hpp): two slots of received V rows, the
   // panel rank's gathered panel and the staging of its gather, the tiles this rank sends it,
   // and the staging of the factored rows it sends on (each tile row to at most every other
-  // rank); τ and T broadcast into both slots; xGEQRF's workspace (its query grows with the
-  // panel's width, at most nb, not with its rows).
-  const std::int64_t panel = (4 + ranks) * m * nb + 2 * (nb + nb * nb) + geqrf_work_size<T>(m, nb);
-  // The update (qr_update.hpp): W's columns (nb rows each, this rank's trailing columns), the
-  // partials a root receives (from at most every other rank), the sends' staging (partials
-  // and reduced columns: W and the partials received) and the receives' (W).
-  const std::int64_t update = (2 * ranks + 1) * nb * n;
+  // rank); τ and T broadcast into both slots; the diagonal V tile's copy; xGEQRF's workspace
+  // (its query grows with the panel's width, at most nb, not with its rows). A panel gathered
+  // in its slot (not on a Cartesian local array) leaves the gathered panel out; counted all
+  // the same.
+  const std::int64_t panel =
+      (4 + ranks) * m * nb + 2 * (nb + nb * nb) + nb * nb + geqrf_work_size<T>(m, nb);
+  // The update (qr_update.hpp), sized for one window of columns (update_window): W's columns
+  // (nb rows each, this rank's columns of the window), the partials a root receives (from at
+  // most every other rank), the sends' staging (partials and reduced columns: W and the
+  // partials received) and the receives' (W).
+  const std::int64_t update = (2 * ranks + 1) * nb * std::min(n, update_window(nb) * nb);
   // Index tables, in bytes: per tile this rank owns, its row and column lists (grown by
   // push_back: twice); per tile line and rank, the reaches, owners, slots and W starts; the
   // message blocks' lengths and offsets (a tile row per column of the widest panel); per

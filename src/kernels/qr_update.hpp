@@ -53,16 +53,25 @@ struct StepReflectors {
   /// or nullptr; leading dimension v_ld.
   std::vector<const T*> v_tiles;
   std::int64_t v_ld = 1;
+  /// When set, V's tile row `step` (explicitly unit lower), leading dimension diagonal_ld, in
+  /// place of v_tiles[step]: a copy, where the panel's own is still being sent. Not on a
+  /// Cartesian local array (whose V rows must follow one another).
+  const T* diagonal = nullptr;
+  std::int64_t diagonal_ld = 1;
 };
 
 template <typename T>
 class QrUpdate {
  public:
   /// Sizes the buffers for `steps` steps (without communicating): step k applies
-  /// reflectors(k) reflectors to the tile columns from first_column(k) on.
+  /// reflectors(k) reflectors to the tile columns from first_column(k) on, at most `window`
+  /// consecutive tile columns per apply() (W and the partials are sized for the widest window
+  /// of this rank's columns, not for all of them: kernels::qr applies a step in windows to
+  /// bound its memory).
   template <typename Reflectors, typename FirstColumn>
   void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
-                std::int64_t steps, Reflectors&& reflectors, FirstColumn&& first_column);
+                std::int64_t steps, Reflectors&& reflectors, FirstColumn&& first_column,
+                std::int64_t window);
 
   /// Applies a step's reflectors to this rank's tiles from tile row step.step down in the
   /// tile columns [first, last). Collective over the owners of those tiles.
@@ -148,27 +157,46 @@ template <typename T>
 template <typename Reflectors, typename FirstColumn>
 void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                            std::int64_t steps, Reflectors&& reflectors,
-                           FirstColumn&& first_column) {
+                           FirstColumn&& first_column, std::int64_t window) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   const std::int64_t columns = tiles.cols().count();
+  window = std::max<std::int64_t>(window, 1);
   std::int64_t w = 0, incoming = 0;
   std::size_t rooted_pairs = 0;
+  // Per tile column of a step: this rank's W columns, the partials it receives as the root
+  // and from how many ranks; then their largest sums over `window` consecutive columns.
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(columns)), received(mine.size()), pairs(mine.size());
   for (std::int64_t k = 0; k < steps; ++k) {
     const std::int64_t r = reflectors(k), first = first_column(k);
-    w = std::max(w, r * plan_columns(tiles, k, first, columns, tiles.my_rank(), nullptr));
-    // The partials of the columns this rank roots, one per other rank with a tile in them.
-    std::int64_t received = 0;
-    std::size_t pairs = 0;
-    const std::vector<std::int64_t>& rooted = tiles.my_cols_in_row(k);
-    for (auto j = std::lower_bound(rooted.begin(), rooted.end(), first); j != rooted.end(); ++j)
-      tiles.for_each_rank_from_row(*j, k, [&](int rank) {
+    for (std::int64_t j = first; j < columns; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j);
+      mine[at] = tiles.owns_tile_from_row(tiles.my_rank(), j, k) ? tiles.cols().size(j) : 0;
+      received[at] = pairs[at] = 0;
+      if (tiles.owner(k, j) != tiles.my_rank()) continue;
+      // The partials of a column this rank roots, one per other rank with a tile in it.
+      tiles.for_each_rank_from_row(j, k, [&](int rank) {
         if (rank == tiles.my_rank()) return;
-        received += tiles.cols().size(*j);
-        ++pairs;
+        received[at] += tiles.cols().size(j);
+        ++pairs[at];
       });
-    incoming = std::max(incoming, r * received);
-    rooted_pairs = std::max(rooted_pairs, pairs);
+    }
+    std::int64_t in_mine = 0, in_received = 0, in_pairs = 0;
+    for (std::int64_t j = first; j < columns; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j);
+      in_mine += mine[at];
+      in_received += received[at];
+      in_pairs += pairs[at];
+      if (j - window >= first) {
+        const std::size_t out = static_cast<std::size_t>(j - window);
+        in_mine -= mine[out];
+        in_received -= received[out];
+        in_pairs -= pairs[out];
+      }
+      w = std::max(w, r * in_mine);
+      incoming = std::max(incoming, r * in_received);
+      rooted_pairs = std::max(rooted_pairs, static_cast<std::size_t>(in_pairs));
+    }
   }
   rooted_.reserve(rooted_pairs);
   contributed_.reserve(static_cast<std::size_t>(columns));
@@ -283,8 +311,9 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
     const auto from = std::lower_bound(mine.begin(), mine.end(), k);
     for (auto i = from; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
-      block(v_tile(*i), v_ld, a.at(where), where.ld, tiles.rows().size(*i),
-            tiles.cols().size(j), w_.data() + at * r, i == from);
+      const bool diagonal = *i == k && step.diagonal != nullptr;
+      block(diagonal ? step.diagonal : v_tile(*i), diagonal ? step.diagonal_ld : v_ld, a.at(where), where.ld,
+            tiles.rows().size(*i), tiles.cols().size(j), w_.data() + at * r, i == from);
     }
   }
 }

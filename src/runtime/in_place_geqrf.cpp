@@ -14,14 +14,15 @@ namespace hetscal::runtime {
 template <typename T>
 InPlaceGeqrf<T>::InPlaceGeqrf(const mpi::ContextInfo& context, const GeqrfCall<T>& call,
                               const std::vector<double>& speeds)
-    : InPlaceFactorization<T, GeqrfCall<T>>(context, call, call.m, call.n, speeds, layout::StoredTiles::All),
+    : InPlaceFactorization<T, GeqrfCall<T>>(context, call, call.m, call.n, speeds,
+                                            layout::StoredTiles::All),
       options_{kernels::LuPanelRank::Fastest, speeds} {}
 
 template <typename T>
 double InPlaceGeqrf<T>::new_bytes(const Workspace& workspace) const {
   const GeqrfCall<T>& call = this->call_;
-  const std::int64_t kernel =
-      kernels::qr_workspace_bound<T>(call.m, call.n, this->a_.largest_tile(), this->context_.num_ranks());
+  const std::int64_t kernel = kernels::qr_workspace_bound<T>(
+      call.m, call.n, this->a_.largest_tile(), this->context_.num_ranks());
   const std::int64_t tau = std::min(call.m, call.n);
   return this->a_.overflow_growth(workspace) + static_cast<double>(kernel + tau) * sizeof(T);
 }
@@ -41,7 +42,9 @@ struct InPlaceGeqrf<T>::Steps {
     route.a_.allocate(workspace, surplus);
     tau.resize(static_cast<std::size_t>(std::min(route.call_.m, route.call_.n)));
   }
-  void prepare() { factorization.emplace(route.a_.planned(surplus), route.context_.comm, route.options_); }
+  void prepare() {
+    factorization.emplace(route.a_.planned(surplus), route.context_.comm, route.options_);
+  }
   void move_surplus(bool in) { route.a_.move_surplus(in, surplus); }
   // PDGEQRF has no failure INFO: every matrix has a QR factorization.
   std::int64_t factorize() {
@@ -51,7 +54,8 @@ struct InPlaceGeqrf<T>::Steps {
   // τ is the same on every rank; writing it is local.
   void finish() {
     const GeqrfCall<T>& call = route.call_;
-    write_scalapack_tau(route.context_, call.a.desc, call.a.ja, call.m, call.n, tau.data(), call.tau);
+    write_scalapack_tau(route.context_, call.a.desc, call.a.ja, call.m, call.n, tau.data(),
+                        call.tau);
   }
 };
 

@@ -30,7 +30,8 @@ template <typename T>
 class InPlaceGeqrf : public InPlaceFactorization<T, GeqrfCall<T>> {
  public:
   /// Local: as InPlaceFactorization's. @pre the call passed PxGEQRF's checks, M, N >= 1.
-  InPlaceGeqrf(const mpi::ContextInfo& context, const GeqrfCall<T>& call, const std::vector<double>& speeds);
+  InPlaceGeqrf(const mpi::ContextInfo& context, const GeqrfCall<T>& call,
+               const std::vector<double>& speeds);
 
   /// Bytes of new memory the route takes on this rank: what the workspace's overflow must
   /// grow by, τ and the kernel's workspace (kernels::qr_workspace_bound).

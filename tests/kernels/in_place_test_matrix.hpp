@@ -23,11 +23,13 @@ namespace hetscal::kernels::test {
 template <typename T>
 class InPlaceTestMatrix {
  public:
-  InPlaceTestMatrix(const layout::TileSplit& rows, const layout::TileSplit& cols, layout::StoredTiles stored)
+  InPlaceTestMatrix(const layout::TileSplit& rows, const layout::TileSplit& cols,
+                    layout::StoredTiles stored)
       : rows_(rows),
         cols_(cols),
         stored_(stored),
-        grid_(layout::ProcessGrid::row_major(near_square(world_size()).first, near_square(world_size()).second)),
+        grid_(layout::ProcessGrid::row_major(near_square(world_size()).first,
+                                             near_square(world_size()).second)),
         caller_(rows, cols, identity(grid_.nprow()), identity(grid_.npcol()), grid_),
         planned_(rows, cols, moved(rows, grid_.nprow()), moved(cols, grid_.npcol()), grid_),
         array_(caller_, world_rank(), layout::CartesianLocalLayout(caller_, world_rank()).ld() + 3),
@@ -36,8 +38,10 @@ class InPlaceTestMatrix {
         overflow_(static_cast<std::size_t>(storage_.overflow_elements())) {}
 
   /// An M×N sub(A) in tiles of `block` after a first one of `first`.
-  InPlaceTestMatrix(std::int64_t m, std::int64_t n, std::int64_t block, std::int64_t first, layout::StoredTiles stored)
-      : InPlaceTestMatrix(layout::TileSplit(m, block, first), layout::TileSplit(n, block, first), stored) {}
+  InPlaceTestMatrix(std::int64_t m, std::int64_t n, std::int64_t block, std::int64_t first,
+                    layout::StoredTiles stored)
+      : InPlaceTestMatrix(layout::TileSplit(m, block, first), layout::TileSplit(n, block, first),
+                          stored) {}
 
   /// Gives every element of sub(A)'s stored tiles its value(i, j), in the caller's array (the
   /// tiles given away included) and in the overflow, and remembers the caller's array.
@@ -62,11 +66,13 @@ class InPlaceTestMatrix {
   bool untouched_but_kept() {
     std::vector<char> kept(data_.size(), 0);
     for_each(storage_, [&](std::int64_t, std::int64_t, T& x) {
-      if (&x >= data_.data() && &x < data_.data() + data_.size()) kept[static_cast<std::size_t>(&x - data_.data())] = 1;
+      if (&x >= data_.data() && &x < data_.data() + data_.size())
+        kept[static_cast<std::size_t>(&x - data_.data())] = 1;
     });
     bool untouched = true;
     for (std::size_t e = 0; e < data_.size(); ++e)
-      untouched = untouched && (kept[e] != 0 || std::memcmp(&data_[e], &before_[e], sizeof(T)) == 0);
+      untouched =
+          untouched && (kept[e] != 0 || std::memcmp(&data_[e], &before_[e], sizeof(T)) == 0);
     return on_all_ranks(untouched);
   }
 
@@ -75,12 +81,13 @@ class InPlaceTestMatrix {
   template <typename Keep>
   std::vector<std::complex<double>> gathered(Keep&& keep) {
     const std::int64_t m = rows_.extent();
-    std::vector<std::complex<double>> mine(static_cast<std::size_t>(m * cols_.extent())), all(mine.size());
+    std::vector<std::complex<double>> mine(static_cast<std::size_t>(m * cols_.extent())),
+        all(mine.size());
     for_each(storage_, [&](std::int64_t i, std::int64_t j, T& x) {
       if (keep(i, j)) mine[static_cast<std::size_t>(i + j * m)] = widened(x);
     });
-    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM,
-                  MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX,
+                  MPI_SUM, MPI_COMM_WORLD);
     return all;
   }
   std::vector<std::complex<double>> gathered() {
@@ -102,7 +109,8 @@ class InPlaceTestMatrix {
     for (const layout::GlobalTile t : layout.owned_tiles()) {
       if (!layout::is_stored(stored_, t)) continue;
       const layout::TileLocation where = layout.tile_location(t);
-      T* base = (where.base == layout::TileBase::Overflow ? overflow_.data() : data_.data()) + where.offset;
+      T* base = (where.base == layout::TileBase::Overflow ? overflow_.data() : data_.data()) +
+                where.offset;
       for (std::int64_t c = 0; c < cols_.size(t.col); ++c)
         for (std::int64_t r = 0; r < rows_.size(t.row); ++r)
           f(rows_.offset(t.row) + r, cols_.offset(t.col) + c, base[r + c * where.ld]);

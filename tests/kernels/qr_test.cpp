@@ -391,7 +391,9 @@ void check_in_place(Shape shape, QrPanelRank rank, Content content = {}) {
 }
 
 // Square, tall and wide; a first tile unlike the others; both panel ranks; a zero column
-// (τ exactly 0); tiles large enough for messages above the eager limits.
+// (τ exactly 0); tiles large enough for messages above the eager limits; tiles so wide that a
+// step's update runs in several windows of columns (kernels::qr's update_window: 3 tiles of
+// 260 columns).
 TEST(Qr, InPlaceStorageKeptAndOverflow) {
   for (const QrPanelRank rank : {QrPanelRank::DiagonalOwner, QrPanelRank::Fastest}) {
     check_in_place<double>({37, 37, 5, 5}, rank);
@@ -402,6 +404,7 @@ TEST(Qr, InPlaceStorageKeptAndOverflow) {
     check_in_place<float>({29, 29, 4, 4}, rank);
     check_in_place<double>({37, 37, 5, 5}, rank, {1, 12});
     check_in_place<double>({150, 130, 24, 24}, rank);
+    check_in_place<double>({520, 1820, 260, 260}, rank);
   }
 }
 
