@@ -17,13 +17,12 @@
 #include <string>
 
 #include "core/common/error.hpp"
-#include "kernels/agreed_call.hpp"
-#include "kernels/allocate_agreed.hpp"
 #include "kernels/cholesky_column_runs.hpp"
 #include "kernels/cholesky_panel.hpp"
 #include "kernels/cholesky_tiles.hpp"
 #include "kernels/cholesky_tile_ops.hpp"
 #include "kernels/cholesky_update.hpp"
+#include "kernels/prepared_factorization.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/view_checks.hpp"
 #include "mpi/mpi_error.hpp"
@@ -158,25 +157,12 @@ class RightLooking {
 
 // The workspace and the kernel's own communicator, made by PreparedCholesky's constructor.
 template <typename T>
-class PreparedCholesky<T>::Steps {
+class PreparedCholesky<T>::Steps : public detail::PreparedFactorization<RightLooking<T>> {
  public:
   Steps(Uplo uplo, const DistributedMatrix<T>& a, MPI_Comm comm)
-      : factorization_(allocate(uplo, a, comm)), messages_(comm) {}
-
-  std::int64_t run() { return factorization_->run(messages_.get()); }
-
- private:
-  static std::unique_ptr<RightLooking<T>> allocate(Uplo uplo, const DistributedMatrix<T>& a, MPI_Comm comm) {
-    const int my_rank = detail::agreed_arguments(comm, "cholesky's argument check",
-                                                 [&] { return check_arguments(a, comm); });
-    std::unique_ptr<RightLooking<T>> factorization;
-    detail::allocate_agreed(
-        comm, [&] { factorization = std::make_unique<RightLooking<T>>(uplo, a, my_rank); });
-    return factorization;
-  }
-
-  std::unique_ptr<RightLooking<T>> factorization_;
-  const detail::DuplicatedComm messages_;
+      : detail::PreparedFactorization<RightLooking<T>>(
+            comm, "cholesky's argument check", [&] { return check_arguments(a, comm); },
+            [&](int my_rank) { return std::make_unique<RightLooking<T>>(uplo, a, my_rank); }) {}
 };
 
 template <typename T>
@@ -188,7 +174,7 @@ PreparedCholesky<T>::~PreparedCholesky() = default;
 
 template <typename T>
 std::int64_t PreparedCholesky<T>::run() {
-  return steps_->run();
+  return steps_->factorization().run(steps_->messages());
 }
 
 std::int64_t cholesky_workspace_bound(std::int64_t n, std::int64_t nb) {

@@ -52,7 +52,7 @@ class GatheredPanel {
 
   /// The elements of T each buffer holds on this rank, for the largest step it serves.
   struct Sizes {
-    std::array<std::int64_t, 2> stacked{0, 0};  ///< each slot's received tile rows
+    std::array<std::int64_t, 2> stacked{0, 0};  ///< each slot's received (or gathered) tile rows
     std::array<std::int64_t, 2> shared{0, 0};   ///< each slot's broadcast, in Shared
     std::int64_t panel = 0;     ///< the panel rank's gathered panel
     std::int64_t own = 0;       ///< this rank's panel tiles sent to the panel rank
@@ -68,11 +68,19 @@ class GatheredPanel {
   /// What allocate() sizes for `a` on this rank: only the buffers a step uses (no panel, no
   /// gather and no stack of its own rows where the panel rank factorises in A; no staging of
   /// its own tiles on the panel rank). Local, allocates nothing of A's size.
-  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool in_slot = false);
 
   /// Sizes every buffer for the largest step it serves (sizes()): the whole workspace,
   /// allocated without communicating.
-  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
+  /// @param in_slot whether the panel rank gathers and factorises each panel in that step's
+  ///        slot, and reads its own rows of it there (l_tile), instead of in a panel buffer of
+  ///        its own from which its rows are stacked into the slot: for a kernel that reads
+  ///        the rows tile by tile (any storage but a Cartesian local array, whose update reads
+  ///        a rank's rows as one block). One panel-sized buffer less (an in-place take-over's
+  ///        peak memory, issue 28). The slot is then also what the factored rows are sent
+  ///        from: nothing may write it before they left (the QR's diagonal V tile is made
+  ///        explicit in a copy).
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool in_slot = false);
 
   /// Starts step k: the panel's tiles travel to the panel rank, which factorises the panel
   /// and sends the factored tile rows on; every rank posts its receives and joins the
@@ -138,7 +146,8 @@ class GatheredPanel {
                       std::int64_t k, MPI_Comm comm);
   void factorise(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
                  MPI_Comm comm);
-  void gather(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k,
+  /// Gathers panel k into `panel` (leading dimension panel_rows(k)).
+  void gather(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, std::int64_t k, T* panel,
               MPI_Comm comm);
   void send_factored(const FactorizationTiles& tiles, std::int64_t k, const T* panel, std::int64_t ld,
                      MPI_Comm comm);
@@ -166,7 +175,9 @@ class GatheredPanel {
                       std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  WrittenFirstBuffer<T> panel_;  ///< the panel rank's panel, (M − offset(k))×width(k)
+  bool in_slot_ = false;         ///< panels gathered and factorised in their slot (allocate)
+  /// The panel rank's panel, (M − offset(k))×width(k); none when in_slot_.
+  WrittenFirstBuffer<T> panel_;
   Factor factor_;
   WrittenFirstBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
@@ -200,33 +211,46 @@ std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& 
 
 template <typename T, typename Factor>
 typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const FactorizationTiles& tiles,
-                                                                          const DistributedMatrix<T>& a) {
+                                                                          const DistributedMatrix<T>& a,
+                                                                          bool in_slot) {
   Sizes sizes;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::size_t slot = static_cast<std::size_t>(k % 2);
     const std::int64_t kb = tiles.width(k), own = own_panel_rows(tiles, k) * kb;
+    const std::int64_t stacked = plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb;
     sizes.shared[slot] = std::max(sizes.shared[slot], Factor::shared_size(tiles, k));
     if (tiles.panel_rank(k) != tiles.my_rank()) {
       sizes.own = std::max(sizes.own, own);
-      sizes.stacked[slot] = std::max(sizes.stacked[slot], plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
+      sizes.stacked[slot] = std::max(sizes.stacked[slot], stacked);
       continue;
     }
-    std::int64_t sent = 0;
-    for (int rank = 0; rank < tiles.num_ranks(); ++rank)
-      if (rank != tiles.my_rank()) sent += plan_rows(tiles, k, rank, nullptr) * kb;
-    sizes.factored = std::max(sizes.factored, sent);
-    if (factorises_in_a(tiles, a, k)) continue;  // its rows are read where A holds them
+    // The factored rows a rank receives are staged unless they are one block: all of a
+    // gathered panel's rows (its columns then follow one another).
+    const bool in_a = factorises_in_a(tiles, a, k);
+    std::int64_t staged = 0;
+    for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
+      const std::int64_t rows = rank == tiles.my_rank() ? 0 : plan_rows(tiles, k, rank, nullptr);
+      if (rows > 0 && (in_a || rows < tiles.panel_rows(k))) staged += rows * kb;
+    }
+    sizes.factored = std::max(sizes.factored, staged);
+    if (in_a) continue;  // its rows are read where A holds them
     const std::int64_t panel = tiles.panel_rows(k) * kb;
-    sizes.panel = std::max(sizes.panel, panel);
     sizes.gathered = std::max(sizes.gathered, panel - own);  // the other ranks' rows
-    sizes.stacked[slot] = std::max(sizes.stacked[slot], plan_rows(tiles, k, tiles.my_rank(), nullptr) * kb);
+    if (in_slot) {
+      sizes.stacked[slot] = std::max(sizes.stacked[slot], panel);
+    } else {
+      sizes.panel = std::max(sizes.panel, panel);
+      sizes.stacked[slot] = std::max(sizes.stacked[slot], stacked);
+    }
   }
   return sizes;
 }
 
 template <typename T, typename Factor>
-void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a) {
-  const Sizes sized = sizes(tiles, a);
+void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
+                                        bool in_slot) {
+  in_slot_ = in_slot;
+  const Sizes sized = sizes(tiles, a, in_slot);
   for (std::size_t s = 0; s < 2; ++s) {
     slots_[s].l.resize(static_cast<std::size_t>(sized.stacked[s]));
     slots_[s].l_start.assign(static_cast<std::size_t>(tiles.rows().count()), -1);
@@ -263,6 +287,8 @@ void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const Dist
   if (panel_rank == tiles.my_rank()) {
     factorise(tiles, a, k, comm);
   } else {
+    // A panel this rank factorised in this slot two steps ago may still be leaving from it.
+    if (in_slot_) wait_all(s.sends);
     if (s.l_rows > 0)
       mpi::check_mpi(MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
                                mpi::mpi_type<T>(), panel_rank, mpi::tag::kFactoredPanel, comm, &s.receive), "MPI_Irecv");
@@ -325,18 +351,22 @@ void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
   T* panel = Factor::kFactorsInA ? whole_panel_in_a(tiles, a, k, &ld) : nullptr;
   const bool in_a = panel != nullptr;
   if (!in_a) {
-    gather(tiles, a, k, comm);
-    panel = panel_.data();
+    panel = in_slot_ ? s.l.data() : panel_.data();
+    gather(tiles, a, k, panel, comm);
     ld = tiles.panel_rows(k);
   }
   factor_.factorise(tiles, k, panel, ld, s.shared.data());
   send_factored(tiles, k, panel, ld, comm);
-  if (in_a) {  // factorised where A holds it: this rank's rows are read there
+  if (in_a || in_slot_) {  // factorised in A or in the slot: this rank's rows are read there
     s.base = panel;
     s.ld = ld;
     for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
       std::int64_t& at = s.l_start[static_cast<std::size_t>(i)];
       if (at >= 0) at = tiles.rows().offset(i) - origin;
+    }
+    if (!in_a) {
+      copy_own_tiles(
+          tiles, a, k, panel, ld, [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
     }
     return;
   }
@@ -370,7 +400,7 @@ std::optional<layout::TileLocation> GatheredPanel<T, Factor>::whole_panel_locati
 
 template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
-                                      const DistributedMatrix<T>& a, std::int64_t k,
+                                      const DistributedMatrix<T>& a, std::int64_t k, T* panel,
                                       MPI_Comm comm) {
   const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
   for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
@@ -382,11 +412,11 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
     if (runs_.empty()) continue;
     select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
-    gathered_.post(panel_.data(), lengths_, offsets_, rank, mpi::tag::kPanelGather, comm,
+    gathered_.post(panel, lengths_, offsets_, rank, mpi::tag::kPanelGather, comm,
                    &gather_receives_.back());
   }
   copy_own_tiles(
-      tiles, a, k, panel_.data(), ld,
+      tiles, a, k, panel, ld,
       [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
   wait_all(gather_receives_);
   gathered_.unpack();

@@ -56,6 +56,13 @@ std::int64_t FactorizationTiles::table_bytes() const {
   return static_cast<std::int64_t>(bytes);
 }
 
+std::int64_t FactorizationTiles::index_bytes_bound() const {
+  std::int64_t widest = 0;
+  for (std::int64_t k = 0; k < steps(); ++k) widest = std::max(widest, width(k));
+  const std::int64_t lines = rows().count() + cols().count();
+  return 32 * rows().count() * widest + 64 * lines + 128 * num_ranks() + 256 * widest;
+}
+
 int FactorizationTiles::choose_panel_rank(std::int64_t k, LuPanelRank rank,
                                           const std::vector<double>& rank_speeds) const {
   if (rank == LuPanelRank::DiagonalOwner) return owner(k, k);

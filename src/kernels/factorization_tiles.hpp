@@ -34,6 +34,10 @@ class FactorizationTiles {
 
   /// Bytes of this object's own tables (per tile line and rank), for a workspace's budget.
   std::int64_t table_bytes() const;
+  /// At most the bytes of a factorisation's index vectors besides these tables: a message's
+  /// blocks (at most one per tile row and panel column, in four vectors), per tile line a few
+  /// offsets, per rank a few counts and requests. For a workspace's budget.
+  std::int64_t index_bytes_bound() const;
 
   const layout::TileSplit& rows() const { return d_->rows(); }
   const layout::TileSplit& cols() const { return d_->cols(); }

@@ -132,13 +132,7 @@ std::int64_t lu_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, cons
   const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a).bytes() +
                                2 * sizeof(T) * detail::RowInterchanges<T>::buffer_size(tiles, a) +
                                detail::LuUpdate<T>::sizes(tiles, a).bytes();
-  // The index vectors besides the tables: a message's blocks (at most one per tile row and
-  // panel column, in four vectors), per tile line a few offsets, per rank a few counts.
-  std::int64_t widest = 0;
-  for (std::int64_t k = 0; k < tiles.steps(); ++k) widest = std::max(widest, tiles.width(k));
-  const std::int64_t lines = tiles.rows().count() + tiles.cols().count();
-  const std::int64_t indices = 32 * tiles.rows().count() * widest + 64 * lines + 128 * tiles.num_ranks() + 256 * widest;
-  return scalars + tiles.table_bytes() + indices;
+  return scalars + tiles.table_bytes() + tiles.index_bytes_bound();
 }
 
 template <typename T>

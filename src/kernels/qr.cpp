@@ -3,24 +3,41 @@
 /// allocated and agreed (allocate_agreed.hpp), then the right-looking loop with a lookahead
 /// of one. Step k: wait for panel k (τ, T and the V tile rows this rank needs); apply its
 /// reflectors to tile column k+1, then start panel k+1, whose messages travel while the
-/// columns right of it are updated. The panel is gathered and scattered as the LU's
-/// (factorization_panel.hpp, qr_panel.hpp), the update is qr_update.hpp's. Scalar types are
-/// instantiated here only.
+/// columns right of it are updated, window by window (update_window). The panel is gathered
+/// and scattered as the LU's (factorization_panel.hpp, qr_panel.hpp), the update is
+/// qr_update.hpp's. Scalar types are instantiated here only.
 #include "kernels/qr.hpp"
 
 #include <algorithm>
 #include <complex>
 #include <memory>
 
-#include "kernels/agreed_call.hpp"
-#include "kernels/allocate_agreed.hpp"
 #include "kernels/factorization_checks.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/prepared_factorization.hpp"
 #include "kernels/qr_panel.hpp"
 #include "kernels/qr_update.hpp"
 
 namespace hetscal::kernels {
 namespace {
+
+/// A step's trailing update is applied in windows of tile columns about this many columns
+/// wide (at least one tile): W and the partials a root receives are sized for one window, not
+/// for all of this rank's columns (an in-place take-over's peak memory, issue 28), while each
+/// window's GEMMs stay wide and its messages few.
+constexpr std::int64_t kUpdateWindowColumns = 1024;
+
+/// Tile columns per window of the update, for tiles of at most `nb` columns.
+std::int64_t update_window(std::int64_t nb) {
+  return std::max<std::int64_t>(1, kUpdateWindowColumns / std::max<std::int64_t>(nb, 1));
+}
+
+/// Whether panels are gathered in their slots, where the update reads V tile by tile: on
+/// every storage but a Cartesian local array (factorization_panel.hpp).
+template <typename T>
+bool gathers_in_slot(const DistributedMatrix<T>& a) {
+  return dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) == nullptr;
+}
 
 /// The factorisation on one rank. Constructing it allocates the whole workspace and
 /// communicates nothing.
@@ -28,12 +45,19 @@ template <typename T>
 class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
-      : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_, a_);
+      : a_(a),
+        tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds),
+        window_(update_window(detail::largest_tile(a.distribution->cols()))),
+        in_slot_(gathers_in_slot(a)) {
+    panel_.allocate(tiles_, a_, in_slot_);
     update_.allocate(
         tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
-        [](std::int64_t k) { return k + 1; });
+        [](std::int64_t k) { return k + 1; }, window_);
     step_.v_tiles.assign(static_cast<std::size_t>(tiles_.rows().count()), nullptr);
+    if (in_slot_) {
+      const std::int64_t nb = detail::largest_tile(tiles_.rows());
+      diagonal_.resize(static_cast<std::size_t>(nb * nb));
+    }
   }
 
   /// Runs every step over `comm` (collective); writes τ.
@@ -45,12 +69,13 @@ class RightLooking {
       const T* step_tau = detail::qr_panel_tau(panel_, k);
       std::copy(step_tau, step_tau + detail::QrPanelFactor<T>::reflectors(tiles_, k),
                 tau + tiles_.rows().offset(k));
-      detail::make_diagonal_v_explicit(panel_, tiles_, k);
       describe_step(k);
-      // Tile column k+1 first, for the lookahead; the rest while panel k+1 travels.
+      // Tile column k+1 first, for the lookahead; the rest, window by window, while panel k+1
+      // travels.
       update_.apply(tiles_, step_, a_, k + 1, k + 2, comm);
       if (k + 1 < steps) panel_.start(tiles_, a_, k + 1, comm);
-      update_.apply(tiles_, step_, a_, k + 2, columns, comm);
+      for (std::int64_t first = k + 2; first < columns; first += window_)
+        update_.apply(tiles_, step_, a_, first, std::min(first + window_, columns), comm);
     }
     panel_.wait_sends();
   }
@@ -65,6 +90,14 @@ class RightLooking {
     step_.v_ld = panel_.l_ld(k);
     for (std::int64_t i = k; i < tiles_.rows().count(); ++i)
       step_.v_tiles[static_cast<std::size_t>(i)] = panel_.l_tile(k, i);
+    // The diagonal V tile explicitly unit lower: in the slot, or in a copy where the slot is
+    // the panel rank's and still being sent from.
+    if (in_slot_) {
+      step_.diagonal = detail::explicit_diagonal_v(panel_, tiles_, k, diagonal_.data());
+      step_.diagonal_ld = tiles_.rows().size(k);
+    } else {
+      detail::make_diagonal_v_explicit(panel_, tiles_, k);
+    }
   }
 
   DistributedMatrix<T> a_;
@@ -72,20 +105,56 @@ class RightLooking {
   detail::QrPanel<T> panel_;
   detail::QrUpdate<T> update_;
   detail::StepReflectors<T> step_;
+  std::int64_t window_;       ///< tile columns per call of the update (update_window)
+  bool in_slot_;              ///< panels gathered and factorised in their slots
+  ScalarBuffer<T> diagonal_;  ///< in_slot_: the diagonal V tile's explicit copy
 };
 
 }  // namespace
 
+// The workspace and the kernel's own communicator, made by PreparedQr's constructor.
+template <typename T>
+class PreparedQr<T>::Steps : public detail::PreparedFactorization<RightLooking<T>> {
+ public:
+  Steps(const DistributedMatrix<T>& a, MPI_Comm comm, const QrOptions& options)
+      : detail::PreparedFactorization<RightLooking<T>>(
+            comm, "qr's argument check",
+            [&] { return detail::check_factorization_arguments(a, comm, options.rank_speeds, "qr"); },
+            [&](int my_rank) { return std::make_unique<RightLooking<T>>(a, my_rank, options); }) {}
+};
+
+template <typename T>
+PreparedQr<T>::PreparedQr(DistributedMatrix<T> a, MPI_Comm comm, const QrOptions& options)
+    : steps_(detail::make_agreed<Steps>(comm, a, comm, options)) {}
+
+template <typename T>
+PreparedQr<T>::~PreparedQr() = default;
+
+template <typename T>
+void PreparedQr<T>::run(T* tau) {
+  steps_->factorization().run(tau, steps_->messages());
+}
+
+template <typename T>
+std::int64_t qr_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options) {
+  const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
+  const bool in_slot = gathers_in_slot(a);
+  const std::int64_t nb = detail::largest_tile(tiles.rows());
+  const std::int64_t window = update_window(detail::largest_tile(a.distribution->cols()));
+  const auto reflectors = [&](std::int64_t k) { return tiles.pivot_count(k); };
+  const auto first_column = [](std::int64_t k) { return k + 1; };
+  const std::int64_t factor = detail::QrPanelFactor<T>::work_size(tiles) + (in_slot ? nb * nb : 0);
+  const std::int64_t scalars = detail::QrPanel<T>::sizes(tiles, a, in_slot).bytes() +
+                               detail::QrUpdate<T>::sizes(tiles, tiles.steps(), reflectors, first_column, window).bytes() +
+                               static_cast<std::int64_t>(sizeof(T)) * factor;
+  // W's starts per tile column besides the shared index vectors.
+  const std::int64_t indices = tiles.index_bytes_bound() + 32 * tiles.cols().count();
+  return scalars + tiles.table_bytes() + indices;
+}
+
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options) {
-  const int my_rank = detail::agreed_arguments(comm, "qr's argument check", [&] {
-    return detail::check_factorization_arguments(a, comm, options.rank_speeds, "qr");
-  });
-  std::unique_ptr<RightLooking<T>> factorization;
-  detail::allocate_agreed(
-      comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
-  const detail::DuplicatedComm messages(comm);
-  factorization->run(tau, messages.get());
+  PreparedQr<T>(a, comm, options).run(tau);
 }
 
 // The one place where scalar types are instantiated.

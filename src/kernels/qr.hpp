@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/lu.hpp"
@@ -37,10 +38,43 @@ using QrOptions = LuOptions;
 template <typename T>
 void qr(DistributedMatrix<T> a, T* tau, MPI_Comm comm, const QrOptions& options = {});
 
+/// kernels::qr in two parts, for a take-over that must have every allocation made and agreed
+/// before it moves anything (runtime/in_place_geqrf.hpp), as PreparedLu: the constructor
+/// checks the arguments and allocates the whole workspace (both agreed, nothing written, the
+/// same exceptions as qr before its first message), run() factorises.
+template <typename T>
+class PreparedQr {
+ public:
+  /// Collective over `comm`. @param a,comm,options as qr's; `a` must outlive run().
+  PreparedQr(DistributedMatrix<T> a, MPI_Comm comm, const QrOptions& options = {});
+  ~PreparedQr();
+  PreparedQr(const PreparedQr&) = delete;
+  PreparedQr& operator=(const PreparedQr&) = delete;
+
+  /// The factorisation; collective over the constructor's `comm`. Once only.
+  /// @param tau as qr's.
+  void run(T* tau);
+
+ private:
+  class Steps;
+  std::unique_ptr<Steps> steps_;
+};
+
+/// Bytes kernels::qr allocates on this rank to factorise `a`: its buffers of scalars, sized
+/// exactly as PreparedQr sizes them (the panels' slots, gathered panel and staging, xGEQRF's
+/// workspace, the diagonal V tile's copy; the update's W window, the partials a root receives
+/// and both ways' staging), its tables, and an upper bound of its other index vectors. Local
+/// (no communication); reads a's distribution and storage only (`data` and `overflow` may be
+/// null). For a take-over's memory budget. @pre a passes kernels::qr's argument checks.
+template <typename T>
+std::int64_t qr_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options = {});
+
 /// The instantiations, one per scalar type (core/common/scalar_types.hpp): declared here, defined
 /// in qr.cpp.
-#define HETSCAL_QR_INSTANCES(PREFIX, T) \
-  PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&);
+#define HETSCAL_QR_INSTANCES(PREFIX, T)                                              \
+  PREFIX template void qr<T>(DistributedMatrix<T>, T*, MPI_Comm, const QrOptions&); \
+  PREFIX template class PreparedQr<T>;                                               \
+  PREFIX template std::int64_t qr_workspace_bytes<T>(const DistributedMatrix<T>&, int, const QrOptions&);
 HETSCAL_EXTERN_FOR_EACH_SCALAR(HETSCAL_QR_INSTANCES)
 
 }  // namespace hetscal::kernels

@@ -112,7 +112,7 @@ class Multiply {
     step_.v_tiles.assign(static_cast<std::size_t>(rows().count()), nullptr);
     update_.allocate(
         tiles_, c_, steps_, [&](std::int64_t k) { return count(k); },
-        [](std::int64_t) { return std::int64_t{0}; });
+        [](std::int64_t) { return std::int64_t{0}; }, tiles_.cols().count());
   }
 
   /// Calls copy(tile row i, its rows) for A's tiles (i, k), i >= k, owned by `rank`.

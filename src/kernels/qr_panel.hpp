@@ -33,14 +33,15 @@ class QrPanelFactor {
     return r + r * r;
   }
 
-  /// xGEQRF's workspace for every panel this rank factorises.
-  void allocate(const FactorizationTiles& tiles) {
+  /// xGEQRF's workspace for every panel this rank factorises, in elements.
+  static std::int64_t work_size(const FactorizationTiles& tiles) {
     std::int64_t work = 1;
     for (std::int64_t k = 0; k < tiles.steps(); ++k)
       if (tiles.panel_rank(k) == tiles.my_rank())
         work = std::max(work, geqrf_work_size<T>(tiles.panel_rows(k), tiles.width(k)));
-    work_.resize(static_cast<std::size_t>(work));
+    return work;
   }
+  void allocate(const FactorizationTiles& tiles) { work_.resize(static_cast<std::size_t>(work_size(tiles))); }
 
   void factorise(const FactorizationTiles& tiles, std::int64_t k, T* panel, std::int64_t ld,
                  Shared* shared) {
@@ -68,18 +69,37 @@ const T* qr_panel_t(const QrPanel<T>& panel, const FactorizationTiles& tiles, st
   return panel.shared(k) + QrPanelFactor<T>::reflectors(tiles, k);
 }
 
-/// Makes this rank's copy of step k's diagonal V tile (when it received it) explicitly unit
-/// lower: ones on the diagonal, zeros above (R's place, already written back into A), so
-/// that the update multiplies by V with plain GEMMs. @pre finish(k) of the panel.
+/// Makes the rows×r tile `v` (leading dimension ld) of V's diagonal explicitly unit lower:
+/// ones on the diagonal, zeros above (R's place, already written back into A), so that the
+/// update multiplies by V with plain GEMMs.
 template <typename T>
-void make_diagonal_v_explicit(QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k) {
-  T* v = panel.l_tile(k, k);
-  if (v == nullptr) return;
-  const std::int64_t ld = panel.l_ld(k), rows = tiles.rows().size(k);
-  for (std::int64_t c = 0; c < QrPanelFactor<T>::reflectors(tiles, k); ++c) {
+void make_unit_lower(T* v, std::int64_t ld, std::int64_t rows, std::int64_t r) {
+  for (std::int64_t c = 0; c < r; ++c) {
     std::fill(v + c * ld, v + c * ld + std::min(c, rows), T(0));
     if (c < rows) v[c + c * ld] = T(1);
   }
+}
+
+/// Makes this rank's received step k's diagonal V tile (when it received it) explicitly unit
+/// lower, where the panel's slot holds it. @pre finish(k) of the panel, which was not
+/// gathered in its slot (allocate's in_slot: the slot is then still being sent from).
+template <typename T>
+void make_diagonal_v_explicit(QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k) {
+  T* v = panel.l_tile(k, k);
+  if (v != nullptr) make_unit_lower(v, panel.l_ld(k), tiles.rows().size(k), QrPanelFactor<T>::reflectors(tiles, k));
+}
+
+/// The same in a copy: `diagonal` (room for the tile, leading dimension its rows) receives
+/// step k's diagonal V tile, explicitly unit lower; returns it, or nullptr when this rank did
+/// not receive the tile. @pre finish(k) of the panel.
+template <typename T>
+T* explicit_diagonal_v(const QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k, T* diagonal) {
+  const T* v = panel.l_tile(k, k);
+  if (v == nullptr) return nullptr;
+  const std::int64_t rows = tiles.rows().size(k), r = QrPanelFactor<T>::reflectors(tiles, k);
+  copy_matrix(v, panel.l_ld(k), diagonal, rows, rows, r);
+  make_unit_lower(diagonal, rows, rows, r);
+  return diagonal;
 }
 
 }  // namespace hetscal::kernels::detail

@@ -12,6 +12,8 @@
 ///   call, with every column the two share (on a Cartesian grid the root of all of a grid
 ///   column's columns is the same rank, so this is one reduction per grid column);
 /// - A_ij −= V_ik·W_j on every trailing tile (GEMMs).
+/// Tiles are reached through DistributedMatrix::at, so that an in-place storage's tiles are
+/// found in whichever of its two buffers (the caller's array, the overflow) holds them.
 /// V is given tile row by tile row (StepReflectors; kernels::qr passes the panel's stacked
 /// tile rows, factorization_panel.hpp) with the diagonal tile explicitly unit lower, so the
 /// GEMMs need no triangular special case. On a Cartesian local array the tile rows this rank
@@ -51,16 +53,44 @@ struct StepReflectors {
   /// or nullptr; leading dimension v_ld.
   std::vector<const T*> v_tiles;
   std::int64_t v_ld = 1;
+  /// When set, V's tile row `step` (explicitly unit lower), leading dimension diagonal_ld, in
+  /// place of v_tiles[step]: a copy, where the panel's own is still being sent. Not on a
+  /// Cartesian local array (whose V rows must follow one another).
+  const T* diagonal = nullptr;
+  std::int64_t diagonal_ld = 1;
 };
 
 template <typename T>
 class QrUpdate {
  public:
   /// Sizes the buffers for `steps` steps (without communicating): step k applies
-  /// reflectors(k) reflectors to the tile columns from first_column(k) on.
+  /// reflectors(k) reflectors to the tile columns from first_column(k) on, at most `window`
+  /// consecutive tile columns per apply() (W and the partials are sized for the widest window
+  /// of this rank's columns, not for all of them: kernels::qr applies a step in windows to
+  /// bound its memory).
   template <typename Reflectors, typename FirstColumn>
   void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
-                std::int64_t steps, Reflectors&& reflectors, FirstColumn&& first_column);
+                std::int64_t steps, Reflectors&& reflectors, FirstColumn&& first_column,
+                std::int64_t window);
+
+  /// What allocate() sizes, in elements of T: W (one window of this rank's columns) and the
+  /// partials a root receives; and how many (rank, column) partials it roots at most.
+  struct Sizes {
+    std::int64_t w = 0, incoming = 0;
+    /// W's columns this rank contributes partials to (rooted elsewhere): sent as partials,
+    /// received back reduced.
+    std::int64_t contributed = 0;
+    std::size_t rooted_pairs = 0;
+    /// Bytes of the buffers of scalars: W, the partials, and both ways' staging (the
+    /// partials sent and the reduced columns sent back; the reduced columns received).
+    std::int64_t bytes() const {
+      return static_cast<std::int64_t>(sizeof(T)) * (w + incoming + (contributed + incoming) + contributed);
+    }
+  };
+  /// The same arguments as allocate's, `a` apart. Local.
+  template <typename Reflectors, typename FirstColumn>
+  static Sizes sizes(const FactorizationTiles& tiles, std::int64_t steps, Reflectors&& reflectors,
+                     FirstColumn&& first_column, std::int64_t window);
 
   /// Applies a step's reflectors to this rank's tiles from tile row step.step down in the
   /// tile columns [first, last). Collective over the owners of those tiles.
@@ -144,37 +174,79 @@ void QrUpdate<T>::list_peers(const FactorizationTiles& tiles, std::int64_t k, st
 
 template <typename T>
 template <typename Reflectors, typename FirstColumn>
+typename QrUpdate<T>::Sizes QrUpdate<T>::sizes(const FactorizationTiles& tiles, std::int64_t steps,
+                                               Reflectors&& reflectors, FirstColumn&& first_column,
+                                               std::int64_t window) {
+  const std::int64_t columns = tiles.cols().count();
+  window = std::max<std::int64_t>(window, 1);
+  Sizes sizes;
+  // Per tile column of a step: this rank's W columns, the partials it receives as the root
+  // and from how many ranks; then their largest sums over `window` consecutive columns.
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(columns)), received(mine.size()), pairs(mine.size()),
+      contributed(mine.size());
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t r = reflectors(k), first = first_column(k);
+    for (std::int64_t j = first; j < columns; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j);
+      mine[at] = tiles.owns_tile_from_row(tiles.my_rank(), j, k) ? tiles.cols().size(j) : 0;
+      received[at] = pairs[at] = 0;
+      const bool rooted_here = tiles.owner(k, j) == tiles.my_rank();
+      contributed[at] = rooted_here ? 0 : mine[at];
+      if (!rooted_here) continue;
+      // The partials of a column this rank roots, one per other rank with a tile in it.
+      tiles.for_each_rank_from_row(j, k, [&](int rank) {
+        if (rank == tiles.my_rank()) return;
+        received[at] += tiles.cols().size(j);
+        ++pairs[at];
+      });
+    }
+    std::int64_t in_mine = 0, in_received = 0, in_pairs = 0, in_contributed = 0;
+    for (std::int64_t j = first; j < columns; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j);
+      in_mine += mine[at];
+      in_received += received[at];
+      in_pairs += pairs[at];
+      in_contributed += contributed[at];
+      if (j - window >= first) {
+        const std::size_t out = static_cast<std::size_t>(j - window);
+        in_mine -= mine[out];
+        in_received -= received[out];
+        in_pairs -= pairs[out];
+        in_contributed -= contributed[out];
+      }
+      sizes.w = std::max(sizes.w, r * in_mine);
+      sizes.incoming = std::max(sizes.incoming, r * in_received);
+      sizes.contributed = std::max(sizes.contributed, r * in_contributed);
+      sizes.rooted_pairs = std::max(sizes.rooted_pairs, static_cast<std::size_t>(in_pairs));
+    }
+  }
+  return sizes;
+}
+
+template <typename T>
+template <typename Reflectors, typename FirstColumn>
 void QrUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                            std::int64_t steps, Reflectors&& reflectors,
-                           FirstColumn&& first_column) {
+                           FirstColumn&& first_column, std::int64_t window) {
   if (const auto* array = dynamic_cast<const layout::CartesianLocalLayout*>(a.storage))
     array_.emplace(*array, tiles);
   const std::int64_t columns = tiles.cols().count();
-  std::int64_t w = 0, incoming = 0;
-  std::size_t rooted_pairs = 0;
-  for (std::int64_t k = 0; k < steps; ++k) {
-    const std::int64_t r = reflectors(k), first = first_column(k);
-    w = std::max(w, r * plan_columns(tiles, k, first, columns, tiles.my_rank(), nullptr));
-    // The partials of the columns this rank roots, one per other rank with a tile in them.
-    std::int64_t received = 0;
-    std::size_t pairs = 0;
-    const std::vector<std::int64_t>& rooted = tiles.my_cols_in_row(k);
-    for (auto j = std::lower_bound(rooted.begin(), rooted.end(), first); j != rooted.end(); ++j)
-      tiles.for_each_rank_from_row(*j, k, [&](int rank) {
-        if (rank == tiles.my_rank()) return;
-        received += tiles.cols().size(*j);
-        ++pairs;
-      });
-    incoming = std::max(incoming, r * received);
-    rooted_pairs = std::max(rooted_pairs, pairs);
-  }
-  rooted_.reserve(rooted_pairs);
+  const Sizes sized = sizes(tiles, steps, reflectors, first_column, window);
+  const std::int64_t w = sized.w, incoming = sized.incoming;
+  rooted_.reserve(sized.rooted_pairs);
   contributed_.reserve(static_cast<std::size_t>(columns));
   w_.resize(static_cast<std::size_t>(w));
-  // A call sends at most all of w_ as partials and, as a root, the reduced columns once to
-  // each contributor: what it receives as partials.
-  w_sends_.reserve(w + incoming);
-  w_receives_.reserve(w);
+  // A call sends the partials of the columns it contributes to and, as a root, the reduced
+  // columns once to each contributor (what it receives as partials); it receives the reduced
+  // columns it contributed to.
+  w_sends_.reserve(sized.contributed + incoming);
+  w_receives_.reserve(sized.contributed);
+  // A message's blocks are W columns of one peer (at most every column), one message per
+  // root: nothing grows once the steps run (an in-place take-over has written into the
+  // caller's array by then, where a rank short of memory could no longer forward the call).
+  w_receives_.reserve_blocks(static_cast<std::size_t>(columns), static_cast<std::size_t>(tiles.num_ranks()));
+  lengths_.reserve(static_cast<std::size_t>(columns));
+  offsets_.reserve(static_cast<std::size_t>(columns));
   incoming_.resize(static_cast<std::size_t>(incoming));
   w_start_.assign(static_cast<std::size_t>(columns), -1);
   receives_.reserve(static_cast<std::size_t>(tiles.num_ranks()));
@@ -275,8 +347,9 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
     const auto from = std::lower_bound(mine.begin(), mine.end(), k);
     for (auto i = from; i != mine.end(); ++i) {
       const layout::TileLocation where = a.storage->tile_location({*i, j});
-      block(v_tile(*i), v_ld, a.data + where.offset, where.ld, tiles.rows().size(*i),
-            tiles.cols().size(j), w_.data() + at * r, i == from);
+      const bool diagonal = *i == k && step.diagonal != nullptr;
+      block(diagonal ? step.diagonal : v_tile(*i), diagonal ? step.diagonal_ld : v_ld, a.at(where), where.ld,
+            tiles.rows().size(*i), tiles.cols().size(j), w_.data() + at * r, i == from);
     }
   }
 }

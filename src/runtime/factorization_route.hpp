@@ -138,19 +138,4 @@ class FactorizationRoute {
   core::Problem problem_;
 };
 
-/// Decides, runs and reports one factorization call of `routine`, planned as a Layout.
-/// Collective over the call's context.
-/// @param m,n sub(A)'s rows and columns (Cholesky: N, N).
-/// @pre the call passed its routine's argument checks on every rank; M, N >= 1.
-/// @return Computed (sub(A) holds the factors, info ScaLAPACK's INFO), Forward (sub(A)
-///         untouched: call ScaLAPACK) or FailedAfterWrite (sub(A) lost).
-template <typename Layout, typename T, template <typename> class Call>
-FactorizationOutcome route_factorization(core::Routine routine, const Call<T>& call, std::int64_t m,
-                                         std::int64_t n) {
-  ContextState& state = context_state(call.a.desc.context);
-  const TakeOverOutcome outcome =
-      route(state, [&] { return FactorizationRoute<T, Call<T>, Layout>(routine, state, call, m, n); });
-  return {outcome.status, outcome.computed() ? outcome.info : 0};
-}
-
 }  // namespace hetscal::runtime

@@ -4,7 +4,9 @@
 /// the context's agreed state, the decision by predicted time (Routine::QR on the layout
 /// choose_qr_layout plans, moves included, against ScaLAPACK on the caller's grid), and when
 /// hetscal takes the call, the planned QR through the all-or-nothing take-over sequence, TAU
-/// written as PDGEQRF writes it. The shim checks the arguments (and LWORK) before and calls
+/// written as PDGEQRF writes it: on a copy of sub(A) in hetscal's layout, or in the caller's
+/// array with only the surplus moved (in_place_geqrf.hpp, under HETSCAL_TAKE_OVER=in-place,
+/// or auto where it is priced cheaper or the copy does not fit). The shim checks the arguments (and LWORK) before and calls
 /// ScaLAPACK after, when told to.
 #include "runtime/factorization_route.hpp"
 #include "runtime/planned_geqrf.hpp"

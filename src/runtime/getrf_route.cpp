@@ -8,13 +8,8 @@ namespace hetscal::runtime {
 
 template <typename T>
 FactorizationOutcome getrf_route(const GetrfCall<T>& call) {
-  ContextState& state = context_state(call.a.desc.context);
-  const TakeOverOutcome outcome = route(state, [&] {
-    // The whole of sub(A) in and back: the surplus's volume moves twice.
-    return InPlaceFactorizationRoute<T, GetrfCall<T>, LuLayout, InPlaceGetrf<T>>(core::Routine::LU, state, call,
-                                                                               call.m, call.n, 2.0);
-  });
-  return {outcome.status, outcome.computed() ? outcome.info : 0};
+  // The whole of sub(A) in and back: the surplus's volume moves twice.
+  return route_in_place_factorization<LuLayout, InPlaceGetrf<T>>(core::Routine::LU, call, call.m, call.n, 2.0);
 }
 
 #define HETSCAL_INSTANTIATE_GETRF_ROUTE(T) \

@@ -1,7 +1,7 @@
 #pragma once
 /// @file in_place_factorization_route.hpp
 /// One call of a factorization that has an in-place route (PxPOTRF: in_place_potrf.hpp,
-/// PxGETRF: in_place_getrf.hpp), as route() drives it: the factorizations' shared part
+/// PxGETRF: in_place_getrf.hpp, PxGEQRF: in_place_geqrf.hpp), as route() drives it: the factorizations' shared part
 /// (facts, plan, the copy route; factorization_route.hpp) and the in-place route priced apart
 /// (in_place_pricing.hpp): its steps priced by the time model on the in-place layout itself,
 /// its surplus's moves, its own first touch. Under auto the cheaper route that fits is taken.
@@ -59,5 +59,22 @@ class InPlaceFactorizationRoute {
   /// The in-place route, when price() chose it.
   mutable std::optional<InPlace> in_place_;
 };
+
+/// Decides, runs and reports one factorization call of `routine`, planned as a Layout, by
+/// its copy route or its in-place route. Collective over the call's context.
+/// @param m,n sub(A)'s rows and columns (Cholesky: N, N); @param surplus_trips as
+///        InPlaceFactorizationRoute's.
+/// @pre the call passed its routine's argument checks on every rank; M, N >= 1.
+/// @return Computed (sub(A) holds the factors, info ScaLAPACK's INFO), Forward (sub(A)
+///         untouched: call ScaLAPACK) or FailedAfterWrite (sub(A) lost).
+template <typename Layout, typename InPlace, typename T, template <typename> class Call>
+FactorizationOutcome route_in_place_factorization(core::Routine routine, const Call<T>& call, std::int64_t m,
+                                                  std::int64_t n, double surplus_trips) {
+  ContextState& state = context_state(call.a.desc.context);
+  const TakeOverOutcome outcome = route(state, [&] {
+    return InPlaceFactorizationRoute<T, Call<T>, Layout, InPlace>(routine, state, call, m, n, surplus_trips);
+  });
+  return {outcome.status, outcome.computed() ? outcome.info : 0};
+}
 
 }  // namespace hetscal::runtime

@@ -20,8 +20,10 @@ std::string copy_route_problem(ContextState& state, const CallMemory& memory, do
   // sends every rank to ScaLAPACK, none waits for it (the fault sweep's in-place run hung here).
   const MPI_Comm comm = state.context->comm;
   std::string problem;
+  // Under HETSCAL_TAKE_OVER=in-place the copy route is never taken (every intercepted routine
+  // has an in-place route, whose prices replace these): its memory is not checked.
   if (state.settings.take_over == TakeOverMode::InPlace) {
-    mpi::run_agreed(comm, "price", [&] { problem = "HETSCAL_TAKE_OVER=in-place, and this routine has no in-place route yet"; });
+    mpi::run_agreed(comm, "price", [&] { problem = "HETSCAL_TAKE_OVER=in-place: the copy route is not taken"; });
     return problem;
   }
   // The move in and the move out share one pair of message buffers; each holds at most what

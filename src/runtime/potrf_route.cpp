@@ -8,13 +8,8 @@ namespace hetscal::runtime {
 
 template <typename T>
 PotrfOutcome potrf_route(const PotrfCall<T>& call) {
-  ContextState& state = context_state(call.a.desc.context);
-  const TakeOverOutcome outcome = route(state, [&] {
-    // One triangle in and the same triangle back: the surplus's volume moves once.
-    return InPlaceFactorizationRoute<T, PotrfCall<T>, CholeskyLayout, InPlacePotrf<T>>(
-        core::Routine::Cholesky, state, call, call.n, call.n, 1.0);
-  });
-  return {outcome.status, outcome.computed() ? outcome.info : 0};
+  // One triangle in and the same triangle back: the surplus's volume moves once.
+  return route_in_place_factorization<CholeskyLayout, InPlacePotrf<T>>(core::Routine::Cholesky, call, call.n, call.n, 1.0);
 }
 
 #define HETSCAL_INSTANTIATE_POTRF_ROUTE(T) \

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "core/common/error.hpp"
+#include "in_place_test_matrix.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
-#include "layout/in_place_storage.hpp"
 
 namespace hetscal::kernels::test {
 namespace {
@@ -264,69 +264,26 @@ TEST(Cholesky, InfoIsTheOrderOfTheFirstNonPositiveMinor) {
   }
 }
 
-/// A factorisation on an in-place take-over's storage (layout/in_place_storage.hpp): a
-/// block-cyclic caller array (padded, NaN wherever A's triangle is not) holding the tiles the
-/// planned layout leaves with their caller owner, an overflow holding the others. The plan
-/// moves every third tile row to the next grid row and every third tile column to the next
-/// grid column, so that tiles are kept, given and received, and runs of tiles break at both
-/// buffers. Checks the residual (or INFO), and that nothing of the caller's array but the
-/// kept tiles of the triangle changed, bit for bit (the other triangle, the padding, the
+/// A factorisation on an in-place take-over's storage (in_place_test_matrix.hpp: kept tiles of
+/// A's triangle in a padded caller array, received ones in an overflow): runs of tiles break
+/// at both buffers. Checks the residual (or INFO), and that nothing of the caller's array but
+/// the kept tiles of the triangle changed, bit for bit (the other triangle, the padding, the
 /// tiles given away).
 template <typename T>
 void check_in_place(Uplo uplo, Shape shape, std::int64_t broken_order = 0) {
   SCOPED_TRACE(std::string("in place") + (uplo == Uplo::Lower ? " L" : " U") + " N=" + std::to_string(shape.n) +
                " broken at order " + std::to_string(broken_order));
-  const int me = world_rank();
-  const auto [p, q] = near_square(world_size());
-  const layout::TileSplit split(shape.n, shape.block, shape.first);
-  const layout::ProcessGrid grid = layout::ProcessGrid::row_major(p, q);
-  const layout::CartesianDistribution caller(split, split, identity(p), identity(q), grid);
-  const auto moved = [&](int groups) {
-    std::vector<int> map(static_cast<std::size_t>(std::max<std::int64_t>(split.count(), 1)));
-    for (std::size_t l = 0; l < map.size(); ++l)
-      map[l] = static_cast<int>((l + (l % 3 == 2 ? 1 : 0)) % static_cast<std::size_t>(groups));
-    return map;
-  };
-  const layout::CartesianDistribution planned(split, split, moved(p), moved(q), grid);
-  const layout::CartesianLocalLayout array(caller, me, layout::CartesianLocalLayout(caller, me).ld() + 3);
-  const layout::StoredTiles triangle =
-      uplo == Uplo::Lower ? layout::StoredTiles::LowerTriangle : layout::StoredTiles::UpperTriangle;
-  const layout::InPlaceLocalLayout storage(planned, caller, array, triangle);
-  std::vector<T> data(static_cast<std::size_t>(array.local_elements()), quiet_nan<T>());
-  std::vector<T> overflow(static_cast<std::size_t>(storage.overflow_elements()));
+  InPlaceTestMatrix<T> a(shape.n, shape.n, shape.block, shape.first,
+                         uplo == Uplo::Lower ? layout::StoredTiles::LowerTriangle : layout::StoredTiles::UpperTriangle);
   const std::int64_t broken = broken_order - 1;
-  // Calls f(i, j, element) for every element of the tiles of `layout` in A's triangle.
-  const auto for_each = [&](const layout::LocalLayout& layout, auto&& f) {
-    for (const layout::GlobalTile t : layout.owned_tiles()) {
-      if (!layout::is_stored(triangle, t)) continue;
-      const layout::TileLocation where = layout.tile_location(t);
-      T* base = (where.base == layout::TileBase::Overflow ? overflow.data() : data.data()) + where.offset;
-      for (std::int64_t c = 0; c < split.size(t.col); ++c)
-        for (std::int64_t r = 0; r < split.size(t.row); ++r)
-          f(split.offset(t.row) + r, split.offset(t.col) + c, base[r + c * where.ld]);
-    }
-  };
-  const auto given = [&](std::int64_t i, std::int64_t j, T& x) {
-    x = in_triangle(uplo, i, j) ? matrix_value<T>(i, j, shape.n, broken) : quiet_nan<T>();
-  };
-  for_each(array, given);    // the caller's triangle, the tiles given away included
-  for_each(storage, given);  // and the received tiles
-  const std::vector<T> before = data;
-  const std::int64_t info =
-      cholesky<T>(uplo, DistributedMatrix<T>{&planned, &storage, data.data(), overflow.data()}, MPI_COMM_WORLD);
-  EXPECT_EQ(info, broken_order);
-  std::vector<Complex> mine(static_cast<std::size_t>(shape.n * shape.n)), all(mine.size());
-  std::vector<char> written(data.size(), 0);
-  for_each(storage, [&](std::int64_t i, std::int64_t j, T& x) {
-    if (in_triangle(uplo, i, j)) mine[static_cast<std::size_t>(i + j * shape.n)] = widened(x);
-    if (&x >= data.data() && &x < data.data() + data.size()) written[static_cast<std::size_t>(&x - data.data())] = 1;
+  a.fill([&](std::int64_t i, std::int64_t j) {
+    return in_triangle(uplo, i, j) ? matrix_value<T>(i, j, shape.n, broken) : quiet_nan<T>();
   });
-  bool untouched = true;
-  for (std::size_t e = 0; e < data.size(); ++e)
-    untouched = untouched && (written[e] != 0 || std::memcmp(&data[e], &before[e], sizeof(T)) == 0);
-  EXPECT_TRUE(on_all_ranks(untouched));
+  const std::int64_t info = cholesky<T>(uplo, a.matrix(), MPI_COMM_WORLD);
+  EXPECT_EQ(info, broken_order);
+  EXPECT_TRUE(a.untouched_but_kept());
   if (broken_order != 0) return;
-  MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
+  const std::vector<Complex> all = a.gathered([&](std::int64_t i, std::int64_t j) { return in_triangle(uplo, i, j); });
   EXPECT_LT(scaled_residual<T>(all, uplo, shape.n, broken), 16.0);
 }
 

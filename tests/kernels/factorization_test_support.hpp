@@ -4,6 +4,7 @@
 // kernels must choose (worked out here from the owners alone), and the 2DBC pattern laid
 // over a test matrix (tiled storage with a Cartesian grid's owners).
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <mpi.h>
 
 #include <complex>
@@ -17,6 +18,31 @@
 #include "kernels/lu.hpp"
 
 namespace hetscal::kernels::test {
+
+/// Bytes this process holds from the heap (glibc: in-use arena chunks and mmapped blocks).
+inline std::int64_t heap_bytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
+}
+
+/// A kernel's workspace bound (lu_workspace_bytes, qr_workspace_bytes: `bound` bytes on this
+/// rank) against what its prepared form takes from the heap: `prepare()` returns the prepared
+/// kernel (its workspace and communicator allocated, nothing run), held while measured. The
+/// bound must hold it, within what MPI_Comm_dup and page rounding take, and be tight: at most
+/// half as much again (a bound for the whole M and N was several times as much).
+template <typename Prepare>
+void expect_tight_workspace_bound(std::int64_t bound, Prepare&& prepare) {
+  prepare();  // MPI's first-use allocations
+  const std::int64_t before = heap_bytes();
+  std::int64_t taken = 0;
+  {
+    const auto prepared = prepare();
+    taken = heap_bytes() - before;
+  }
+  constexpr std::int64_t kCommunicator = 256 * 1024;
+  EXPECT_LE(taken, bound + kCommunicator) << "the bound " << bound << " B is below what was taken";
+  EXPECT_LE(bound, taken + taken / 2 + kCommunicator) << "the bound " << bound << " B is loose: " << taken << " B taken";
+}
 
 /// M×N elements in square tiles of `block` after a first one of `first`.
 struct Shape {

@@ -14,22 +14,22 @@
 #include "kernels/lu.hpp"
 
 #include <gtest/gtest.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "core/common/error.hpp"
 #include "factorization_test_support.hpp"
+#include "in_place_test_matrix.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
-#include "layout/in_place_storage.hpp"
 
 namespace hetscal::kernels::test {
 namespace {
@@ -310,67 +310,25 @@ TEST(Lu, ExactlySingularMatricesGiveLapacksInfo) {
   }
 }
 
-/// A factorisation on an in-place take-over's storage (layout/in_place_storage.hpp): a
-/// block-cyclic caller array (padded, NaN in the padding) holding the tiles the planned
-/// layout leaves with their caller owner, an overflow holding the others. The plan moves
-/// every third tile row to the next grid row and every third tile column to the next grid
-/// column, so that tiles are kept, given and received, and the interchanges, the panel and
-/// the updates meet both buffers. Checks INFO and the pivots against LAPACK's, the factors
-/// to rounding, and that nothing of the caller's array but the kept tiles changed, bit for
-/// bit (the padding, the tiles given away).
+/// A factorisation on an in-place take-over's storage (in_place_test_matrix.hpp: kept tiles in
+/// a padded caller array, received ones in an overflow): the interchanges, the panel and the
+/// updates meet both buffers. Checks INFO and the pivots against LAPACK's, the factors to
+/// rounding, and that nothing of the caller's array but the kept tiles changed, bit for bit
+/// (the padding, the tiles given away).
 template <typename T>
 void check_in_place(Shape shape, LuPanelRank rank, Singularity singular = {}) {
   SCOPED_TRACE(describe(Family::BlockCyclic, shape, rank) + " in place, zero column " +
                std::to_string(singular.zero_column));
-  const int me = world_rank();
-  const auto [p, q] = near_square(world_size());
-  const layout::TileSplit rows(shape.m, shape.block, shape.first), cols(shape.n, shape.block, shape.first);
-  const layout::ProcessGrid grid = layout::ProcessGrid::row_major(p, q);
-  const layout::CartesianDistribution caller(rows, cols, identity(p), identity(q), grid);
-  const auto moved = [](const layout::TileSplit& split, int groups) {
-    std::vector<int> map(static_cast<std::size_t>(std::max<std::int64_t>(split.count(), 1)));
-    for (std::size_t l = 0; l < map.size(); ++l)
-      map[l] = static_cast<int>((l + (l % 3 == 2 ? 1 : 0)) % static_cast<std::size_t>(groups));
-    return map;
-  };
-  const layout::CartesianDistribution planned(rows, cols, moved(rows, p), moved(cols, q), grid);
-  const layout::CartesianLocalLayout array(caller, me, layout::CartesianLocalLayout(caller, me).ld() + 3);
-  const layout::InPlaceLocalLayout storage(planned, caller, array, layout::StoredTiles::All);
-  std::vector<T> data(static_cast<std::size_t>(array.local_elements()), quiet_nan<T>());
-  std::vector<T> overflow(static_cast<std::size_t>(storage.overflow_elements()));
-  // Calls f(i, j, element) for every element of the tiles of `layout`.
-  const auto for_each = [&](const layout::LocalLayout& layout, auto&& f) {
-    for (const layout::GlobalTile t : layout.owned_tiles()) {
-      const layout::TileLocation where = layout.tile_location(t);
-      T* base = (where.base == layout::TileBase::Overflow ? overflow.data() : data.data()) + where.offset;
-      for (std::int64_t c = 0; c < cols.size(t.col); ++c)
-        for (std::int64_t r = 0; r < rows.size(t.row); ++r) f(rows.offset(t.row) + r, cols.offset(t.col) + c, base[r + c * where.ld]);
-    }
-  };
-  const auto given = [&](std::int64_t i, std::int64_t j, T& x) { x = element<T>(i, j, singular); };
-  for_each(array, given);    // the caller's tiles, the tiles given away included
-  for_each(storage, given);  // and the received tiles
-  const std::vector<T> before = data;
-  const LuOptions options = options_for(rank);
+  InPlaceTestMatrix<T> a(shape.m, shape.n, shape.block, shape.first, layout::StoredTiles::All);
+  a.fill([&](std::int64_t i, std::int64_t j) { return element<T>(i, j, singular); });
   std::vector<std::int64_t> pivots(static_cast<std::size_t>(std::min(shape.m, shape.n)), -1);
-  const std::int64_t info = lu<T>(DistributedMatrix<T>{&planned, &storage, data.data(), overflow.data()},
-                                  pivots.data(), MPI_COMM_WORLD, options);
+  const std::int64_t info = lu<T>(a.matrix(), pivots.data(), MPI_COMM_WORLD, options_for(rank));
   const LapackLu<T> ref = lapack_lu<T>(shape, singular);
   EXPECT_EQ(info, ref.info);
   EXPECT_EQ(pivots, ref.pivots);
-  std::vector<Complex> mine(static_cast<std::size_t>(shape.m * shape.n)), all(mine.size());
-  std::vector<char> written(data.size(), 0);
-  for_each(storage, [&](std::int64_t i, std::int64_t j, T& x) {
-    mine[static_cast<std::size_t>(i + j * shape.m)] = widened(x);
-    if (&x >= data.data() && &x < data.data() + data.size()) written[static_cast<std::size_t>(&x - data.data())] = 1;
-  });
-  bool untouched = true;
-  for (std::size_t e = 0; e < data.size(); ++e)
-    untouched = untouched && (written[e] != 0 || std::memcmp(&data[e], &before[e], sizeof(T)) == 0);
-  EXPECT_TRUE(on_all_ranks(untouched));
-  MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_C_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_TRUE(a.untouched_but_kept());
   const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
-  EXPECT_LT(factor_difference(all, ref), 1e3 * eps);
+  EXPECT_LT(factor_difference(a.gathered(), ref), 1e3 * eps);
 }
 
 // Square, tall and wide; a first tile unlike the others; both panel ranks; a singular matrix
@@ -385,40 +343,28 @@ TEST(Lu, InPlaceStorageKeptAndOverflow) {
   }
 }
 
-/// Bytes this process holds from the heap (glibc: in-use arena chunks and mmapped blocks).
-std::int64_t heap_bytes() {
-  const struct mallinfo2 info = mallinfo2();
-  return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
-}
-
-/// lu_workspace_bytes against what PreparedLu's constructor really takes from the heap on this
-/// rank (its workspace and its communicator): an upper bound (within what MPI_Comm_dup takes),
-/// and a tight one, far below kernels::lu's former bound for the whole M and N (here 5.5 MB on
-/// each of 4 ranks, several times a rank's buffers).
-void check_workspace_bytes(const DistributedMatrix<double>& a, const LuOptions& options, const std::string& what) {
-  SCOPED_TRACE(what);
-  const std::int64_t bound = lu_workspace_bytes(a, world_rank(), options);
-  { const PreparedLu<double> warm(a, MPI_COMM_WORLD, options); }  // MPI's first-use allocations
-  const std::int64_t before = heap_bytes();
-  std::int64_t taken = 0;
-  {
-    const PreparedLu<double> prepared(a, MPI_COMM_WORLD, options);
-    taken = heap_bytes() - before;
-  }
-  constexpr std::int64_t kCommunicator = 256 * 1024;  // MPI_Comm_dup's structures, and page rounding
-  EXPECT_LE(taken, bound + kCommunicator) << "the bound " << bound << " B is below what was taken";
-  EXPECT_LE(bound, taken + taken / 2 + kCommunicator) << "the bound " << bound << " B is loose: " << taken << " B taken";
-}
-
-// Block-cyclic in one array (on 1xP every swap and panel is local) and as tiles, a
-// heterogeneous grid and a pattern.
+// lu_workspace_bytes against the heap PreparedLu takes on this rank (N = 1,200, NB = 32: the
+// former bound for the whole M and N was 5.5 MB on each of 4 ranks): block-cyclic in one array
+// (on 1xP every swap and panel is local) and as tiles, a heterogeneous grid, a pattern, and an
+// in-place take-over's storage.
 TEST(Lu, WorkspaceBytesBoundWhatPreparedLuTakes) {
   const std::int64_t n = 1200, nb = 32;
-  for (const Family family : {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OneRow,
-                              Family::Heterogeneous, Family::G2dbc}) {
-    TestMatrix<double> a(family, n, n, {nb}, {nb});
-    for (const LuPanelRank rank : {LuPanelRank::DiagonalOwner, LuPanelRank::Fastest})
-      check_workspace_bytes(a.out(), options_for(rank), describe(family, {n, n, nb, nb}, rank));
+  const auto check = [](const DistributedMatrix<double>& a, LuPanelRank rank) {
+    const LuOptions options = options_for(rank);
+    expect_tight_workspace_bound(lu_workspace_bytes(a, world_rank(), options), [&] {
+      return std::make_unique<PreparedLu<double>>(a, MPI_COMM_WORLD, options);
+    });
+  };
+  for (const LuPanelRank rank : {LuPanelRank::DiagonalOwner, LuPanelRank::Fastest}) {
+    for (const Family family : {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OneRow,
+                                Family::Heterogeneous, Family::G2dbc}) {
+      SCOPED_TRACE(describe(family, {n, n, nb, nb}, rank));
+      TestMatrix<double> a(family, n, n, {nb}, {nb});
+      check(a.out(), rank);
+    }
+    SCOPED_TRACE(describe(Family::BlockCyclic, {n, n, nb, nb}, rank) + " in place");
+    InPlaceTestMatrix<double> a(n, n, nb, nb, layout::StoredTiles::All);
+    check(a.matrix(), rank);
   }
 }
 

@@ -18,12 +18,14 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "core/common/error.hpp"
 #include "factorization_test_support.hpp"
+#include "in_place_test_matrix.hpp"
 #include "kernel_test_support.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
@@ -217,8 +219,10 @@ struct Factorisation {
 
   /// Largest difference from LAPACK's factors, relative to the largest factor entry, and
   /// from its τ (τ's entries are at most 2 in magnitude).
-  std::pair<double, double> differences(const Reference& ref) {
-    const std::vector<Complex> f = gathered();
+  std::pair<double, double> differences(const Reference& ref) { return differences(gathered(), tau, ref); }
+  /// The same of factors `f` (gathered) and `tau`.
+  static std::pair<double, double> differences(const std::vector<Complex>& f, const std::vector<T>& tau,
+                                               const Reference& ref) {
     double difference = 0, largest = 0, tau_difference = 0;
     for (std::size_t e = 0; e < f.size(); ++e) {
       difference = std::max(difference, std::abs(f[e] - widened(ref.factors[e])));
@@ -357,6 +361,75 @@ TEST(Qr, TinyAndHugeScalesAsLapack) {
       check_content<double>(family, {29, 23, 4, 4}, {scale, -1});
       check_content<std::complex<double>>(family, {17, 22, 3, 3}, {scale, -1});
     }
+  }
+}
+
+/// A factorisation on an in-place take-over's storage (in_place_test_matrix.hpp: kept tiles in
+/// a padded caller array, received ones in an overflow), through PreparedQr as the in-place
+/// PxGEQRF runs it. Checks V, R and τ against LAPACK's GEQRF on the whole matrix to rounding,
+/// τ the same on every rank, and that nothing of the caller's array but the kept tiles
+/// changed, bit for bit (the padding, the tiles given away).
+template <typename T>
+void check_in_place(Shape shape, QrPanelRank rank, Content content = {}) {
+  SCOPED_TRACE(describe(Family::BlockCyclic, shape, rank) + " in place, zero column " +
+               std::to_string(content.zero_column));
+  InPlaceTestMatrix<T> a(shape.m, shape.n, shape.block, shape.first, layout::StoredTiles::All);
+  a.fill([&](std::int64_t i, std::int64_t j) { return element<T>(i, j, content); });
+  std::vector<T> tau(static_cast<std::size_t>(std::min(shape.m, shape.n)), T(-5));
+  PreparedQr<T>(a.matrix(), MPI_COMM_WORLD, options_for(rank)).run(tau.data());
+  // The oracles of a factorisation on a test matrix (LAPACK's factors and τ), on this one's.
+  Factorisation<T> reference(Family::BlockCyclic, shape, content);
+  const auto [factors, tau_difference] = Factorisation<T>::differences(a.gathered(), tau, reference.lapack());
+  const double eps = static_cast<double>(std::numeric_limits<real_of_t<T>>::epsilon());
+  EXPECT_LT(factors, 1e3 * eps);
+  EXPECT_LT(tau_difference, 1e3 * eps);
+  if (content.zero_column >= 0 && content.zero_column < std::min(shape.m, shape.n)) {
+    EXPECT_EQ(tau[static_cast<std::size_t>(content.zero_column)], T(0));
+  }
+  reference.tau = tau;
+  EXPECT_TRUE(reference.agreed_and_untouched());  // τ alike on every rank
+  EXPECT_TRUE(a.untouched_but_kept());
+}
+
+// qr_workspace_bytes against the heap PreparedQr takes on this rank (N = 1,200, NB = 32):
+// block-cyclic in one array and as tiles, a heterogeneous grid, a pattern, and an in-place
+// take-over's storage (its panels gathered in their slots).
+TEST(Qr, WorkspaceBytesBoundWhatPreparedQrTakes) {
+  const std::int64_t n = 1200, nb = 32;
+  const auto check = [](const DistributedMatrix<double>& a, QrPanelRank rank) {
+    const QrOptions options = options_for(rank);
+    expect_tight_workspace_bound(qr_workspace_bytes(a, world_rank(), options), [&] {
+      return std::make_unique<PreparedQr<double>>(a, MPI_COMM_WORLD, options);
+    });
+  };
+  for (const QrPanelRank rank : {QrPanelRank::DiagonalOwner, QrPanelRank::Fastest}) {
+    for (const Family family : {Family::BlockCyclic, Family::BlockCyclicTiles, Family::OneRow,
+                                Family::Heterogeneous, Family::G2dbc}) {
+      SCOPED_TRACE(describe(family, {n, n, nb, nb}, rank));
+      TestMatrix<double> a(family, n, n, {nb}, {nb});
+      check(a.out(), rank);
+    }
+    SCOPED_TRACE(describe(Family::BlockCyclic, {n, n, nb, nb}, rank) + " in place");
+    InPlaceTestMatrix<double> a(n, n, nb, nb, layout::StoredTiles::All);
+    check(a.matrix(), rank);
+  }
+}
+
+// Square, tall and wide; a first tile unlike the others; both panel ranks; a zero column
+// (τ exactly 0); tiles large enough for messages above the eager limits; tiles so wide that a
+// step's update runs in several windows of columns (kernels::qr's update_window: 3 tiles of
+// 260 columns).
+TEST(Qr, InPlaceStorageKeptAndOverflow) {
+  for (const QrPanelRank rank : {QrPanelRank::DiagonalOwner, QrPanelRank::Fastest}) {
+    check_in_place<double>({37, 37, 5, 5}, rank);
+    check_in_place<double>({41, 23, 4, 3}, rank);
+    check_in_place<double>({19, 44, 4, 6}, rank);
+    check_in_place<std::complex<float>>({31, 26, 3, 3}, rank);
+    check_in_place<std::complex<double>>({23, 29, 4, 2}, rank);
+    check_in_place<float>({29, 29, 4, 4}, rank);
+    check_in_place<double>({37, 37, 5, 5}, rank, {1, 12});
+    check_in_place<double>({150, 130, 24, 24}, rank);
+    check_in_place<double>({520, 1820, 260, 260}, rank);
   }
 }
 

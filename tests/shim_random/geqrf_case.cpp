@@ -53,6 +53,16 @@ GeqrfCase draw_geqrf_case(std::uint64_t seed, int nprow, int npcol, int max_dime
   return t;
 }
 
+GeqrfCase draw_geqrf_case_square_blocks(std::uint64_t seed, int nprow, int npcol, int max_dimension) {
+  GeqrfCase t = draw_geqrf_case(seed, nprow, npcol, max_dimension);
+  const int padding = t.a.cols - (t.ja - 1 + t.n);
+  t.a.nb = t.a.mb;
+  t.a.inb = t.a.imb;
+  t.ja = t.ia;
+  t.a.cols = t.ja - 1 + t.n + padding;
+  return t;
+}
+
 std::string GeqrfCase::describe() const {
   static const char* const workspaces[] = {"LWMIN", "LWMIN+17", "LWMIN-1", "query only"};
   static const char* const scales[] = {"1", "tiny", "huge"};

@@ -59,5 +59,9 @@ struct GeqrfCase {
 
 /// Draws a case for a grid of nprow × npcol processes, M and N at most max_dimension.
 GeqrfCase draw_geqrf_case(std::uint64_t seed, int nprow, int npcol, int max_dimension);
+/// The same case with square blocks aligned alike in rows and columns (NB = MB, INB = IMB, JA
+/// at IA's place in its block, A's columns padded as drawn): the cases an in-place take-over,
+/// which keeps the caller's blocks as its tiles, can compute (issue 28).
+GeqrfCase draw_geqrf_case_square_blocks(std::uint64_t seed, int nprow, int npcol, int max_dimension);
 
 }  // namespace hetscal_test

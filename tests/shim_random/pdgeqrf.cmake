@@ -41,3 +41,27 @@ faults_forwarded(pdgeqrf shim_random_pdgeqrf 9 CASES 2:plan@0 4:allocate@1 2:mov
 # entries, R's diagonal real, bounds in each precision's epsilon), on ScaLAPACK alone (the
 # checker validated) and preloaded on 3, 4 and 6 processes as PDGEQRF's.
 random_cases_other_precisions(geqrf SEED_DIGITS 6 7 8 ONLY_THIS_ROUTINE)
+
+# Issue 28: the same cases computed in the caller's array (HETSCAL_TAKE_OVER=in-place), drawn
+# with square blocks aligned alike in rows and columns (--square-blocks: the in-place route
+# keeps the caller's blocks as its tiles, which the QR kernel needs square; a call with
+# MB != NB, which PDGEQRF allows, is forwarded under in-place). The tiles each rank keeps are
+# factored where ScaLAPACK's layout has them, only the surplus moved in and back, TAU written
+# as PDGEQRF writes it; every computed call says "in place"; R, the reflectors and TAU against
+# ScaLAPACK's to rounding (the layout's tiles are ScaLAPACK's blocks). The other precisions on
+# 4 processes. A failure injected into any stage before the first write into A or TAU (the
+# kernel's allocation, "compute", and the move back's agreement included) forwards every call,
+# A untouched.
+random_cases_preloaded(pdgeqrf shim_random_pdgeqrf 5 RANKS 1 2 3 4 6 LARGER_SEED 162 IN_PLACE
+                       ARGS --square-blocks ENV HETSCAL_ROUTINES=pdgeqrf)
+set(precisions s c z)
+set(digits 6 7 8)
+foreach(precision digit IN ZIP_LISTS precisions digits)
+  set(preloaded_p${precision}geqrf_cases_per_grid_4 ${preloaded_pdgeqrf_cases_per_grid_4})
+  random_cases_preloaded(p${precision}geqrf shim_random_p${precision}geqrf ${digit} RANKS 4 IN_PLACE
+                         ARGS --square-blocks ENV HETSCAL_ROUTINES=p${precision}geqrf)
+endforeach()
+faults_forwarded(pdgeqrf shim_random_pdgeqrf 9 SUFFIX _in_place ARGS --square-blocks
+                 ENV HETSCAL_ROUTINES=pdgeqrf HETSCAL_TAKE_OVER=in-place
+                 CASES 2:allocate@0 4:allocate@1 2:move-in@0 6:move-in@4 2:compute@0 4:compute@2 2:move-out@0
+                       6:move-out@3)

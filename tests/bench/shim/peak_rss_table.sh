@@ -4,7 +4,7 @@
 # for PDGEMM, PDGETRF, PDPOTRF and PDGEQRF: ScaLAPACK alone (the larger of its two ranks), and
 # hetscal preloaded with rank 1 planned 3x slower (HETSCAL_SPEEDS=3,1 HETSCAL_ADAPT=0), its fast
 # rank 0 and slow rank 1, and whether hetscal computed the call (its exit summary), and in place
-# (HETSCAL_TAKE_OVER=in-place: PDGEMM, PDPOTRF and PDGETRF; under auto where the copy does not fit). RSS does
+# (HETSCAL_TAKE_OVER=in-place: every routine; under auto where the copy does not fit). RSS does
 # not depend on the machine's load, so the figures hold on a shared machine.
 # HETSCAL_TAKE_OVER and HETSCAL_MEMORY, when set, reach the hetscal runs.
 # usage: peak_rss_table.sh BUILD_DIR [N=6000] [NB=128] [ROUTINES="pdgemm pdgetrf pdpotrf pdgeqrf"]

@@ -543,7 +543,7 @@ Tally sweep(const std::string& routine, Impl impl, const Call& call, CapturedStd
 // move-in, and the first routine swept on a fresh context (PxGEMM: ScaLAPACK's own PxGEMM
 // calls no hetscal routine, so the context is set up inside the swept call) failing in the
 // settings agreement. With the in-place route forced (HETSCAL_TAKE_OVER=in-place, swept for
-// the routines that have one), PxGETRF and PxPOTRF failing in the kernel's agreed allocation,
+// the routines that have one), PxGETRF, PxGEQRF and PxPOTRF failing in the kernel's agreed allocation,
 // and, where every allocation fails on each rank in turn (a rotated sweep fails each on one rank
 // only), in the route's own allocate stage: its overflow and its messages' requests (a request
 // vector that grew during the move once hung the sweep). A sweep that no longer reaches one of
@@ -566,7 +566,7 @@ void require_reproducers(const std::string& name, char routine, const Tally& tal
   }
   // The in-place factorizations (issue 28) move no copy in: their own allocation stage and
   // the kernel's, each agreed, are what a rank short of memory fails.
-  if (in_place && (routine == 'l' || routine == 'c')) {
+  if (in_place && (routine == 'l' || routine == 'q' || routine == 'c')) {
     required = {"forwarded (compute failed)"};
     if (!rotate_ranks) required.push_back("forwarded (allocate failed)");
   }
