@@ -38,11 +38,20 @@
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/wait_requests.hpp"
+#include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace hetscal::kernels::detail {
+
+/// Whether a factorisation of `a` gathers its panels in their slots (GatheredPanel::allocate's
+/// in_slot): on every storage but a Cartesian local array, whose update reads a rank's panel
+/// rows as one block; the others read them tile by tile.
+template <typename T>
+bool gathers_in_slot(const DistributedMatrix<T>& a) {
+  return dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) == nullptr;
+}
 
 /// The panels of the factorisation as this rank sees them.
 template <typename T, typename Factor>

@@ -20,6 +20,7 @@
 #include "kernels/lu_interchanges.hpp"
 #include "kernels/lu_panel.hpp"
 #include "kernels/lu_update.hpp"
+#include "kernels/prepared_factorization.hpp"
 #include "kernels/summa_support.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -45,7 +46,7 @@ class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_, a_);
+    panel_.allocate(tiles_, a_, detail::gathers_in_slot(a_));
     interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
   }
@@ -92,26 +93,12 @@ class RightLooking {
 
 // The workspace and the kernel's own communicator, made by PreparedLu's constructor.
 template <typename T>
-class PreparedLu<T>::Steps {
+class PreparedLu<T>::Steps : public detail::PreparedFactorization<RightLooking<T>> {
  public:
   Steps(const DistributedMatrix<T>& a, MPI_Comm comm, const LuOptions& options)
-      : factorization_(allocate(a, comm, options)), messages_(comm) {}
-
-  std::int64_t run(std::int64_t* pivots) { return factorization_->run(pivots, messages_.get()); }
-
- private:
-  static std::unique_ptr<RightLooking<T>> allocate(const DistributedMatrix<T>& a, MPI_Comm comm,
-                                                   const LuOptions& options) {
-    const int my_rank = detail::agreed_arguments(comm, "lu's argument check",
-                                                 [&] { return check_arguments(a, comm, options); });
-    std::unique_ptr<RightLooking<T>> factorization;
-    detail::allocate_agreed(
-        comm, [&] { factorization = std::make_unique<RightLooking<T>>(a, my_rank, options); });
-    return factorization;
-  }
-
-  std::unique_ptr<RightLooking<T>> factorization_;
-  const detail::DuplicatedComm messages_;
+      : detail::PreparedFactorization<RightLooking<T>>(
+            comm, "lu's argument check", [&] { return check_arguments(a, comm, options); },
+            [&](int my_rank) { return std::make_unique<RightLooking<T>>(a, my_rank, options); }) {}
 };
 
 template <typename T>
@@ -123,13 +110,13 @@ PreparedLu<T>::~PreparedLu() = default;
 
 template <typename T>
 std::int64_t PreparedLu<T>::run(std::int64_t* pivots) {
-  return steps_->run(pivots);
+  return steps_->factorization().run(pivots, steps_->messages());
 }
 
 template <typename T>
 std::int64_t lu_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options) {
   const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
-  const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a).bytes() +
+  const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a, detail::gathers_in_slot(a)).bytes() +
                                2 * sizeof(T) * detail::RowInterchanges<T>::buffer_size(tiles, a) +
                                detail::LuUpdate<T>::sizes(tiles, a).bytes();
   return scalars + tiles.table_bytes() + tiles.index_bytes_bound();

@@ -32,13 +32,6 @@ std::int64_t update_window(std::int64_t nb) {
   return std::max<std::int64_t>(1, kUpdateWindowColumns / std::max<std::int64_t>(nb, 1));
 }
 
-/// Whether panels are gathered in their slots, where the update reads V tile by tile: on
-/// every storage but a Cartesian local array (factorization_panel.hpp).
-template <typename T>
-bool gathers_in_slot(const DistributedMatrix<T>& a) {
-  return dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) == nullptr;
-}
-
 /// The factorisation on one rank. Constructing it allocates the whole workspace and
 /// communicates nothing.
 template <typename T>
@@ -48,7 +41,7 @@ class RightLooking {
       : a_(a),
         tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds),
         window_(update_window(detail::largest_tile(a.distribution->cols()))),
-        in_slot_(gathers_in_slot(a)) {
+        in_slot_(detail::gathers_in_slot(a)) {
     panel_.allocate(tiles_, a_, in_slot_);
     update_.allocate(
         tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
@@ -138,7 +131,7 @@ void PreparedQr<T>::run(T* tau) {
 template <typename T>
 std::int64_t qr_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options) {
   const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
-  const bool in_slot = gathers_in_slot(a);
+  const bool in_slot = detail::gathers_in_slot(a);
   const std::int64_t nb = detail::largest_tile(tiles.rows());
   const std::int64_t window = update_window(detail::largest_tile(a.distribution->cols()));
   const auto reflectors = [&](std::int64_t k) { return tiles.pivot_count(k); };
