@@ -24,6 +24,7 @@
 #include "kernels/lu_panel.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/tile_blocks.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -326,26 +327,22 @@ void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>
                                const DistributedMatrix<T>& a, std::int64_t k, std::int64_t first,
                                std::int64_t last) const {
   const std::int64_t kb = tiles.width(k), rows = tiles.rows().size(k);
+  // U_kj: this rank's own tile where it is in A (final once solved: later interchanges move
+  // rows below tile row k only), or the copy received into stacked_.
+  const auto u_tile = [&](std::int64_t j) {
+    if (tiles.owner(k, j) != tiles.my_rank())
+      return BlockPartner<const T>{stacked_.data() + u_start_[static_cast<std::size_t>(j)] * rows, rows};
+    const layout::TileLocation where = a.storage->tile_location({k, j});
+    return BlockPartner<const T>{a.at(where), where.ld};
+  };
   const FlopBatch batch;  // one simulated computation for the whole loop
-  for (std::int64_t j = first; j < last; ++j) {
-    const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(j);
-    const auto below = std::upper_bound(mine.begin(), mine.end(), k);
-    if (below == mine.end()) continue;  // no trailing tile of column j here
-    // U_kj: this rank's own tile where it is in A (final once solved: later interchanges
-    // move rows below tile row k only), or the copy received into stacked_.
-    const T* u = stacked_.data() + u_start_[static_cast<std::size_t>(j)] * rows;
-    std::int64_t u_ld = rows;
-    if (tiles.owner(k, j) == tiles.my_rank()) {
-      const layout::TileLocation where = a.storage->tile_location({k, j});
-      u = a.at(where);
-      u_ld = where.ld;
-    }
-    for (auto i = below; i != mine.end(); ++i) {
-      const layout::TileLocation where = a.storage->tile_location({*i, j});
-      gemm<T>(Op::NoTrans, Op::NoTrans, tiles.rows().size(*i), tiles.cols().size(j), kb, T(-1),
-              panel.l_tile(k, *i), panel.l_ld(k), u, u_ld, T(1), a.at(where), where.ld);
-    }
-  }
+  for_each_tile_block(
+      tiles, a, k + 1, first, last,
+      [&](std::int64_t i) { return BlockPartner<const T>{panel.l_tile(k, i), panel.l_ld(k)}; }, u_tile,
+      [&](const TileBlock<T>& block, const BlockPartner<const T>& u) {
+        gemm<T>(Op::NoTrans, Op::NoTrans, block.rows, block.cols, kb, T(-1), block.panel, block.panel_ld, u.at,
+                u.ld, T(1), block.a, block.ld);
+      });
 }
 
 }  // namespace hetscal::kernels::detail

@@ -33,6 +33,7 @@
 #include "kernels/flop_counter.hpp"
 #include "kernels/local_blas.hpp"
 #include "kernels/scalar_buffer.hpp"
+#include "kernels/tile_blocks.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
 #include "mpi/mpi_error.hpp"
@@ -339,19 +340,21 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
           array_->local_col_from(last) - col, w_.data(), true);
     return;
   }
-  const FlopBatch batch;  // one simulated computation for the whole loop
-  for (std::int64_t j = first; j < last; ++j) {
+  // Elsewhere in blocks of memory (tile_blocks.hpp): V's diagonal tile, where it is a copy,
+  // has a leading dimension of its own and starts a block apart.
+  const auto v_rows = [&](std::int64_t i) {
+    if (i == k && step.diagonal != nullptr) return BlockPartner<const T>{step.diagonal, step.diagonal_ld};
+    return BlockPartner<const T>{v_tile(i), v_ld};
+  };
+  const auto w_columns = [&](std::int64_t j) {
     const std::int64_t at = w_start_[static_cast<std::size_t>(j)];
-    if (at < 0) continue;
-    const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(j);
-    const auto from = std::lower_bound(mine.begin(), mine.end(), k);
-    for (auto i = from; i != mine.end(); ++i) {
-      const layout::TileLocation where = a.storage->tile_location({*i, j});
-      const bool diagonal = *i == k && step.diagonal != nullptr;
-      block(diagonal ? step.diagonal : v_tile(*i), diagonal ? step.diagonal_ld : v_ld, a.at(where), where.ld,
-            tiles.rows().size(*i), tiles.cols().size(j), w_.data() + at * r, i == from);
-    }
-  }
+    return BlockPartner<T>{at < 0 ? nullptr : w_.data() + at * r, r};
+  };
+  const FlopBatch batch;  // one simulated computation for the whole loop
+  for_each_tile_block(tiles, a, k, first, last, v_rows, w_columns,
+                      [&](const TileBlock<T>& b, const BlockPartner<T>& w) {
+                        block(b.panel, b.panel_ld, b.a, b.ld, b.rows, b.cols, w.at, b.first_of_column);
+                      });
 }
 
 template <typename T>
