@@ -21,9 +21,13 @@ constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 ///         better refused here, where every rank can agree on it, than killed later).
 void* allocate_populated(std::size_t bytes, std::size_t& capacity);
 
-/// Bytes a probe of the first-touch rate populates: two huge pages, a few milliseconds at
-/// the slowest rate seen here (0.25 GB/s under load: 17 ms; about 0.4 ms at 10 GB/s).
-constexpr std::size_t kFreshPagesProbeBytes = 2 * kHugePageBytes;
+/// Bytes a probe of the first-touch rate populates: eight huge pages, 16 MiB: 35 ms at the
+/// 0.45 GB/s this VM gives pages never touched, 67 ms at the slowest rate seen here under load,
+/// under 2 ms at 10 GB/s. Not less: pages a process freed a moment before come back warm (12-19
+/// GB/s here, the VM not having handed them back to its host yet), and a probe of 4 MiB read
+/// 9.8-11 GB/s in the demo's runs where its copies filled memory at 0.3-1 GB/s, so the copy
+/// route was priced 20 times too cheap on its first touch; at 16 MiB it read 0.44-2.8 GB/s.
+constexpr std::size_t kFreshPagesProbeBytes = 8 * kHugePageBytes;
 
 /// How fast this process gets fresh memory ready to be written, bytes per second: `bytes`
 /// (rounded up to kHugePageBytes) mapped anonymously, advised and populated as

@@ -26,12 +26,15 @@
 namespace hetscal::runtime {
 
 /// What an in-place kernel costs that the model does not price: the in-place SUMMA's panels
-/// read from the caller's strided arrays and sent by their caller owners, an overflow's tiles
-/// updated by GEMMs of their own beside the caller's array. Measured once (PDGEMM N = 8,000,
-/// 2 ranks 1x2, rank 1 slowed 3x): its compute stage 4-9 % slower than the copy's. Charged
-/// above the top of that range, so that auto takes the in-place route for the moves and
-/// first touch it saves, not for a compute the model would price too low.
-inline constexpr double kInPlaceStepsMargin = 0.10;
+/// read from the caller's strided arrays and sent by their caller owners, the factorizations'
+/// trailing tiles in two buffers (updated a block of memory at a time, kernels/tile_blocks.hpp),
+/// their panels factored by the tiles' caller owners. Measured (N = 8,000, 2 ranks 1x2, rank 1
+/// slowed 3x, quiet, the compute stage in place against the copy's): PDGEMM 15.5 s against
+/// 15.4, PDPOTRF 2.73-2.75 against 2.73, PDGETRF 5.94 against 5.68 (+4.6 %), PDGEQRF 12.3
+/// against 12.4. Charged at the top of that range, so that auto takes the in-place route for
+/// the moves and first touch it saves, not for a compute the model would price too low.
+/// (It was 10 % while the factorizations updated tile by tile: PDGETRF 6.84 s, PDGEQRF 13.9.)
+inline constexpr double kInPlaceStepsMargin = 0.05;
 
 /// The in-place route's own terms for one call; all global.
 struct InPlaceTerms {
