@@ -78,14 +78,17 @@ TEST(RouteChoice, StepsPricedOnTheInPlaceLayoutReplaceTheCopysSteps) {
 TEST(RouteChoice, AutoWeighsAFactorizationsOwnStepsAgainstTheCopysSavings) {
   // The copy: 6 s of steps, 4 s of moves and first touch. In place: 0.75 s of those.
   InPlaceTerms slower_steps = in_place(0.25, 0.5);
-  slower_steps.steps_s = 8.0;  // 8.8 + 0.75 < 10: the savings outweigh the slower steps
+  const double margin = 1.0 + kInPlaceStepsMargin;
+  slower_steps.steps_s = 8.0;  // 8·margin + 0.75 < 10: the savings outweigh the slower steps
+  ASSERT_LT(8.0 * margin + 0.75, 10.0);
   const Prices in = choose_take_over_route(TakeOverMode::Auto, copy_route(), slower_steps);
   EXPECT_EQ(in.route, "in place");
-  EXPECT_EQ(in.route_note, "in place: predicted " + seconds_text(8.8 + 0.75) + ", copy 10 s");
-  slower_steps.steps_s = 9.0;  // 9.9 + 0.75 > 10
+  EXPECT_EQ(in.route_note, "in place: predicted " + seconds_text(8.0 * margin + 0.75) + ", copy 10 s");
+  slower_steps.steps_s = 9.0;  // 9·margin + 0.75 > 10
+  ASSERT_GT(9.0 * margin + 0.75, 10.0);
   const Prices copy = choose_take_over_route(TakeOverMode::Auto, copy_route(), slower_steps);
   EXPECT_EQ(copy.route, "copy");
-  EXPECT_EQ(copy.route_note, "copy: predicted 10 s, in place " + seconds_text(9.9 + 0.75));
+  EXPECT_EQ(copy.route_note, "copy: predicted 10 s, in place " + seconds_text(9.0 * margin + 0.75));
 }
 
 TEST(RouteChoice, MemoryBoundsThePlanOnlyWithoutAnInPlaceRouteToTurnTo) {
