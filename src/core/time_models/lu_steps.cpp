@@ -35,8 +35,12 @@ void merge_pair_messages(std::vector<PairMessage>& messages) {
   // comparison sort of a step's O(P) messages was most of an LU candidate's pricing.
   std::size_t top = 0;
   for (const PairMessage& m : messages) top = std::max({top, m.from, m.to});
-  std::vector<std::size_t> start(top + 2);
-  std::vector<PairMessage> sorted(messages.size());
+  // Kept between calls: every step of every candidate merges its messages, and their
+  // allocations were a tenth of a pricing.
+  thread_local std::vector<std::size_t> start;
+  thread_local std::vector<PairMessage> sorted;
+  start.resize(top + 2);
+  sorted.resize(messages.size());
   const auto counting_sort = [&](std::vector<PairMessage>& from, std::vector<PairMessage>& to, auto key) {
     std::fill(start.begin(), start.end(), 0);
     for (const PairMessage& m : from) ++start[key(m) + 1];

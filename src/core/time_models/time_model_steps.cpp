@@ -154,8 +154,11 @@ void BroadcastPhase::broadcasts_of(std::size_t sender, double seconds) {
 }
 
 void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, double times) {
-  broadcast(from, 2, bytes, times);
-  receive(to, bytes, times);
+  // broadcast(from, 2, bytes, times) and receive(to, bytes, times), whose one round is one
+  // message_time on either network: a step model sends thousands of these per step.
+  const double seconds = times * network_.message_time(bytes);
+  broadcasts_of(from, seconds);
+  add(receivers_, to, seconds);
 }
 
 void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages) {
