@@ -11,6 +11,7 @@
 #include "core/common/error.hpp"
 #include "core/patterns/pattern_g2dbc.hpp"
 #include "core/planners/model_candidates.hpp"
+#include "core/time_models/qr_steps.hpp"
 #include "core/time_models/time_model_steps.hpp"
 
 namespace hetscal::core {
@@ -106,6 +107,41 @@ TEST(LuSteps, MatchTheTileLoopOnGridsAndPatterns) {
     const Candidate g2dbc = pattern_candidate("g2dbc", 4, g2dbc_pattern(7), {0, 1, 2, 3, 4, 5, 6});
     expect_matches_brute_force(ownership_of(g2dbc, MatrixShape{4 * 29, 4 * 23}), speeds, rank);
     expect_matches_brute_force(pattern_ownership(MatrixShape{20, 24}, 4, 7, 7, std::vector<std::size_t>(49, 2)), speeds, rank);
+  }
+}
+
+/// Every step's panel_step(k) against its step(k) (`same_panel` compares their panel fields
+/// and checks the rest empty), and panel_step past the last step refused.
+template <typename Steps, typename SamePanel>
+void expect_panel_steps(const Steps& steps, SamePanel same_panel) {
+  for (std::size_t k = 0; k < steps.steps(); ++k) {
+    SCOPED_TRACE("step " + std::to_string(k));
+    same_panel(steps.step(k), steps.panel_step(k));
+  }
+  EXPECT_THROW(steps.panel_step(steps.steps()), InvalidArgument);
+}
+
+// panel_step(k) is step(k)'s panel alone, for LU and QR: what the lookahead prices of a
+// sampled step's next.
+TEST(LuSteps, PanelStepIsTheStepsPanel) {
+  const std::vector<double> speeds{1.0, 3.0, 2.0, 3.0, 0.5, 1.0, 2.0};
+  const TileOwnership layout =
+      cartesian_ownership(MatrixShape{130, 75}, 5, 2, 3, {0, 1, 2, 3, 4, 5}, {1.0, 2.5}, {3.0, 1.0, 1.7});
+  for (PanelRank rank : {PanelRank::DiagonalOwner, PanelRank::Fastest}) {
+    expect_panel_steps(LuSteps(layout, speeds.size(), rank, speeds), [](const LuStepLoad& whole, const LuStepLoad& panel) {
+      EXPECT_EQ(panel.panel_rank, whole.panel_rank);
+      EXPECT_EQ(panel.panel_tiles, whole.panel_tiles);
+      EXPECT_EQ(panel.gathered, whole.gathered);
+      EXPECT_EQ(panel.factored, whole.factored);
+      EXPECT_TRUE(panel.swaps.empty() && panel.u_messages.empty() && panel.gemm_tiles.empty());
+    });
+    expect_panel_steps(QrSteps(layout, speeds.size(), rank, speeds), [](const QrStepLoad& whole, const QrStepLoad& panel) {
+      EXPECT_EQ(panel.panel_rank, whole.panel_rank);
+      EXPECT_EQ(panel.panel_tiles, whole.panel_tiles);
+      EXPECT_EQ(panel.gathered, whole.gathered);
+      EXPECT_EQ(panel.reflectors, whole.reflectors);
+      EXPECT_TRUE(panel.w_partials.empty() && panel.update_tiles.empty());
+    });
   }
 }
 

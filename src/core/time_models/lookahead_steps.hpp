@@ -35,8 +35,10 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
   TimeBreakdown t;
   auto load = steps.step(0);
   t.panel += panel_of(load).total();  // nothing to hide it behind
-  std::size_t loaded = 0;             // the step `load` holds
-  for (const SampledStep& sample : sampled_steps(steps.steps())) {
+  std::size_t loaded = 0;             // the step `load` holds whole
+  const std::vector<SampledStep> samples = sampled_steps(steps.steps());
+  for (std::size_t s = 0; s < samples.size(); ++s) {
+    const SampledStep& sample = samples[s];
     const std::size_t k = sample.step;
     if (k != loaded) load = steps.step(k);
     const auto work = work_of(load);
@@ -44,15 +46,20 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
     t.panel += sample.weight * work.exposed();
     t.compute += sample.weight * work.slowest_compute();
     if (k + 1 == steps.steps()) break;
-    auto next = steps.step(k + 1);
+    // Step k + 1 whole where it is the next sample (steps walked one by one), its panel
+    // alone where the samples skip it: its swaps and update are never priced.
+    const bool walked_next = s + 1 < samples.size() && samples[s + 1].step == k + 1;
+    auto next = walked_next ? steps.step(k + 1) : steps.panel_step(k + 1);
     // The step lasts until every rank is done, the panel rank has its next panel factorised
     // before doing its own part, and that panel has reached every rank.
     const PanelSeconds panel = panel_of(next);
     const double step = std::max(
         {work.window(), panel.gather_and_factor + work.of(next.panel_rank), panel.total()});
     t.panel += sample.weight * (step - work.window());
-    load = std::move(next);
-    loaded = k + 1;
+    if (walked_next) {
+      load = std::move(next);
+      loaded = k + 1;
+    }
   }
   return t;
 }

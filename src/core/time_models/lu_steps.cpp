@@ -91,21 +91,32 @@ std::size_t LuSteps::panel_rank(std::size_t k, const std::vector<std::size_t>& p
 }
 
 LuStepLoad LuSteps::step(std::size_t k) const {
+  const Counts c = checked_counts(k);
+  LuStepLoad load = panel_load(k, c);
+  load.trsm_tiles.assign(processors_, 0.0);
+  load.gemm_tiles.assign(processors_, 0.0);
+  add_swaps_and_update(load, k, c);
+  add_row_block(load, k, c);
+  return load;
+}
+
+LuStepLoad LuSteps::panel_step(std::size_t k) const { return panel_load(k, checked_counts(k)); }
+
+LuSteps::Counts LuSteps::checked_counts(std::size_t k) const {
   if (k >= steps_) {
     std::ostringstream msg;
     msg << "LU steps: step " << k << " of " << steps_;
     throw InvalidArgument(msg.str());
   }
-  const Counts c = counts(k);
+  return counts(k);
+}
+
+LuStepLoad LuSteps::panel_load(std::size_t k, const Counts& c) const {
   LuStepLoad load;
   load.panel_rank = panel_rank(k, c.panel_rows);
   load.gathered.assign(processors_, 0.0);
   load.factored.assign(processors_, 0.0);
-  load.trsm_tiles.assign(processors_, 0.0);
-  load.gemm_tiles.assign(processors_, 0.0);
   add_panel(load, k, c);
-  add_swaps_and_update(load, k, c);
-  add_row_block(load, k, c);
   return load;
 }
 

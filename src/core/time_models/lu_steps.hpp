@@ -80,12 +80,19 @@ class LuSteps {
   /// The load of step k. @throws InvalidArgument if k >= steps().
   LuStepLoad step(std::size_t k) const;
 
+  /// Step k's panel alone: panel_rank, panel_tiles, gathered and factored as step(k) has
+  /// them, the rest empty (lookahead_steps.hpp prices a sampled step's next panel, not its
+  /// swaps and update). @throws InvalidArgument if k >= steps().
+  LuStepLoad panel_step(std::size_t k) const;
+
  private:
   /// Step k's tiles per class: panel rows (i >= k), trailing rows and columns (> k).
   struct Counts {
     std::vector<std::size_t> panel_rows, trailing_rows, trailing_cols;
   };
   Counts counts(std::size_t k) const;
+  Counts checked_counts(std::size_t k) const;  ///< counts(k); throws if k >= steps()
+  LuStepLoad panel_load(std::size_t k, const Counts& c) const;  ///< panel_step's fields
   std::size_t panel_rank(std::size_t k, const std::vector<std::size_t>& panel_rows) const;
   void add_panel(LuStepLoad& load, std::size_t k, const Counts& c) const;             ///< gathered, factored
   void add_swaps_and_update(LuStepLoad& load, std::size_t k, const Counts& c) const;  ///< swaps, gemm_tiles

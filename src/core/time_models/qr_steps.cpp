@@ -30,15 +30,25 @@ QrStepLoad QrSteps::step(std::size_t k) const {
     msg << "QR steps: step " << k << " of " << steps();
     throw InvalidArgument(msg.str());
   }
+  const Counts panel_rows = rows_from_.from(k), trailing_cols = cols_from_.from(k + 1);
+  QrStepLoad load = panel_load(k, panel_rows, trailing_cols);
+  load.update_tiles.assign(processors_, 0.0);
+  load.root_columns.assign(processors_, 0.0);
+  add_reduction(load, k, panel_rows, trailing_cols);
+  return load;
+}
+
+QrStepLoad QrSteps::panel_step(std::size_t k) const {
+  if (k >= steps()) return step(k);  // its message
+  return panel_load(k, rows_from_.from(k), cols_from_.from(k + 1));
+}
+
+QrStepLoad QrSteps::panel_load(std::size_t k, const Counts& panel_rows, const Counts& trailing_cols) const {
   QrStepLoad load;
   load.panel_rank = panels_.panel_rank(k);
   load.gathered.assign(processors_, 0.0);
   load.reflectors.assign(processors_, 0.0);
-  load.update_tiles.assign(processors_, 0.0);
-  load.root_columns.assign(processors_, 0.0);
-  const Counts panel_rows = rows_from_.from(k), trailing_cols = cols_from_.from(k + 1);
   add_panel(load, k, panel_rows, trailing_cols);
-  add_reduction(load, k, panel_rows, trailing_cols);
   return load;
 }
 

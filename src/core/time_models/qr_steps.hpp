@@ -57,9 +57,15 @@ class QrSteps {
   /// The load of step k. @throws InvalidArgument if k >= steps().
   QrStepLoad step(std::size_t k) const;
 
+  /// Step k's panel alone: panel_rank, panel_tiles, gathered and reflectors as step(k) has
+  /// them, the rest empty (as LuSteps::panel_step). @throws InvalidArgument if k >= steps().
+  QrStepLoad panel_step(std::size_t k) const;
+
  private:
   /// Tile rows i >= k and tile columns j > k per class.
   using Counts = std::vector<std::size_t>;
+  /// panel_step's fields.
+  QrStepLoad panel_load(std::size_t k, const Counts& panel_rows, const Counts& trailing_cols) const;
   void add_panel(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
                  const Counts& trailing_cols) const;  ///< gathered, reflectors
   void add_reduction(QrStepLoad& load, std::size_t k, const Counts& panel_rows,
