@@ -227,6 +227,20 @@ double column_messages_step_by_step(const Platform& platform, Routine routine, c
 
 // Undiscounted, the bound never exceeds the column messages it counts, and equals them on a
 // 2×1 grid whose tile rows alternate (one receiver while both rows have tiles below k).
+// A 6×6 grid on a shared bus: the six column classes' U tiles go one after another, and the
+// bound counts them all (a switched network's largest class alone would be a sixth).
+TEST(ColumnMessageBound, ABusCarriesEveryColumnClass) {
+  std::mt19937_64 rng(11);
+  const MatrixShape shape{16 * 200, 16 * 200};
+  for (NetworkKind kind : {NetworkKind::SharedBus, NetworkKind::Switched}) {
+    const Platform platform = planner_platform(std::vector<double>(36, 1.0e9), 1.0e7, kind);
+    const RandomGrid grid = random_grid(rng, platform, 6, 6, shape, 16, false);
+    const double bound = cartesian_column_message_lower_bound(platform, Routine::LU, shape, 16, grid.row_shares, 6);
+    const double model = column_messages_step_by_step(platform, Routine::LU, grid.layout);
+    EXPECT_GT(bound, 0.7 * model) << (kind == NetworkKind::SharedBus ? "bus" : "switched");
+  }
+}
+
 TEST(ColumnMessageBound, NeverAboveTheColumnMessagesItCounts) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<std::size_t> side(1, 6), extent(16, 2000);

@@ -179,14 +179,18 @@ double cartesian_column_message_lower_bound(const Platform& platform, Routine ro
   const Index shift = tile_cols - tile_rows;
   const double nb = static_cast<double>(tile);
   const double tile_seconds = nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s;
+  // A switched network carries the column classes' messages side by side: the largest class
+  // (⌈J/q⌉ of the J trailing columns) bounds the step. A shared bus carries them one after
+  // another: all J columns count, as one class would.
+  const std::size_t side_by_side = platform.network.kind == NetworkKind::SharedBus ? 1 : q;
   // Steps whose R lies in [low, high], each with `receivers` besides the rank at row k.
   const auto run = [&](Index low, Index high, Index receivers) {
     low = std::max(low, tile_rows - K);
     high = std::min(high, tile_rows - 1);
     if (low > high || receivers <= 0) return 0.0;
     const double steps = static_cast<double>(high - low + 1);
-    const double tiles = ceiling_sum(static_cast<std::size_t>(high + shift), q) -
-                         ceiling_sum(static_cast<std::size_t>(low + shift - 1), q);
+    const double tiles = ceiling_sum(static_cast<std::size_t>(high + shift), side_by_side) -
+                         ceiling_sum(static_cast<std::size_t>(low + shift - 1), side_by_side);
     return static_cast<double>(receivers) * (steps * platform.network.latency_s + tiles * tile_seconds);
   };
   double seconds = run(everyone, tile_rows, static_cast<Index>(p) - 1);

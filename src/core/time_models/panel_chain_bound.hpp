@@ -51,7 +51,8 @@ double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routi
 /// overlaps them, qr_steps.cpp), so it bounds the window on its own. In step k, some column class has ⌈J/q⌉ of the J
 /// trailing tile columns, and the rank at its tile row k (LU's row block solver, QR's W root)
 /// exchanges them with every other rank of its column holding a tile row below k: LU sends U
-/// there, QR receives the partial W and sends W back (two messages). The R tile rows below k
+/// there, QR receives the partial W and sends W back (two messages). A shared bus carries every
+/// column class's exchange one after another: all J columns count there. The R tile rows below k
 /// hold every row class once R reaches the window of the order (the last
 /// Σ share / share_min + p tile rows hold every class's last), and below it at least R over
 /// the most tile rows one class may hold. The sum is discounted by kSampledMessageAllowance: a
