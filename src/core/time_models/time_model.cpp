@@ -11,6 +11,7 @@
 #include "core/time_models/panel_chain_bound.hpp"
 #include "core/time_models/qr_steps.hpp"
 #include "core/time_models/time_model_steps.hpp"
+#include "core/time_models/update_bound.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -224,6 +225,20 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
   return prediction;
 }
 
+namespace {
+
+/// step_time_lower_bound of hetscal's LU and QR kernels on `plan` (the candidate's tiles):
+/// the chain of panels, or the windows of the steps (sampled_update_lower_bound). Cheapest
+/// first, and no further than `enough` needs.
+double hetscal_steps_lower_bound(const Platform& platform, Routine routine, const TileOwnership& plan,
+                                 double enough) {
+  const double chain = panel_chain_lower_bound(platform, routine, plan);
+  if (chain > enough) return chain;
+  return std::max(chain, sampled_update_lower_bound(platform, routine, plan, enough));
+}
+
+}  // namespace
+
 double step_time_lower_bound(const Platform& platform, const Problem& problem, const Candidate& candidate,
                              double enough) {
   const bool hetscal_kernel = problem.routine == Routine::LU || problem.routine == Routine::QR;
@@ -231,7 +246,7 @@ double step_time_lower_bound(const Platform& platform, const Problem& problem, c
   if (!hetscal_kernel && problem.routine != Routine::Cholesky) return 0.0;
   const TileOwnership plan = ownership_of(candidate, step_layout_shape(problem));
   require_owners_exist(plan.owner, platform.size(), "candidate '" + candidate.label + "'");
-  if (hetscal_kernel) return panel_chain_lower_bound(platform, problem.routine, plan);
+  if (hetscal_kernel) return hetscal_steps_lower_bound(platform, problem.routine, plan, enough);
   // Cholesky: what simulate_steps prices with simulate_cholesky (tiles on the diagonal).
   const bool triangle = has_diagonal_tiles(plan) && plan.row_class.size() == plan.col_class.size();
   if (!triangle) return 0.0;

@@ -195,7 +195,8 @@ Prediction predict_data(const Platform& platform, const Problem& problem, const 
                         const CallerData& caller);
 
 /// A lower bound of add_step_times' total for the candidate, from its layout without walking
-/// its steps: for LU and QR on hetscal's layouts, panel_chain_lower_bound.hpp's; for Cholesky,
+/// its steps: for LU and QR on hetscal's layouts, the larger of panel_chain_bound.hpp's and
+/// update_bound.hpp's (the steps' windows on the sampled steps); for Cholesky,
 /// the largest of the slowest owner's updates, the owners' average of received colrow tiles
 /// and updates, and, on grids, the chain of colrow phases (cholesky_work_bound.hpp); 0 for the
 /// caller's layout and GEMM.

@@ -1,0 +1,175 @@
+#include "core/time_models/update_bound.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/time_models/step_sampling.hpp"
+
+namespace hetscal::core {
+namespace {
+
+constexpr double kBytesPerElement = 8.0;  // double precision, as the step models
+
+double real(std::size_t v) { return static_cast<double>(v); }
+
+/// The slowest processor's seconds for tiles[x] tiles of `flops_per_tile` flops.
+double slowest_seconds(const Platform& platform, const std::vector<double>& tiles, double flops_per_tile,
+                       double efficiency) {
+  double slowest = 0.0;
+  for (std::size_t x = 0; x < tiles.size(); ++x)
+    slowest = std::max(slowest, tiles[x] * flops_per_tile / (platform.processors[x].speed_flops * efficiency));
+  return slowest;
+}
+
+/// The column messages of one step: LU's U(k, j) from the owner of tile (k, j) to every other
+/// owner of a trailing tile of column j, QR's partial W from every other owner of a tile
+/// (i >= k, j) to the owner of (k, j) (and W back, as many). Per sending (LU) or receiving
+/// (QR) rank at row k: its tiles, and its most peers in one column class. The step models
+/// merge one pair's messages of several column classes into one, so a rank pays at least its
+/// tiles' bytes and one latency per peer of its busiest class.
+class ColumnMessages {
+ public:
+  explicit ColumnMessages(std::size_t processors) : tiles_(processors), peers_(processors) {}
+
+  void clear() {
+    std::fill(tiles_.begin(), tiles_.end(), 0.0);
+    std::fill(peers_.begin(), peers_.end(), 0.0);
+    total_tiles_ = most_peers_ = 0.0;
+  }
+
+  /// `peers` ranks exchange `columns` tiles each with `rank`.
+  void add(std::size_t rank, double peers, double columns) {
+    tiles_[rank] += peers * columns;
+    peers_[rank] = std::max(peers_[rank], peers);
+    total_tiles_ += peers * columns;
+    most_peers_ = std::max(most_peers_, peers);
+  }
+
+  /// Seconds the phase takes at least: a shared bus carries every message, a switched network
+  /// the row-k rank's own at least.
+  double seconds(const Network& network, double tile_bytes) const {
+    const double tile_seconds = tile_bytes / network.bandwidth_bytes_per_s;
+    if (network.kind == NetworkKind::SharedBus) return total_tiles_ * tile_seconds + most_peers_ * network.latency_s;
+    double busiest = 0.0;
+    for (std::size_t x = 0; x < tiles_.size(); ++x)
+      busiest = std::max(busiest, tiles_[x] * tile_seconds + peers_[x] * network.latency_s);
+    return busiest;
+  }
+
+ private:
+  std::vector<double> tiles_, peers_;
+  double total_tiles_ = 0.0, most_peers_ = 0.0;
+};
+
+/// The per-processor tiles of one step, as LuSteps and QrSteps count them, and their column
+/// messages.
+class StepLoads {
+ public:
+  StepLoads(const TileOwnership& layout, std::size_t processors)
+      : layout_(layout), rows_from_(layout.row_class, layout.rows), cols_from_(layout.col_class, layout.cols),
+        update_(processors), solve_(processors), stamp_(processors, kUnstamped), messages_(processors) {}
+
+  /// LU step k: trailing tiles (i, j), i, j > k, per owner (LuSteps::add_swaps_and_update),
+  /// row block tiles (k, j), j > k, per owner and the U messages (LuSteps::add_row_block).
+  void lu(std::size_t k) {
+    clear();
+    const auto trailing_rows = rows_from_.from(k + 1), trailing_cols = cols_from_.from(k + 1);
+    for (std::size_t a = 0; a < layout_.rows; ++a)
+      for (std::size_t b = 0; b < layout_.cols; ++b)
+        update_[layout_.at(a, b)] += real(trailing_rows[a]) * real(trailing_cols[b]);
+    const std::size_t row_k = layout_.row_class[k];
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      if (trailing_cols[b] == 0) continue;
+      const std::size_t solver = layout_.at(row_k, b);
+      solve_[solver] += real(trailing_cols[b]);
+      messages_.add(solver, real(column_peers(b, solver, trailing_rows)), real(trailing_cols[b]));
+    }
+  }
+
+  /// QR step k: 4·(tiles (i, j), i >= k, j > k) + the tile columns it roots, per owner, in
+  /// units of nb³ flops, and the partial W messages (QrSteps::add_reduction).
+  void qr(std::size_t k) {
+    clear();
+    const auto panel_rows = rows_from_.from(k), trailing_cols = cols_from_.from(k + 1);
+    const std::size_t row_k = layout_.row_class[k];
+    std::vector<double>& roots = solve_;
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      if (trailing_cols[b] == 0) continue;
+      const double columns = real(trailing_cols[b]);
+      const std::size_t root = layout_.at(row_k, b);
+      roots[root] += columns;
+      for (std::size_t a = 0; a < layout_.rows; ++a)
+        if (panel_rows[a] > 0) update_[layout_.at(a, b)] += real(panel_rows[a]) * columns;
+      messages_.add(root, real(column_peers(b, root, panel_rows)), columns);
+    }
+    for (std::size_t x = 0; x < update_.size(); ++x) update_[x] = 4.0 * update_[x] + roots[x];
+  }
+
+  const std::vector<double>& update() const { return update_; }
+  const std::vector<double>& solve() const { return solve_; }
+  const ColumnMessages& messages() const { return messages_; }
+
+ private:
+  static constexpr std::size_t kUnstamped = static_cast<std::size_t>(-1);
+
+  void clear() {
+    std::fill(update_.begin(), update_.end(), 0.0);
+    std::fill(solve_.begin(), solve_.end(), 0.0);
+    messages_.clear();
+  }
+
+  /// The distinct owners other than `rank` of column class b's tiles in the row classes with
+  /// rows[a] > 0.
+  std::size_t column_peers(std::size_t b, std::size_t rank, const std::vector<std::size_t>& rows) {
+    ++stamp_value_;
+    std::size_t peers = 0;
+    for (std::size_t a = 0; a < layout_.rows; ++a) {
+      const std::size_t x = layout_.at(a, b);
+      if (rows[a] > 0 && x != rank && stamp_[x] != stamp_value_) stamp_[x] = stamp_value_, ++peers;
+    }
+    return peers;
+  }
+
+  const TileOwnership& layout_;
+  SuffixClassCounts rows_from_, cols_from_;
+  std::vector<double> update_, solve_;
+  std::vector<std::size_t> stamp_;  ///< the column_peers call that last counted a rank
+  std::size_t stamp_value_ = 0;
+  ColumnMessages messages_;
+};
+
+}  // namespace
+
+double sampled_update_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout,
+                                  double enough) {
+  if (routine != Routine::LU && routine != Routine::QR) return 0.0;
+  if (layout.tiles() == 0 || layout.col_class.empty()) return 0.0;
+  const std::size_t steps = layout.tile_col_of(std::min(layout.row_extent(), layout.n) - 1) + 1;
+  const double nb = real(layout.tile), cube = nb * nb * nb, tile_bytes = nb * nb * kBytesPerElement;
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+  // The pricing adds the same terms in another order (with its panels between): a rounding's
+  // worth below, so that a candidate on the edge is still priced.
+  constexpr double kRoundingAllowance = 1.0 - 1e-12;
+  StepLoads loads(layout, platform.size());
+  double seconds = 0.0;
+  // Every term is >= 0, so a partial sum is a bound already: the early, largest steps come
+  // first, and most candidates a search bounds pass `enough` within a few of them.
+  for (const SampledStep& sample : sampled_steps(steps, kSampledSteps)) {
+    if (kRoundingAllowance * seconds > enough) break;
+    if (routine == Routine::LU) {
+      // The window: U messages (after the swaps), the row block's TRSM, the update.
+      loads.lu(sample.step);
+      seconds += sample.weight * (loads.messages().seconds(platform.network, tile_bytes) +
+                                  slowest_seconds(platform, loads.solve(), cube, efficiency) +
+                                  slowest_seconds(platform, loads.update(), 2.0 * cube, efficiency));
+    } else {
+      // The window: the flops, or the partial W there and back if they take longer.
+      loads.qr(sample.step);
+      seconds += sample.weight * std::max(slowest_seconds(platform, loads.update(), cube, efficiency),
+                                          2.0 * loads.messages().seconds(platform.network, tile_bytes));
+    }
+  }
+  return kRoundingAllowance * seconds;
+}
+
+}  // namespace hetscal::core
