@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "core/common/error.hpp"
@@ -387,6 +389,38 @@ TEST(Split, APricerBoundsOnlyItsOwnSlice) {
       EXPECT_EQ(bounded[i] > 0, listed.deferred[i].late_steps_bound && (i % 5 == s || (order.incumbent && i == 0)))
           << "slice " << s << " candidate " << i;
   }
+}
+
+// The order first prices one probe per grid size p·q, its squarest grid, then the rest by
+// bound: on a slow network the most processors have the smallest bounds and the largest
+// totals, and a small near-square grid priced early lets the bounds prune them.
+TEST(Pruning, OneSquarestProbePerGridSizeFirstThenTheBounds) {
+  const Platform platform = planner_platform(three_generations(24), 1.0e7, NetworkKind::SharedBus);
+  const ListedCandidates listed = listed_lu_candidates(platform);
+  const PricingOrder order = pricing_order(platform, listed.problem, listed.predictions, false, listed.deferred, 0, 1);
+  const auto aspect = [](const Candidate& c) {
+    return static_cast<double>(std::max(c.rows, c.cols)) / static_cast<double>(std::min(c.rows, c.cols));
+  };
+  std::map<std::size_t, double> squarest;  // per grid size, its squarest grid's aspect
+  for (std::size_t i : order.order) {
+    const Candidate& c = listed.predictions[i].candidate;
+    if (c.kind != CandidateKind::Cartesian) continue;
+    const auto [it, added] = squarest.emplace(c.rows * c.cols, aspect(c));
+    if (!added) it->second = std::min(it->second, aspect(c));
+  }
+  ASSERT_GT(squarest.size(), 10u);
+  std::set<std::size_t> probed;
+  for (std::size_t at = 0; at < squarest.size(); ++at) {
+    const Candidate& c = listed.predictions[order.order[at]].candidate;
+    ASSERT_EQ(c.kind, CandidateKind::Cartesian) << at;
+    EXPECT_TRUE(probed.insert(c.rows * c.cols).second) << c.label;
+    EXPECT_EQ(aspect(c), squarest.at(c.rows * c.cols)) << c.label;
+  }
+  for (std::size_t at = squarest.size() + 1; at < order.order.size(); ++at)
+    EXPECT_LE(order.bound[order.order[at - 1]], order.bound[order.order[at]]) << at;
+  // The exhaustive search keeps the list's order.
+  const PricingOrder every = pricing_order(platform, listed.problem, listed.predictions, true, listed.deferred, 0, 1);
+  EXPECT_TRUE(std::is_sorted(every.order.begin(), every.order.end()));
 }
 
 TEST(Split, OnlyTheFirstSliceCountsTheFirstCandidateThatEverySlicePrunesAgainst) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -166,6 +167,38 @@ std::optional<double> listed_bound(const Platform& platform, const Problem& prob
   return std::max(compute_lower_bound(platform, problem, c.tile, d.speed_flops), *steps);
 }
 
+/// How far grid p×q is from square: max(p, q) / min(p, q).
+double aspect(const Candidate& c) {
+  return static_cast<double>(std::max(c.rows, c.cols)) / static_cast<double>(std::min(c.rows, c.cols));
+}
+
+/// Moves to the front of `order` (ordered by bound) one probe per grid size p·q: its squarest
+/// grid, the first in bound order among equals. The bound order alone prices the candidates
+/// with the most speed first, and where messages dominate (a slow network, thousands of
+/// processors) those are the slowest of all: until a small grid is priced, the best total
+/// stays far above the winner's and prunes nothing, and thousands of candidates were priced
+/// step by step. A near-square grid on each process count is close to the best of its count,
+/// so after the probes the best total is within the candidates' spread of the winner's and
+/// the bounds prune. Only the order changes: the probes are priced and pruned as any other.
+void probes_first(const std::vector<Prediction>& predictions, std::vector<std::size_t>& order) {
+  std::map<std::size_t, std::size_t> probe_of_size;  // p·q -> position in order
+  for (std::size_t at = 0; at < order.size(); ++at) {
+    const Candidate& c = predictions[order[at]].candidate;
+    if (c.kind != CandidateKind::Cartesian || c.rows == 0 || c.cols == 0) continue;
+    const auto [it, added] = probe_of_size.emplace(c.rows * c.cols, at);
+    if (!added && aspect(c) < aspect(predictions[order[it->second]].candidate)) it->second = at;
+  }
+  std::vector<bool> probe(order.size(), false);
+  for (const auto& [size, at] : probe_of_size) probe[at] = true;
+  std::vector<std::size_t> probes_then_rest;
+  probes_then_rest.reserve(order.size());
+  for (std::size_t at = 0; at < order.size(); ++at)
+    if (probe[at]) probes_then_rest.push_back(order[at]);
+  for (std::size_t at = 0; at < order.size(); ++at)
+    if (!probe[at]) probes_then_rest.push_back(order[at]);
+  order = std::move(probes_then_rest);
+}
+
 }  // namespace
 
 PricingOrder pricing_order(const Platform& platform, const Problem& problem,
@@ -187,6 +220,7 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
   }
   std::stable_sort(result.order.begin(), result.order.end(),
                    [&](std::size_t a, std::size_t b) { return result.bound[a] < result.bound[b]; });
+  if (result.pruning) probes_first(predictions, result.order);
   if (result.pruning && index != 0 && !predictions.empty() &&
       listed_bound(platform, problem, predictions, deferred, 0))
     result.incumbent = 0;
