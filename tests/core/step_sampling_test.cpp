@@ -7,10 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "core/planners/candidate_search.hpp"
 #include "core/planners/model_candidates.hpp"
+#include "core/time_models/lu_steps.hpp"
+#include "core/time_models/qr_steps.hpp"
 #include "core/time_models/time_model.hpp"
 #include "plan_test_support.hpp"
 
@@ -89,6 +93,34 @@ TEST(StepSampling, ACoarseBudgetStaysWithinTheSearchMargin) {
     EXPECT_EQ(step_sample_budget(), kSampledSteps);  // the scope ended
     EXPECT_NEAR(coarse / full, 1.0, kCoarseMargin / 2) << routine_name(routine);
   }
+}
+
+// Under a PricingLimitScope the LU and QR models stop once their sum passes the limit: the
+// total is then above the limit and below the whole one, and the scope says so; without a
+// limit (or above the total) they return the whole sum.
+TEST(StepSampling, APricingLimitStopsTheSumOncePassed) {
+  std::mt19937_64 rng(3);
+  const Platform platform = planner_platform({1.0e9, 2.0e9, 3.0e9, 4.0e9});
+  const TileOwnership layout = random_layout(rng, 4, 16 * 400, 16, 1);
+  for (Routine routine : {Routine::LU, Routine::QR}) {
+    const auto total = [&] {
+      return (routine == Routine::LU ? simulate_lu(platform, layout, PanelRank::Fastest)
+                                     : simulate_qr(platform, layout, PanelRank::Fastest))
+          .total();
+    };
+    const double whole = total();
+    {
+      const PricingLimitScope limit(0.3 * whole);
+      const double partial = total();
+      EXPECT_TRUE(limit.stopped()) << routine_name(routine);
+      EXPECT_GT(partial, 0.3 * whole);
+      EXPECT_LT(partial, whole);
+    }
+    const PricingLimitScope above(2.0 * whole);
+    EXPECT_EQ(total(), whole) << routine_name(routine);
+    EXPECT_FALSE(above.stopped());
+  }
+  EXPECT_EQ(pricing_limit(), std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

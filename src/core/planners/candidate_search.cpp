@@ -180,7 +180,7 @@ double aspect(const Candidate& c) {
 /// step by step. A near-square grid on each process count is close to the best of its count,
 /// so after the probes the best total is within the candidates' spread of the winner's and
 /// the bounds prune. Only the order changes: the probes are priced and pruned as any other.
-void probes_first(const std::vector<Prediction>& predictions, std::vector<std::size_t>& order) {
+std::size_t probes_first(const std::vector<Prediction>& predictions, std::vector<std::size_t>& order) {
   std::map<std::size_t, std::size_t> probe_of_size;  // p·q -> position in order
   for (std::size_t at = 0; at < order.size(); ++at) {
     const Candidate& c = predictions[order[at]].candidate;
@@ -197,6 +197,7 @@ void probes_first(const std::vector<Prediction>& predictions, std::vector<std::s
   for (std::size_t at = 0; at < order.size(); ++at)
     if (!probe[at]) probes_then_rest.push_back(order[at]);
   order = std::move(probes_then_rest);
+  return probe_of_size.size();
 }
 
 }  // namespace
@@ -220,7 +221,7 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
   }
   std::stable_sort(result.order.begin(), result.order.end(),
                    [&](std::size_t a, std::size_t b) { return result.bound[a] < result.bound[b]; });
-  if (result.pruning) probes_first(predictions, result.order);
+  if (result.pruning) result.probes = probes_first(predictions, result.order);
   if (result.pruning && index != 0 && !predictions.empty() &&
       listed_bound(platform, problem, predictions, deferred, 0))
     result.incumbent = 0;
@@ -303,10 +304,28 @@ class SlicePricer {
   }
 
   /// Prices candidate i's steps on `samples` strata, on top of price_data's; false if the
-  /// pricing threw (the slice ends).
-  bool price_steps(std::size_t i, std::size_t samples) {
+  /// pricing threw (the slice ends). With pruning, a sampled pricing may stop once its sum
+  /// passes `stop` (PricingLimitScope): the candidate cannot be chosen then, and is left
+  /// without a prediction, counted as pruned, with `beyond` set.
+  bool price_steps(std::size_t i, std::size_t samples, double stop = std::numeric_limits<double>::infinity()) {
+    bool beyond = false;
+    return price_steps(i, samples, stop, beyond);
+  }
+
+  bool price_steps(std::size_t i, std::size_t samples, double stop, bool& beyond) {
     const StepSamplingScope scope(samples);
-    return guarded(i, [&] { add_step_times(platform_, problem_, predictions_[i]); });
+    // Only a search that prunes stops a pricing, and only a sampled one (long sequences):
+    // shorter ones are cheap, and are reported whole.
+    const bool may_stop = order_.pruning && sampled_coarsely(problem_, predictions_[i].candidate);
+    const PricingLimitScope limit(may_stop ? stop - predictions_[i].time.redistribution
+                                           : std::numeric_limits<double>::infinity());
+    if (!guarded(i, [&] { add_step_times(platform_, problem_, predictions_[i]); })) return false;
+    beyond = limit.stopped();
+    if (beyond) {
+      forget(i);
+      ++slice_.pruned;
+    }
+    return true;
   }
 
   /// Sets `beaten` when candidate i cannot win whatever its steps cost, and leaves it without
@@ -345,6 +364,30 @@ class SlicePricer {
       mine = {p.total_s(), i};
   }
 
+  /// Prices candidate i in full, stopping once it cannot beat the best full total: the
+  /// slice's pick if it is the fastest that fits. False if the pricing threw.
+  bool price_in_full(std::size_t i) {
+    bool beyond = false;
+    if (!price_steps(i, kSampledSteps, stop_full(), beyond)) return false;
+    if (!beyond) keep_full(i);
+    return true;
+  }
+
+  /// Once the probes are priced: their best coarse total in full (taken out of `coarse`), so
+  /// that the coarse pricings after them can stop at coarse_ceiling(), which needs a full
+  /// total. False if the pricing threw.
+  bool price_best_coarse_in_full(std::vector<std::pair<double, std::size_t>>& coarse) {
+    if (coarse.empty()) return true;
+    const auto best = std::min_element(coarse.begin(), coarse.end(),
+                                       [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::size_t i = best->second;
+    coarse.erase(best);
+    return price_in_full(i);
+  }
+
+  /// Where a full pricing may stop: above the best full total it cannot win (a tie may).
+  double stop_full() const { return best_full_s(); }
+
   /// The best full total known: the slice's pick, or the incumbent's.
   double best_full_s() const { return std::min(slice_.pick.total_s, incumbent_s_); }
 
@@ -355,7 +398,9 @@ class SlicePricer {
     slice_.not_candidates = order_.not_candidates;
     if (!price_incumbent()) return std::move(slice_);
     std::vector<std::pair<double, std::size_t>> coarse;  // (coarse total, candidate) that fit
-    for (const std::size_t i : order_.order) {
+    for (std::size_t at = 0; at < order_.order.size(); ++at) {
+      if (at == order_.probes && !price_best_coarse_in_full(coarse)) return std::move(slice_);
+      const std::size_t i = order_.order[at];
       const double limit = std::min(best_full_s(), best_coarse_ * (1.0 + kCoarseMargin));
       // Strictly above: a candidate that could tie the best (and come earlier) is still priced.
       if (order_.bound[i] > limit) {
@@ -369,7 +414,13 @@ class SlicePricer {
         continue;
       }
       const bool two_passes = order_.coarse_first && sampled_coarsely(problem_, predictions_[i].candidate);
-      if (!price_steps(i, two_passes ? kCoarseSampledSteps : kSampledSteps)) return std::move(slice_);
+      // A coarse total above the ceiling would be dropped after the pass, a full one above
+      // the best could not win: either pricing stops there.
+      bool beyond = false;
+      if (!price_steps(i, two_passes ? kCoarseSampledSteps : kSampledSteps,
+                       two_passes ? coarse_ceiling() : stop_full(), beyond))
+        return std::move(slice_);
+      if (beyond) continue;
       if (!two_passes) {
         keep_full(i);
         continue;
@@ -390,8 +441,7 @@ class SlicePricer {
         ++slice_.pruned;
         continue;
       }
-      if (!price_steps(i, kSampledSteps)) return std::move(slice_);
-      keep_full(i);
+      if (!price_in_full(i)) return std::move(slice_);
     }
     return std::move(slice_);
   }

@@ -151,6 +151,10 @@ struct PricingOrder {
   /// slice's start and left to the first slice to count and choose.
   std::optional<std::size_t> incumbent;
   std::size_t not_candidates = 0;  ///< the slice's listed non-candidates (late_steps_bound)
+  /// With pruning: the first `probes` of `order` are one squarest grid per grid size, priced
+  /// first (their best coarse total is then priced in full, for the later pricings to stop
+  /// against).
+  std::size_t probes = 0;
 };
 
 /// Steps per sequence of the coarse pass (step_sampling.hpp): a candidate whose full pricing

@@ -29,7 +29,7 @@ struct PanelSeconds {
 ///        lookahead hides, counted as panel time), slowest_compute(), window() (every rank
 ///        done) and of(x) (rank x done with its own part).
 /// Long sequences are sampled (step_sampling.hpp): each sampled step k, with step k+1's
-/// panel, stands for its stratum.
+/// panel, stands for its stratum. The sum stops early once it exceeds pricing_limit().
 template <typename Steps, typename PanelOf, typename WorkOf>
 TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_of) {
   TimeBreakdown t;
@@ -37,6 +37,7 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
   t.panel += panel_of(load).total();  // nothing to hide it behind
   std::size_t loaded = 0;             // the step `load` holds whole
   const std::vector<SampledStep> samples = sampled_steps(steps.steps());
+  const double limit = pricing_limit();  // past it, the rest of the sum cannot matter
   for (std::size_t s = 0; s < samples.size(); ++s) {
     const SampledStep& sample = samples[s];
     const std::size_t k = sample.step;
@@ -46,6 +47,10 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
     t.panel += sample.weight * work.exposed();
     t.compute += sample.weight * work.slowest_compute();
     if (k + 1 == steps.steps()) break;
+    if (t.total() > limit) {
+      note_pricing_stopped();
+      break;
+    }
     // Step k + 1 whole where it is the next sample (steps walked one by one), its panel
     // alone where the samples skip it: its swaps and update are never priced.
     const bool walked_next = s + 1 < samples.size() && samples[s + 1].step == k + 1;

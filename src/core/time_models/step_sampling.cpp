@@ -1,11 +1,14 @@
 #include "core/time_models/step_sampling.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace hetscal::core {
 namespace {
 
 thread_local std::size_t budget = kSampledSteps;
+thread_local double limit = std::numeric_limits<double>::infinity();
+thread_local bool stopped_at_limit = false;
 
 }  // namespace
 
@@ -16,6 +19,22 @@ StepSamplingScope::StepSamplingScope(std::size_t samples) : previous_(budget) { 
 StepSamplingScope::~StepSamplingScope() { budget = previous_; }
 
 std::vector<SampledStep> sampled_steps(std::size_t steps) { return sampled_steps(steps, budget); }
+
+double pricing_limit() { return limit; }
+
+void note_pricing_stopped() { stopped_at_limit = true; }
+
+PricingLimitScope::PricingLimitScope(double seconds) : previous_(limit), previously_stopped_(stopped_at_limit) {
+  limit = seconds;
+  stopped_at_limit = false;
+}
+
+PricingLimitScope::~PricingLimitScope() {
+  limit = previous_;
+  stopped_at_limit = previously_stopped_;
+}
+
+bool PricingLimitScope::stopped() const { return stopped_at_limit; }
 
 std::vector<SampledStep> sampled_steps(std::size_t steps, std::size_t samples) {
   std::vector<SampledStep> picked;

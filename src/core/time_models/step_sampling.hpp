@@ -52,4 +52,31 @@ class StepSamplingScope {
   std::size_t previous_;
 };
 
+/// Seconds beyond which this thread's LU and QR step models (lookahead_steps.hpp) may stop
+/// summing their steps (+∞ outside any PricingLimitScope): a search that needs a candidate's
+/// total only if it is below the best priced so far learns from a partial sum above the limit
+/// that it is not. Every step adds seconds >= 0, so a total above the limit is a true
+/// statement about the whole sum, partial or not.
+double pricing_limit();
+
+/// A step model that stopped its sum at pricing_limit() says so here.
+void note_pricing_stopped();
+
+/// Within its lifetime, this thread's step models may stop once their sum exceeds `seconds`.
+class PricingLimitScope {
+ public:
+  explicit PricingLimitScope(double seconds);
+  ~PricingLimitScope();
+  PricingLimitScope(const PricingLimitScope&) = delete;
+  PricingLimitScope& operator=(const PricingLimitScope&) = delete;
+
+  /// True if a step model stopped at the limit within this scope: its total is then a
+  /// partial sum, above the limit.
+  bool stopped() const;
+
+ private:
+  double previous_;
+  bool previously_stopped_;
+};
+
 }  // namespace hetscal::core
