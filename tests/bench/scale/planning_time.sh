@@ -2,7 +2,7 @@
 # Planning time against the number of processors (issue 32): hetscal-plan --model runs the
 # runtime's own planner (core::choose_lu_plan, choose_qr_plan, choose_cholesky_plan; GEMM the
 # model's generic candidates through the same search) on P processors of speeds 1, 2, 4 in
-# turn, a switched network, for each routine and order, and prints per run the wall seconds
+# turn, a network (NETWORK, default switched), for each routine and order, and prints per run the wall seconds
 # of the planner in this one process (planning_s) and its CPU seconds (cpu_s), the largest share of one rank when the
 # runtime splits the pricing over the P ranks (planning_per_rank_s), the candidates built and
 # pruned, the choice, and the CPU seconds of the whole command (planning, the split's timed
@@ -16,7 +16,11 @@
 # usage: planning_time.sh [P ...]      (default 2 16 128 1024 16384)
 # Environment: HETSCAL_BUILD_DIR (default build), ROUTINES (default "lu qr cholesky gemm"),
 # ORDERS (default "100000 1000000"), FLOPS (flop/s of the fastest processor, default 1e10),
-# MEMORY (bytes per processor, default 6.4e10), EXHAUSTIVE (0).
+# MEMORY (bytes per processor, default 6.4e10), EXHAUSTIVE (0), NETWORK (hetscal-plan's
+# network options, default "--network switched": 100 Mb/s links, where most large problems
+# keep the caller's layout; the README's table also runs "--network shared" at the default
+# flop rate, and a cluster's "--network switched --bandwidth 1.25e10 --latency 2e-6
+# --ranks-per-node 32", where heterogeneous grids win and many of them are priced).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -25,6 +29,7 @@ plan=$build/src/tools/hetscal-plan
 routines=${ROUTINES:-lu qr cholesky gemm}
 orders=${ORDERS:-100000 1000000}
 flops=${FLOPS:-1e10} memory=${MEMORY:-6.4e10}
+read -r -a network <<<"${NETWORK:---network switched}"
 counts=("$@")
 [[ ${#counts[@]} -gt 0 ]] || counts=(2 16 128 1024 16384)
 extra=()
@@ -40,7 +45,7 @@ for p in "${counts[@]}"; do
     for n in $orders; do
       # The whole command's CPU seconds too: on a shared machine, wall time counts the others.
       if ! /usr/bin/time -f "%U %S" -o "$cpu_file" "$plan" --speeds "$(cat "$speeds_file")" --model "$routine" \
-        --order "$n" --network switched --flops "$flops" --memory "$memory" --json "${extra[@]}" \
+        --order "$n" "${network[@]}" --flops "$flops" --memory "$memory" --json "${extra[@]}" \
         >"$json_file" 2>"$error_file"; then
         # A problem too large for P processors' memory is a result (no plan), anything else a failure.
         grep -q "fits in memory" "$error_file" || { cat "$error_file" >&2; exit 1; }
