@@ -12,11 +12,20 @@ constexpr double kBytesPerElement = 8.0;  // double precision, as the step model
 
 double real(std::size_t v) { return static_cast<double>(v); }
 
-/// The slowest processor's seconds for tiles[x] tiles of `flops_per_tile` flops.
-double slowest_seconds(const Platform& platform, const std::vector<double>& tiles, double flops_per_tile,
-                       double efficiency) {
+/// The layout's distinct owners, increasing: a step's loads are zero elsewhere, and a
+/// candidate on a few of thousands of processors need not walk them all each step.
+std::vector<std::size_t> owners_of(const TileOwnership& layout) {
+  std::vector<std::size_t> owners = layout.owner;
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners;
+}
+
+/// The slowest owner's seconds for tiles[x] tiles of `flops_per_tile` flops.
+double slowest_seconds(const Platform& platform, const std::vector<std::size_t>& owners,
+                       const std::vector<double>& tiles, double flops_per_tile, double efficiency) {
   double slowest = 0.0;
-  for (std::size_t x = 0; x < tiles.size(); ++x)
+  for (std::size_t x : owners)
     slowest = std::max(slowest, tiles[x] * flops_per_tile / (platform.processors[x].speed_flops * efficiency));
   return slowest;
 }
@@ -29,11 +38,11 @@ double slowest_seconds(const Platform& platform, const std::vector<double>& tile
 /// tiles' bytes and one latency per peer of its busiest class.
 class ColumnMessages {
  public:
-  explicit ColumnMessages(std::size_t processors) : tiles_(processors), peers_(processors) {}
+  ColumnMessages(std::size_t processors, const std::vector<std::size_t>& owners)
+      : owners_(owners), tiles_(processors), peers_(processors) {}
 
   void clear() {
-    std::fill(tiles_.begin(), tiles_.end(), 0.0);
-    std::fill(peers_.begin(), peers_.end(), 0.0);
+    for (std::size_t x : owners_) tiles_[x] = peers_[x] = 0.0;
     total_tiles_ = most_peers_ = 0.0;
   }
 
@@ -51,12 +60,12 @@ class ColumnMessages {
     const double tile_seconds = tile_bytes / network.bandwidth_bytes_per_s;
     if (network.kind == NetworkKind::SharedBus) return total_tiles_ * tile_seconds + most_peers_ * network.latency_s;
     double busiest = 0.0;
-    for (std::size_t x = 0; x < tiles_.size(); ++x)
-      busiest = std::max(busiest, tiles_[x] * tile_seconds + peers_[x] * network.latency_s);
+    for (std::size_t x : owners_) busiest = std::max(busiest, tiles_[x] * tile_seconds + peers_[x] * network.latency_s);
     return busiest;
   }
 
  private:
+  const std::vector<std::size_t>& owners_;  ///< the ranks that may exchange
   std::vector<double> tiles_, peers_;
   double total_tiles_ = 0.0, most_peers_ = 0.0;
 };
@@ -66,8 +75,9 @@ class ColumnMessages {
 class StepLoads {
  public:
   StepLoads(const TileOwnership& layout, std::size_t processors)
-      : layout_(layout), rows_from_(layout.row_class, layout.rows), cols_from_(layout.col_class, layout.cols),
-        update_(processors), solve_(processors), stamp_(processors, kUnstamped), messages_(processors) {}
+      : layout_(layout), owners_(owners_of(layout)), rows_from_(layout.row_class, layout.rows),
+        cols_from_(layout.col_class, layout.cols), update_(processors), solve_(processors),
+        stamp_(processors, kUnstamped), messages_(processors, owners_) {}
 
   /// LU step k: trailing tiles (i, j), i, j > k, per owner (LuSteps::add_swaps_and_update),
   /// row block tiles (k, j), j > k, per owner and the U messages (LuSteps::add_row_block).
@@ -102,9 +112,10 @@ class StepLoads {
         if (panel_rows[a] > 0) update_[layout_.at(a, b)] += real(panel_rows[a]) * columns;
       messages_.add(root, real(column_peers(b, root, panel_rows)), columns);
     }
-    for (std::size_t x = 0; x < update_.size(); ++x) update_[x] = 4.0 * update_[x] + roots[x];
+    for (std::size_t x : owners_) update_[x] = 4.0 * update_[x] + roots[x];
   }
 
+  const std::vector<std::size_t>& owners() const { return owners_; }
   const std::vector<double>& update() const { return update_; }
   const std::vector<double>& solve() const { return solve_; }
   const ColumnMessages& messages() const { return messages_; }
@@ -113,8 +124,7 @@ class StepLoads {
   static constexpr std::size_t kUnstamped = static_cast<std::size_t>(-1);
 
   void clear() {
-    std::fill(update_.begin(), update_.end(), 0.0);
-    std::fill(solve_.begin(), solve_.end(), 0.0);
+    for (std::size_t x : owners_) update_[x] = solve_[x] = 0.0;
     messages_.clear();
   }
 
@@ -131,6 +141,7 @@ class StepLoads {
   }
 
   const TileOwnership& layout_;
+  const std::vector<std::size_t> owners_;
   SuffixClassCounts rows_from_, cols_from_;
   std::vector<double> update_, solve_;
   std::vector<std::size_t> stamp_;  ///< the column_peers call that last counted a rank
@@ -160,12 +171,12 @@ double sampled_update_lower_bound(const Platform& platform, Routine routine, con
       // The window: U messages (after the swaps), the row block's TRSM, the update.
       loads.lu(sample.step);
       seconds += sample.weight * (loads.messages().seconds(platform.network, tile_bytes) +
-                                  slowest_seconds(platform, loads.solve(), cube, efficiency) +
-                                  slowest_seconds(platform, loads.update(), 2.0 * cube, efficiency));
+                                  slowest_seconds(platform, loads.owners(), loads.solve(), cube, efficiency) +
+                                  slowest_seconds(platform, loads.owners(), loads.update(), 2.0 * cube, efficiency));
     } else {
       // The window: the flops, or the partial W there and back if they take longer.
       loads.qr(sample.step);
-      seconds += sample.weight * std::max(slowest_seconds(platform, loads.update(), cube, efficiency),
+      seconds += sample.weight * std::max(slowest_seconds(platform, loads.owners(), loads.update(), cube, efficiency),
                                           2.0 * loads.messages().seconds(platform.network, tile_bytes));
     }
   }
