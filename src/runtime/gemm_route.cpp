@@ -149,7 +149,8 @@ class GemmRoute {
 template <typename T>
 TakeOverOutcome::Status gemm_route(const GemmCall<T>& call) {
   ContextState& state = context_state(call.c.desc.context);
-  return route(state, [&] { return GemmRoute<T>(*state.context, call); }).status;
+  const CallSizes sizes{{core::Routine::Gemm, scalar_type_of<T>()}, {call.m, call.n, call.k}, 3};
+  return route(state, sizes, [&] { return GemmRoute<T>(*state.context, call); }).status;
 }
 
 #define HETSCAL_INSTANTIATE_GEMM_ROUTE(T) \

@@ -71,7 +71,10 @@ template <typename Layout, typename InPlace, typename T, template <typename> cla
 FactorizationOutcome route_in_place_factorization(core::Routine routine, const Call<T>& call, std::int64_t m,
                                                   std::int64_t n, double surplus_trips) {
   ContextState& state = context_state(call.a.desc.context);
-  const TakeOverOutcome outcome = route(state, [&] {
+  // As facts() gives them: N for a Cholesky, M×N for the others.
+  const bool cholesky = routine == core::Routine::Cholesky;
+  const CallSizes sizes{{routine, scalar_type_of<T>()}, {cholesky ? n : m, n, 0}, cholesky ? 1u : 2u};
+  const TakeOverOutcome outcome = route(state, sizes, [&] {
     return InPlaceFactorizationRoute<T, Call<T>, Layout, InPlace>(routine, state, call, m, n, surplus_trips);
   });
   return {outcome.status, outcome.computed() ? outcome.info : 0};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/common/error.hpp"
 #include "kernels/local_blas.hpp"
@@ -29,23 +30,32 @@ bool observes_speeds(const ContextState& state, const RoutedCall& call) {
   return *std::min_element(call.dims.begin(), call.dims.end()) >= state.settings.min_n;
 }
 
-// The call's flops on real data (LAWN 41's leading terms are enough: they size a probe).
-double call_flops(const RoutedCall& call) {
-  const std::vector<std::int64_t>& d = call.dims;
-  switch (call.routine.routine) {
+// The flops of `routine` on sizes `d` (GEMM: M, N, K; LU, QR: M, N; Cholesky: N), LAWN 41's
+// leading terms (enough: they size a probe and the smallest calls worth a take-over).
+double flops_of(core::Routine routine, const std::int64_t* d) {
+  switch (routine) {
     case core::Routine::Gemm:
-      return kernels::gemm_flops(d.at(0), d.at(1), d.at(2));
+      return kernels::gemm_flops(d[0], d[1], d[2]);
     case core::Routine::LU:
-      return kernels::getrf_flops(d.at(0), d.at(1));
+      return kernels::getrf_flops(d[0], d[1]);
     case core::Routine::QR:
-      return kernels::geqrf_flops(d.at(0), d.at(1));
+      return kernels::geqrf_flops(d[0], d[1]);
     case core::Routine::Cholesky:
-      return kernels::potrf_flops(d.at(0));
+      return kernels::potrf_flops(d[0]);
   }
   return 0.0;
 }
 
-DecisionInput decision_input(ContextState& state, const RoutedCall& call) {
+// The call's flops on real data.
+double call_flops(const RoutedCall& call) {
+  const std::size_t needed = call.routine.routine == core::Routine::Gemm       ? 3
+                             : call.routine.routine == core::Routine::Cholesky ? 1
+                                                                                : 2;
+  if (call.dims.size() < needed) throw std::out_of_range("call_flops: too few dimensions");
+  return flops_of(call.routine.routine, call.dims.data());
+}
+
+DecisionInput decision_input(const ContextState& state, const RoutedCall& call) {
   DecisionInput in;
   in.disabled = state.settings.disabled;
   in.force = state.settings.force;
@@ -170,6 +180,29 @@ void report_unrouted_failure(const ContextState& state, const char* why) noexcep
                   std::string("call forwarded: ") + why);
   } catch (const std::exception&) {
   }
+}
+
+bool forwarded_by_sizes(const AgreedSettings& settings, int ranks, const CallSizes& sizes) noexcept {
+  const std::size_t needed = sizes.routine.routine == core::Routine::Gemm       ? 3
+                             : sizes.routine.routine == core::Routine::Cholesky ? 1
+                                                                                 : 2;
+  if (sizes.count != needed) return false;  // the route decides
+  // Settings the ranks disagree on may differ from rank to rank: only the route, after its
+  // agreement, forwards such a call (with the problem as its reason).
+  if (!settings.problem.empty()) return false;
+  if (settings.disabled) return true;
+  const std::int64_t smallest = *std::min_element(sizes.dims.begin(), sizes.dims.begin() + needed);
+  if (smallest < settings.min_n) return true;
+  if (settings.force) return false;
+  if (ranks < 2) return true;
+  return flops_of(sizes.routine.routine, sizes.dims.data()) / ranks < static_cast<double>(settings.min_flops_per_rank);
+}
+
+void report_forwarded_by_sizes(const ContextState& state, const RoutedCall& facts) {
+  const std::optional<Decision> decision = decide_without_speeds(decision_input(state, facts));
+  const std::string name = facts.routine.name();
+  const std::string reason = decision ? decision->reason : "forwarded by its sizes";
+  report_call(state.verbosity, state.is_root(), name, false, name + " " + shape_text(facts.dims) + " forwarded: " + reason);
 }
 
 void forwarded_call_finished(const char* routine, double seconds) noexcept {

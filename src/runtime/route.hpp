@@ -5,8 +5,9 @@
 /// take-over when hetscal computes, and the report (runtime/report.hpp). A routine supplies
 /// what is its own, as small pieces route() calls in turn: its facts, its plan, its prices
 /// and the run of its plan.
-#include <cstdint>
+#include <array>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,25 @@ class CallRoute {
 /// agreed failure), printed at every verbosity. Never throws.
 void report_unrouted_failure(const ContextState& state, const char* why) noexcept;
 
+/// Counts and reports the forward of a call decide_without_speeds sends to ScaLAPACK. Local.
+void report_forwarded_by_sizes(const ContextState& state, const RoutedCall& facts);
+
+/// What route() knows of a call before anything is allocated: its routine and sizes.
+struct CallSizes {
+  RoutineId routine;
+  std::array<std::int64_t, 3> dims{};  ///< GEMM: M, N, K; LU, QR: M, N; Cholesky: N
+  std::size_t count = 0;               ///< of dims
+};
+
+/// True when rules that need neither the call's facts nor the ranks' speeds forward it
+/// (HETSCAL_DISABLE, a size below HETSCAL_MIN_N, a single process, fewer flops per rank than
+/// HETSCAL_MIN_FLOPS; the last two not under HETSCAL_FORCE): decide_without_speeds's rules,
+/// taken from the sizes and the agreed settings alone (never where the ranks' settings
+/// disagree: they may then differ from rank to rank). Nothing is allocated, so every rank
+/// finds the same, and the call needs no agreement: ScaLAPACK's own small inner calls (PDGELS's
+/// thousands of tiny PDGEQRF and PDGEMM) reached ScaLAPACK through one collective each before.
+bool forwarded_by_sizes(const AgreedSettings& settings, int ranks, const CallSizes& sizes) noexcept;
+
 /// Decides, runs and reports one call of the routine `make_routine()` returns, top-down.
 /// Collective over the context. `Routine` is the routine's own part of the route (gemm_route.cpp, factorization_route.hpp):
 ///   RoutedCall facts() const;                         the call's global facts
@@ -90,8 +110,21 @@ void report_unrouted_failure(const ContextState& state, const char* why) noexcep
 /// every rank (an agreed stage, or the same deterministic refusal): the call is forwarded.
 /// @return the take-over's outcome: Computed (with INFO), Forward (nothing written: call
 ///         ScaLAPACK) or FailedAfterWrite.
+/// Counts and reports a call forwarded_by_sizes() sends to ScaLAPACK, with the reason the
+/// route itself would give (its facts, `make_routine().facts()`, made only for the line).
+/// Local; a rank short of memory loses the line, not the forward.
 template <typename MakeRoutine>
-TakeOverOutcome route(ContextState& state, const MakeRoutine& make_routine) {
+TakeOverOutcome forward_by_sizes(const ContextState& state, const MakeRoutine& make_routine) noexcept {
+  try {
+    report_forwarded_by_sizes(state, make_routine().facts());
+  } catch (const std::exception&) {
+  }
+  return {};
+}
+
+template <typename MakeRoutine>
+TakeOverOutcome route(ContextState& state, const CallSizes& sizes, const MakeRoutine& make_routine) {
+  if (forwarded_by_sizes(state.settings, state.context->num_ranks(), sizes)) return forward_by_sizes(state, make_routine);
   // What the call's start allocates (the routine's facts and options, the route's own copy
   // of them) is agreed before the first collective, so that a rank short of memory sends
   // every rank to ScaLAPACK, none waits for it.
