@@ -65,7 +65,7 @@ GlobalValues global_values(const layout::MatrixArgument& a, CheckRules rules) {
 
 // Local check, consistency with grid position (0,0), and the minimum over all ranks.
 int agreed_argument_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
-                         CheckRules rules, int previous_info) {
+                         CheckRules rules, int previous_info, std::array<int, 2>* also_minimised) {
   const layout::BlacsGridView grid{blacs_context, context.nprow, context.npcol, context.myrow,
                                    context.mycol};
   const int local = rules == CheckRules::Pblas
@@ -73,24 +73,28 @@ int agreed_argument_info(const ContextInfo& context, int blacs_context, const la
                         : layout::check_matrix_scalapack(a, grid, previous_info);
   int code = argument_info_key(local);
   const GlobalValues values = global_values(a, rules);
-  // The value count depends on DTYPE; broadcast it first so a differing DTYPE cannot hang.
-  int count = values.count;
+  // Grid position (0,0)'s value count (it depends on DTYPE) and values in one broadcast of a
+  // fixed size, so that a differing DTYPE cannot hang: ScaLAPACK's small inner calls come
+  // here thousands of times, each collective a round trip.
+  std::array<int, GlobalValues::kCapacity + 1> reference{};
   const int root = context.rank(0, 0);
-  check_mpi(MPI_Bcast(&count, 1, MPI_INT, root, context.comm), "MPI_Bcast");
-  std::array<int, GlobalValues::kCapacity> reference{};
   if (context.my_rank == root) {
-    for (int k = 0; k < count; ++k) reference[static_cast<std::size_t>(k)] = values.items[static_cast<std::size_t>(k)].first;
+    reference[0] = values.count;
+    for (int k = 0; k < values.count; ++k) reference[static_cast<std::size_t>(k) + 1] = values.items[static_cast<std::size_t>(k)].first;
   }
-  check_mpi(MPI_Bcast(reference.data(), count, MPI_INT, root, context.comm), "MPI_Bcast");
+  check_mpi(MPI_Bcast(reference.data(), static_cast<int>(reference.size()), MPI_INT, root, context.comm), "MPI_Bcast");
+  const int count = reference[0];
   const int common = std::min(values.count, count);
   for (int k = 0; k < common; ++k) {
     const auto& [value, value_code] = values.items[static_cast<std::size_t>(k)];
-    if (value != reference[static_cast<std::size_t>(k)]) code = std::min(code, value_code);
+    if (value != reference[static_cast<std::size_t>(k) + 1]) code = std::min(code, value_code);
   }
   if (values.count != count) code = std::min(code, a.desc_position * kDescMult + 1);
-  int global = 0;
-  check_mpi(MPI_Allreduce(&code, &global, 1, MPI_INT, MPI_MIN, context.comm), "MPI_Allreduce");
-  return argument_info_of_key(global);
+  // The caller's own values ride on the same reduction.
+  std::array<int, 3> minimised{code, also_minimised ? (*also_minimised)[0] : 0, also_minimised ? (*also_minimised)[1] : 0};
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, minimised.data(), 3, MPI_INT, MPI_MIN, context.comm), "MPI_Allreduce");
+  if (also_minimised) *also_minimised = {minimised[1], minimised[2]};
+  return argument_info_of_key(minimised[0]);
 }
 
 layout::ProcessGrid process_grid_in(const ContextInfo& grid_context, MPI_Comm comm) {

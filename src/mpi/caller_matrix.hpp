@@ -4,6 +4,7 @@
 /// DESCA, seen as a Distribution plus this rank's storage over hetscal's communicator of the
 /// descriptor's context, ready to enter a RedistributionPlan. The descriptor is checked first,
 /// by ScaLAPACK's rules, and refused identically on every rank before any data moves.
+#include <array>
 #include <memory>
 #include <string>
 
@@ -54,10 +55,13 @@ CallerMatrix caller_matrix(const ContextInfo& context, const layout::Descriptor&
 
 /// The argument checks of describe_caller_matrix without the description: this rank's
 /// checks, consistency with grid position (0,0), the earliest INFO over the grid. Collective
-/// over context.comm; allocates nothing, so every rank ends it alike.
+/// over context.comm (one broadcast, one reduction); allocates nothing, so every rank ends it
+/// alike.
+/// @param also_minimised two more values of the caller's, replaced by their minimum over the
+///        grid in the same reduction (PxGEQRF's workspace queries), or null.
 /// @return 0 or ScaLAPACK's (or PBLAS's) INFO, the same on every rank.
 int agreed_argument_info(const ContextInfo& context, int blacs_context, const layout::MatrixArgument& a,
-                         CheckRules rules, int previous_info);
+                         CheckRules rules, int previous_info, std::array<int, 2>* also_minimised = nullptr);
 
 /// Checks and describes a caller's submatrix argument. Collective over context.comm: the
 /// INFO of every rank is combined (the earliest argument/field any rank finds wins), so all

@@ -1,6 +1,6 @@
 #include "shim/pxgeqrf.hpp"
 
-#include <mpi.h>
+#include <array>
 
 #include "layout/block_cyclic.hpp"
 #include "layout/descriptor.hpp"
@@ -43,18 +43,16 @@ int local_argument_info(int m, int n, int ia, int ja, const int* desca, int lwor
   return 0;
 }
 
-int agreed_argument_info(int m, int n, int ia, int ja, const int* desca, int local_info) {
-  return agreed_matrix_info(submatrix(m, n, ia, ja, desca), local_info);
-}
-
-WorkspaceQuery agreed_workspace_query(const int* desca, int lwork) {
-  const mpi::ContextInfo& context = mpi::context_info(desca[layout::field9::kCtxt - 1]);
-  // {queries, -queries} maximised: both 1 and 0 seen means some do and some do not.
-  int seen[2] = {lwork == -1 ? 1 : 0, lwork == -1 ? 0 : 1};
-  mpi::check_mpi(MPI_Allreduce(MPI_IN_PLACE, seen, 2, MPI_INT, MPI_MAX, context.comm),
-                 "MPI_Allreduce of the workspace queries");
-  if (seen[0] == 1 && seen[1] == 1) return WorkspaceQuery::Disagreed;
-  return seen[0] == 1 ? WorkspaceQuery::Everywhere : WorkspaceQuery::Nowhere;
+AgreedArguments agreed_arguments(int m, int n, int ia, int ja, const int* desca, int lwork, int local_info) {
+  // Whether every rank queries, and whether any does, as two minima ({q, -q}) riding on the
+  // argument agreement's reduction: one collective for both.
+  const int query = lwork == -1 ? 1 : 0;
+  std::array<int, 2> queries{query, -query};
+  AgreedArguments agreed;
+  agreed.info = agreed_matrix_info(submatrix(m, n, ia, ja, desca), local_info, &queries);
+  const bool everywhere = queries[0] == 1, somewhere = queries[1] == -1;
+  agreed.query = everywhere ? WorkspaceQuery::Everywhere : somewhere ? WorkspaceQuery::Disagreed : WorkspaceQuery::Nowhere;
+  return agreed;
 }
 
 }  // namespace hetscal::shim::geqrf_detail

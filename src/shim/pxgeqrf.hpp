@@ -41,17 +41,21 @@ std::int64_t minimum_workspace(int m, int n, int ia, int ja, const int* desca);
 /// unless LWORK = -1 (-9). Local: no communication. @return 0 or the negative INFO.
 int local_argument_info(int m, int n, int ia, int ja, const int* desca, int lwork);
 
-/// The INFO every process of the grid ends with, as PCHK1MAT makes it for M, N, IA, JA and
-/// DESCA (the earliest error any process found, or the earliest value unlike grid position
-/// (0,0)'s). Collective over DESCA's context. @pre this process is in the grid.
-int agreed_argument_info(int m, int n, int ia, int ja, const int* desca, int local_info);
-
 /// How the processes of the grid agree on LWORK = -1 (PCHK1MAT's extra value).
 enum class WorkspaceQuery { Nowhere, Everywhere, Disagreed };
 
-/// Whether every process of DESCA's grid, none, or only some pass LWORK = -1. Collective
-/// over DESCA's context. @pre this process is in the grid.
-WorkspaceQuery agreed_workspace_query(const int* desca, int lwork);
+/// What the processes of the grid agree on.
+struct AgreedArguments {
+  /// The INFO every process ends with, as PCHK1MAT makes it for M, N, IA, JA and DESCA (the
+  /// earliest error any process found, or the earliest value unlike grid position (0,0)'s).
+  int info = 0;
+  /// Whether every process passed LWORK = -1, none, or only some.
+  WorkspaceQuery query = WorkspaceQuery::Nowhere;
+};
+
+/// The agreed INFO and workspace query, in one broadcast and one reduction. Collective over
+/// DESCA's context. @pre this process is in the grid.
+AgreedArguments agreed_arguments(int m, int n, int ia, int ja, const int* desca, int lwork, int local_info);
 
 }  // namespace geqrf_detail
 
@@ -67,12 +71,13 @@ void pxgeqrf(const char* scalapack_symbol, const char* routine, const int* m, co
   compute_or_forward(routine, desca[1], [&] {
     // A process outside the grid: ScaLAPACK reports -602 there, without talking to anyone.
     if (!in_grid(desca)) return Status::Forward;
-    // Some processes querying and others not: PCHK1MAT's -9, ScaLAPACK's to report.
-    const WorkspaceQuery query = agreed_workspace_query(desca, *lwork);
-    if (query == WorkspaceQuery::Disagreed) return Status::Forward;
     const int local_info = local_argument_info(*m, *n, *ia, *ja, desca, *lwork);
+    const AgreedArguments agreed = agreed_arguments(*m, *n, *ia, *ja, desca, *lwork, local_info);
+    // Some processes querying and others not: PCHK1MAT's -9, ScaLAPACK's to report.
+    if (agreed.query == WorkspaceQuery::Disagreed) return Status::Forward;
     // Refused on every rank alike: ScaLAPACK's own checks agree and PXERBLA prints.
-    if (agreed_argument_info(*m, *n, *ia, *ja, desca, local_info) != 0) return Status::Forward;
+    if (agreed.info != 0) return Status::Forward;
+    const WorkspaceQuery query = agreed.query;
     *info = 0;
     // WORK(1) = LWMIN as ScaLAPACK stores it: a real of the precision (REAL(LWMIN) in PSGEQRF).
     using Real = kernels::real_of_t<T>;

@@ -2,6 +2,8 @@
 /// @file scalapack_arguments.hpp
 /// The argument checks ScaLAPACK's factorizations (PxPOTRF, PxGETRF) share: the grid of
 /// DESCA's context, and PCHK1MAT's agreement over the grid on sub(A)'s arguments.
+#include <array>
+
 #include "layout/descriptor.hpp"
 
 namespace hetscal::shim {
@@ -18,6 +20,9 @@ bool in_grid(const int* desca);
 /// that differs from grid position (0,0)'s. Collective over DESCA's context.
 /// @param a sub(A)'s arguments and their positions.
 /// @param local_info this process's INFO so far; @pre this process is in the grid.
-int agreed_matrix_info(const layout::MatrixArgument& a, int local_info);
+/// @param also_minimised two values replaced by their minimum over the grid in the same
+///        reduction (mpi::agreed_argument_info), or null.
+int agreed_matrix_info(const layout::MatrixArgument& a, int local_info,
+                       std::array<int, 2>* also_minimised = nullptr);
 
 }  // namespace hetscal::shim
