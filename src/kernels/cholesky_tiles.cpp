@@ -7,23 +7,11 @@
 namespace hetscal::kernels::detail {
 
 CholeskyTiles::CholeskyTiles(Uplo uplo, const layout::Distribution& d, int my_rank)
-    : uplo_(uplo), d_(&d), me_(my_rank), count_(d.rows().count()) {
-  const std::size_t ranks = static_cast<std::size_t>(d.num_ranks());
-  const std::size_t lines = static_cast<std::size_t>(count_);
-  my_rows_in_column_.resize(lines);
-  row_reach_.assign(lines * ranks, -1);
-  column_member_.assign(lines * ranks, 0);
-  // One pass over the triangle: tile (i, j) puts its owner in row i's reach (j increasing, so
-  // the last write is the largest j) and in column j's members.
-  for (std::int64_t i = 0; i < count_; ++i) {
-    for (std::int64_t j = 0; j <= i; ++j) {
-      const int rank = owner(i, j);
-      const std::size_t r = static_cast<std::size_t>(rank);
-      row_reach_[static_cast<std::size_t>(i) * ranks + r] = j;
-      column_member_[static_cast<std::size_t>(j) * ranks + r] = 1;
-      if (rank == me_) my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
-    }
-  }
+    : uplo_(uplo), d_(&d), me_(my_rank), count_(d.rows().count()), reach_(d, uplo == Uplo::Upper) {
+  my_rows_in_column_.resize(static_cast<std::size_t>(count_));
+  for (std::int64_t i = 0; i < count_; ++i)
+    for (std::int64_t j = 0; j <= i; ++j)
+      if (owner(i, j) == me_) my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
 }
 
 void CholeskyTiles::diagonal_recipients(std::int64_t k, std::vector<int>& ranks) const {

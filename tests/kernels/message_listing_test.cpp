@@ -76,6 +76,30 @@ TEST(FactorizationTiles, RanksFromARowAreTheOwnersAtOrBelowIt) {
   }
 }
 
+// Who receives what is read from the owner table's classes (layout::OwnerReach): the tables
+// grow with tile lines, cells and ranks, not tile lines × ranks (issue 32, item 3). Simulated
+// ranks: no communicator is needed to build the tiles.
+TEST(FactorizationTiles, TableBytesGrowWithLinesCellsAndRanksNotTheirProduct) {
+  const layout::TileSplit split(64 * 1000, 64);  // 1,000 tile lines each way
+  const std::int64_t lines = 2 * split.count();
+  for (const int side : {2, 32, 64}) {
+    const int ranks = side * side;
+    std::vector<int> table(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) table[static_cast<std::size_t>(r)] = (r * 7 + 3) % ranks;
+    const layout::PatternDistribution d(split, split, side, side, table, ranks);
+    const FactorizationTiles tiles(d, 0, LuPanelRank::DiagonalOwner, {});
+    // Per tile of this rank two indices, in vectors grown by push_back (up to twice that);
+    // besides, a few words per line, cell and rank.
+    const std::int64_t own_tiles = split.count() * split.count() / ranks + 2 * split.count();
+    const std::int64_t bound = 64 * (lines + 2 * ranks) + 32 * own_tiles;
+    EXPECT_LE(tiles.table_bytes(), bound) << ranks << " ranks";
+    const std::int64_t per_line_and_rank = lines * ranks * 8;  // the former reach tables
+    if (ranks >= 1024) {
+      EXPECT_LT(tiles.table_bytes() * 20, per_line_and_rank) << ranks << " ranks";
+    }
+  }
+}
+
 TEST(FlopBatch, CountsEveryCallInsideIt) {
   reset_flops();
   {
