@@ -43,7 +43,18 @@ class CholeskyTiles {
   /// True when `rank` needs panel tile L_ik (i > k) for the trailing update of step k.
   /// It owns a trailing tile (i, j), k < j <= i, or a tile (l, i), l >= i.
   bool needs_panel_tile(int rank, std::int64_t i, std::int64_t k) const {
+    if (rank == me_)
+      return my_row_reach_[static_cast<std::size_t>(i)] > k || !my_rows_in_column(i).empty();
     return reach_.row_reach(rank, i, i) > k || reach_.column_reach(rank, i) >= i;
+  }
+  /// Calls f(rank) for every rank that may need panel tile L_ik (needs_panel_tile tells),
+  /// some of them more than once: the owners of logical row i and those of logical column i
+  /// from the diagonal down. Costs those ranks, not P.
+  template <typename F>
+  void for_each_panel_tile_candidate(std::int64_t i, F&& f) const {
+    reach_.for_each_row_owner(i, f);
+    const auto holders = reach_.column_holders(i);
+    for (auto at = holders.first; at != holders.second && at->reach >= i; ++at) f(at->rank);
   }
   /// Sets `ranks` to the owners of the panel tiles L_ik, i > k, other than the diagonal
   /// tile's owner (sorted, unique): the ranks the factorised diagonal tile goes to. Fills
@@ -56,6 +67,7 @@ class CholeskyTiles {
   int me_;
   std::int64_t count_;
   std::vector<std::vector<std::int64_t>> my_rows_in_column_;
+  std::vector<std::int64_t> my_row_reach_;  ///< per line i: largest j <= i this rank owns, or -1
   layout::OwnerReach reach_;  ///< in the logical view
 };
 
@@ -103,6 +115,8 @@ class PanelExchange {
   std::vector<Receive> receives_;
   std::int64_t elements_ = 0;
   RankGroups senders_;  ///< the panel tiles this rank receives, by sender
+  std::vector<std::uint64_t> marks_;  ///< per rank: the last tile_mark_ it was met at
+  std::uint64_t tile_mark_ = 0;       ///< one per panel tile planned
 };
 
 }  // namespace hetscal::kernels::detail

@@ -34,12 +34,6 @@ bool deeper(const OwnerReach::Holder& a, const OwnerReach::Holder& b) {
 }  // namespace
 
 template <typename Entry>
-std::pair<const Entry*, const Entry*> OwnerReach::Grouped<Entry>::of(std::int64_t x) const {
-  if (start.empty()) return {nullptr, nullptr};
-  return {entries.data() + start[as_index(x)], entries.data() + start[as_index(x) + 1]};
-}
-
-template <typename Entry>
 std::int64_t OwnerReach::Grouped<Entry>::bytes() const {
   return static_cast<std::int64_t>(sizeof(std::size_t) * start.capacity() +
                                    sizeof(Entry) * entries.capacity());
@@ -86,6 +80,7 @@ OwnerReach::OwnerReach(const Distribution& d, bool transposed)
     for (int c = 0; c < classes.class_cols; ++c)
       if (classes.cell(r, c) == kOwnerPerTile) col_class_per_tile_[as_index(c)] = 1;
   index_cells(classes, d.num_ranks());
+  list_class_ranks(classes);
   list_own_tiles(d, classes, transposed);
   row_class_ = std::move(classes.row_class);
   col_class_ = std::move(classes.col_class);
@@ -123,6 +118,24 @@ void OwnerReach::index_cells(const OwnerClasses& classes, int ranks) {
   group_by(as_index(ranks), reaches, rank_columns_);
   group_by(as_index(classes.class_cols), holders, class_holders_);
   class_holders_.sort_each(deeper);
+}
+
+void OwnerReach::list_class_ranks(const OwnerClasses& classes) {
+  // The ranks of a row class's cells over columns the matrix has, each once.
+  std::vector<std::pair<std::size_t, int>> ranks_by_class;
+  std::vector<int> row;
+  for (int r = 0; r < classes.class_rows; ++r) {
+    row.clear();
+    for (int c = 0; c < classes.class_cols; ++c) {
+      const auto cols = class_cols_.of(c);
+      if (classes.cell(r, c) != kOwnerPerTile && cols.first != cols.second)
+        row.push_back(classes.cell(r, c));
+    }
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (const int rank : row) ranks_by_class.emplace_back(as_index(r), rank);
+  }
+  group_by(as_index(classes.class_rows), ranks_by_class, class_ranks_);
 }
 
 void OwnerReach::list_own_tiles(const Distribution& d, const OwnerClasses& classes,
@@ -223,7 +236,7 @@ std::int64_t OwnerReach::bytes() const {
   return static_cast<std::int64_t>(sizeof(int) * (row_class_.capacity() + col_class_.capacity()) +
                                    sizeof(std::int64_t) * last_row_of_class_.capacity() +
                                    col_class_per_tile_.capacity()) +
-         class_cols_.bytes() + rank_cells_.bytes() + rank_columns_.bytes() +
+         class_cols_.bytes() + rank_cells_.bytes() + class_ranks_.bytes() + rank_columns_.bytes() +
          class_holders_.bytes() + column_holders_.bytes() + row_own_tiles_.bytes() +
          column_own_tiles_.bytes();
 }

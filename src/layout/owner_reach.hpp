@@ -42,6 +42,16 @@ class OwnerReach {
   /// (equal reaches by increasing rank).
   std::pair<const Holder*, const Holder*> column_holders(std::int64_t j) const;
 
+  /// Calls f(rank) for every rank owning a tile of row i, some of them more than once. Costs
+  /// the ranks of row i's class and those of the row's tiles with owners of their own, not P.
+  template <typename F>
+  void for_each_row_owner(std::int64_t i, F&& f) const {
+    const auto ranks = class_ranks_.of(row_class_[static_cast<std::size_t>(i)]);
+    for (const int* rank = ranks.first; rank != ranks.second; ++rank) f(*rank);
+    const auto own = row_own_tiles_.of(i);
+    for (const OwnTile* tile = own.first; tile != own.second; ++tile) f(tile->rank);
+  }
+
   /// Bytes of this object's tables.
   std::int64_t bytes() const;
 
@@ -68,7 +78,11 @@ class OwnerReach {
     std::vector<std::size_t> start;  ///< per index and one past; empty when there are none
     std::vector<Entry> entries;
 
-    std::pair<const Entry*, const Entry*> of(std::int64_t x) const;
+    std::pair<const Entry*, const Entry*> of(std::int64_t x) const {
+      if (start.empty()) return {nullptr, nullptr};
+      const auto at = static_cast<std::size_t>(x);
+      return {entries.data() + start[at], entries.data() + start[at + 1]};
+    }
     std::int64_t bytes() const;
     /// Sorts each index's entries by `earlier`.
     template <typename Earlier>
@@ -82,6 +96,7 @@ class OwnerReach {
   static std::int64_t own_tile_reach(const Grouped<OwnTile>& lines, std::int64_t line, int rank,
                                      std::int64_t bound);
   void index_cells(const OwnerClasses& classes, int ranks);
+  void list_class_ranks(const OwnerClasses& classes);
   void list_own_tiles(const Distribution& d, const OwnerClasses& classes, bool transposed);
   void list_column_holders();
 
@@ -91,6 +106,7 @@ class OwnerReach {
   Grouped<std::int64_t> class_cols_;             ///< per column class: its columns, increasing
   std::vector<char> col_class_per_tile_;  ///< per column class: a cell of it has no one owner
   Grouped<Cell> rank_cells_;              ///< per rank: its cells, by row then column class
+  Grouped<int> class_ranks_;              ///< per row class: the ranks of its cells, increasing
   Grouped<ClassReach> rank_columns_;      ///< per rank: its column classes, increasing
   Grouped<Holder> class_holders_;         ///< per column class: its owners, deepest first
   Grouped<Holder> column_holders_;        ///< per column of a class with per-tile cells

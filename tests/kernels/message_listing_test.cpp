@@ -3,14 +3,17 @@
 // Local to each rank: no message is sent.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/rank_groups.hpp"
+#include "layout/cartesian_distribution.hpp"
 #include "layout/pattern_distribution.hpp"
 
 namespace hetscal::kernels::detail {
@@ -96,6 +99,46 @@ TEST(FactorizationTiles, TableBytesGrowWithLinesCellsAndRanksNotTheirProduct) {
     const std::int64_t per_line_and_rank = lines * ranks * 8;  // the former reach tables
     if (ranks >= 1024) {
       EXPECT_LT(tiles.table_bytes() * 20, per_line_and_rank) << ranks << " ranks";
+    }
+  }
+}
+
+// needs_panel_tile against its definition for every rank (this rank's own tables and the
+// others' OwnerReach), and for_each_panel_tile_candidate visits every rank that needs a tile:
+// on a pattern with per-tile cells (as GCR&M's diagonal) and on per-line grid maps (as an
+// in-place layout's), both triangles.
+TEST(CholeskyTiles, PanelTileRecipientsAreThoseOfTheDefinition) {
+  const layout::TileSplit split(23, 2);  // 12 tiles, the last partial
+  const layout::PatternDistribution pattern(
+      split, split, 3, 3,
+      {layout::kUnassigned, 1, 2, 3, layout::kUnassigned, 0, 2, 4, layout::kUnassigned}, 5,
+      [](layout::GlobalTile t) { return static_cast<int>((t.row + 2 * t.col) % 5); });
+  const layout::CartesianDistribution grid(split, split, {0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1},
+                                           {2, 0, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2},
+                                           layout::ProcessGrid::row_major(2, 3));
+  for (const layout::Distribution* d :
+       std::initializer_list<const layout::Distribution*>{&pattern, &grid}) {
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      for (int me = 0; me < d->num_ranks(); ++me) {
+        const CholeskyTiles tiles(uplo, *d, me);
+        for (std::int64_t k = 0; k < tiles.count(); ++k) {
+          for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
+            std::set<int> candidates;
+            tiles.for_each_panel_tile_candidate(i, [&](int rank) { candidates.insert(rank); });
+            for (int rank = 0; rank < d->num_ranks(); ++rank) {
+              bool needs = false;
+              for (std::int64_t j = k + 1; j <= i; ++j) needs = needs || tiles.owner(i, j) == rank;
+              for (std::int64_t l = i; l < tiles.count(); ++l)
+                needs = needs || tiles.owner(l, i) == rank;
+              ASSERT_EQ(tiles.needs_panel_tile(rank, i, k), needs)
+                  << "rank " << rank << " tile " << i << " step " << k;
+              if (needs) {
+                ASSERT_EQ(candidates.count(rank), 1u) << "rank " << rank << " tile " << i;
+              }
+            }
+          }
+        }
+      }
     }
   }
 }

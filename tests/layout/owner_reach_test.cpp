@@ -11,6 +11,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "layout/cartesian_distribution.hpp"
@@ -67,6 +68,12 @@ void expect_reach_matches_scan(const Distribution& d, bool transposed) {
       }
       ASSERT_EQ(reach.row_reach(rank, i), scanned) << "rank " << rank << " row " << i;
     }
+  }
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::set<int> visited, owners;
+    reach.for_each_row_owner(i, [&](int rank) { visited.insert(rank); });
+    for (std::int64_t j = 0; j < cols; ++j) owners.insert(owner(i, j));
+    ASSERT_EQ(visited, owners) << "row " << i;
   }
   for (std::int64_t j = 0; j < cols; ++j) {
     std::vector<OwnerReach::Holder> scanned;
