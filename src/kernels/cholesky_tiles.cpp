@@ -7,21 +7,15 @@
 namespace hetscal::kernels::detail {
 
 CholeskyTiles::CholeskyTiles(Uplo uplo, const layout::Distribution& d, int my_rank)
-    : uplo_(uplo), d_(&d), me_(my_rank), count_(d.rows().count()) {
-  const std::size_t ranks = static_cast<std::size_t>(d.num_ranks());
-  const std::size_t lines = static_cast<std::size_t>(count_);
-  my_rows_in_column_.resize(lines);
-  row_reach_.assign(lines * ranks, -1);
-  column_member_.assign(lines * ranks, 0);
-  // One pass over the triangle: tile (i, j) puts its owner in row i's reach (j increasing, so
-  // the last write is the largest j) and in column j's members.
+    : uplo_(uplo), d_(&d), me_(my_rank), count_(d.rows().count()), reach_(d, uplo == Uplo::Upper) {
+  my_rows_in_column_.resize(static_cast<std::size_t>(count_));
+  my_row_reach_.assign(static_cast<std::size_t>(count_), -1);
+  // Row by row, j increasing: the last write of a reach is the largest j.
   for (std::int64_t i = 0; i < count_; ++i) {
     for (std::int64_t j = 0; j <= i; ++j) {
-      const int rank = owner(i, j);
-      const std::size_t r = static_cast<std::size_t>(rank);
-      row_reach_[static_cast<std::size_t>(i) * ranks + r] = j;
-      column_member_[static_cast<std::size_t>(j) * ranks + r] = 1;
-      if (rank == me_) my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
+      if (owner(i, j) != me_) continue;
+      my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
+      my_row_reach_[static_cast<std::size_t>(i)] = j;
     }
   }
 }
@@ -42,6 +36,7 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
   start_.assign(static_cast<std::size_t>(tiles.count()), -1);
   own_lines_.clear();
   sends_.resize(static_cast<std::size_t>(tiles.num_ranks()));
+  marks_.resize(sends_.size(), 0);
   for (Send& send : sends_) {
     send.offsets.clear();
     send.counts.clear();
@@ -55,12 +50,18 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
     const std::int64_t count = tiles.size(i) * kb;
     own_lines_.push_back(i);
     start_[static_cast<std::size_t>(i)] = elements_;
-    for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-      if (rank == me || !tiles.needs_panel_tile(rank, i, k)) continue;
+    // The tile's recipients among the owners of its row and column, not among all P ranks;
+    // a rank met twice is skipped by its mark.
+    ++tile_mark_;
+    tiles.for_each_panel_tile_candidate(i, [&](int rank) {
+      std::uint64_t& mark = marks_[static_cast<std::size_t>(rank)];
+      if (mark == tile_mark_) return;
+      mark = tile_mark_;
+      if (rank == me || !tiles.needs_panel_tile(rank, i, k)) return;
       Send& send = sends_[static_cast<std::size_t>(rank)];
       send.offsets.push_back(mpi::mpi_count(elements_, "cholesky: panel offset"));
       send.counts.push_back(mpi::mpi_count(count, "cholesky: panel tile"));
-    }
+    });
     elements_ += count;
   }
   // Receives grouped by sender, senders in increasing rank order (the order of the groups):

@@ -14,6 +14,7 @@
 #include "kernels/blas_enums.hpp"
 #include "kernels/rank_groups.hpp"
 #include "layout/distribution.hpp"
+#include "layout/owner_reach.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -40,9 +41,20 @@ class CholeskyTiles {
     return my_rows_in_column_[static_cast<std::size_t>(j)];
   }
   /// True when `rank` needs panel tile L_ik (i > k) for the trailing update of step k.
+  /// It owns a trailing tile (i, j), k < j <= i, or a tile (l, i), l >= i.
   bool needs_panel_tile(int rank, std::int64_t i, std::int64_t k) const {
-    const std::size_t at = static_cast<std::size_t>(i * num_ranks() + rank);
-    return row_reach_[at] > k || column_member_[at] != 0;
+    if (rank == me_)
+      return my_row_reach_[static_cast<std::size_t>(i)] > k || !my_rows_in_column(i).empty();
+    return reach_.row_reach(rank, i, i) > k || reach_.column_reach(rank, i) >= i;
+  }
+  /// Calls f(rank) for every rank that may need panel tile L_ik (needs_panel_tile tells),
+  /// some of them more than once: the owners of logical row i and those of logical column i
+  /// from the diagonal down. Costs those ranks, not P.
+  template <typename F>
+  void for_each_panel_tile_candidate(std::int64_t i, F&& f) const {
+    reach_.for_each_row_owner(i, f);
+    const auto holders = reach_.column_holders(i);
+    for (auto at = holders.first; at != holders.second && at->reach >= i; ++at) f(at->rank);
   }
   /// Sets `ranks` to the owners of the panel tiles L_ik, i > k, other than the diagonal
   /// tile's owner (sorted, unique): the ranks the factorised diagonal tile goes to. Fills
@@ -55,8 +67,8 @@ class CholeskyTiles {
   int me_;
   std::int64_t count_;
   std::vector<std::vector<std::int64_t>> my_rows_in_column_;
-  std::vector<std::int64_t> row_reach_;  ///< [i·P + r]: largest j <= i with owner(i, j) = r, or -1
-  std::vector<char> column_member_;      ///< [i·P + r]: r owns some (l, i), l >= i
+  std::vector<std::int64_t> my_row_reach_;  ///< per line i: largest j <= i this rank owns, or -1
+  layout::OwnerReach reach_;  ///< in the logical view
 };
 
 /// Where the panel tiles of one step sit in this rank's panel buffer, and the messages that
@@ -103,6 +115,8 @@ class PanelExchange {
   std::vector<Receive> receives_;
   std::int64_t elements_ = 0;
   RankGroups senders_;  ///< the panel tiles this rank receives, by sender
+  std::vector<std::uint64_t> marks_;  ///< per rank: the last tile_mark_ it was met at
+  std::uint64_t tile_mark_ = 0;       ///< one per panel tile planned
 };
 
 }  // namespace hetscal::kernels::detail

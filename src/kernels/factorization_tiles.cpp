@@ -10,34 +10,16 @@ namespace hetscal::kernels::detail {
 FactorizationTiles::FactorizationTiles(const layout::Distribution& d, int my_rank,
                                        LuPanelRank panel_rank,
                                        const std::vector<double>& rank_speeds)
-    : d_(&d), me_(my_rank), steps_(std::min(d.rows().count(), d.cols().count())) {
-  const std::size_t ranks = static_cast<std::size_t>(d.num_ranks());
+    : d_(&d), me_(my_rank), steps_(std::min(d.rows().count(), d.cols().count())), reach_(d) {
   const std::int64_t tile_rows = rows().count(), tile_cols = cols().count();
   my_rows_in_column_.resize(static_cast<std::size_t>(tile_cols));
   my_cols_in_row_.resize(static_cast<std::size_t>(tile_rows));
-  row_reach_.assign(static_cast<std::size_t>(tile_rows) * ranks, -1);
-  column_reach_.assign(static_cast<std::size_t>(tile_cols) * ranks, -1);
-  // Column by column, top to bottom: the last write of a reach is the largest index.
   for (std::int64_t j = 0; j < tile_cols; ++j) {
     for (std::int64_t i = 0; i < tile_rows; ++i) {
-      const int rank = owner(i, j);
-      row_reach_[static_cast<std::size_t>(i) * ranks + static_cast<std::size_t>(rank)] = j;
-      column_reach_[static_cast<std::size_t>(j) * ranks + static_cast<std::size_t>(rank)] = i;
-      if (rank != me_) continue;
+      if (owner(i, j) != me_) continue;
       my_rows_in_column_[static_cast<std::size_t>(j)].push_back(i);
       my_cols_in_row_[static_cast<std::size_t>(i)].push_back(j);
     }
-  }
-  // Each column's owners, deepest first (column_holders).
-  holders_start_.reserve(static_cast<std::size_t>(tile_cols) + 1);
-  holders_start_.push_back(0);
-  for (std::int64_t j = 0; j < tile_cols; ++j) {
-    const std::size_t start = column_holders_.size();
-    for (int rank = 0; rank < num_ranks(); ++rank)
-      if (column_reach(rank, j) >= 0) column_holders_.push_back(rank);
-    std::stable_sort(column_holders_.begin() + static_cast<std::ptrdiff_t>(start), column_holders_.end(),
-                     [&](int a, int b) { return column_reach(a, j) > column_reach(b, j); });
-    holders_start_.push_back(column_holders_.size());
   }
   for (std::int64_t k = 0; k < steps_; ++k)
     panel_rank_.push_back(choose_panel_rank(k, panel_rank, rank_speeds));
@@ -48,9 +30,8 @@ std::int64_t FactorizationTiles::pivot_count(std::int64_t k) const {
 }
 
 std::int64_t FactorizationTiles::table_bytes() const {
-  std::size_t bytes = sizeof(int) * (panel_rank_.capacity() + column_holders_.capacity()) +
-                      sizeof(std::int64_t) * (row_reach_.capacity() + column_reach_.capacity()) +
-                      sizeof(std::size_t) * holders_start_.capacity();
+  std::size_t bytes =
+      sizeof(int) * panel_rank_.capacity() + static_cast<std::size_t>(reach_.bytes());
   for (const auto* lines : {&my_rows_in_column_, &my_cols_in_row_})
     for (const std::vector<std::int64_t>& line : *lines) bytes += sizeof(line) + sizeof(std::int64_t) * line.capacity();
   return static_cast<std::int64_t>(bytes);

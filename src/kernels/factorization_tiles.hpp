@@ -12,13 +12,13 @@
 
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "kernels/lu.hpp"
 #include "kernels/rank_groups.hpp"
 #include "layout/distribution.hpp"
 #include "layout/local_storage.hpp"
+#include "layout/owner_reach.hpp"
 
 namespace hetscal::kernels::detail {
 
@@ -32,7 +32,8 @@ class FactorizationTiles {
   FactorizationTiles(const layout::Distribution& d, int my_rank, LuPanelRank panel_rank,
                      const std::vector<double>& rank_speeds);
 
-  /// Bytes of this object's own tables (per tile line and rank), for a workspace's budget.
+  /// Bytes of this object's own tables (per tile line, cell of the owner table and rank, and
+  /// this rank's tiles), for a workspace's budget.
   std::int64_t table_bytes() const;
   /// At most the bytes of a factorisation's index vectors besides these tables: a message's
   /// blocks (at most one per tile row and panel column, in four vectors), per tile line a few
@@ -86,25 +87,15 @@ class FactorizationTiles {
   /// visited, not P: a step's messages are listed without a pass over every rank per column.
   template <typename F>
   void for_each_rank_from_row(std::int64_t j, std::int64_t row, F&& f) const {
-    const auto holders = column_holders(j);
-    for (auto at = holders.first; at != holders.second && column_reach(*at, j) >= row; ++at) f(*at);
+    const auto holders = reach_.column_holders(j);
+    for (auto at = holders.first; at != holders.second && at->reach >= row; ++at) f(at->rank);
   }
 
  private:
   /// Largest j with owner(i, j) = rank, or -1.
-  std::int64_t row_reach(int rank, std::int64_t i) const {
-    return row_reach_[static_cast<std::size_t>(i * num_ranks() + rank)];
-  }
+  std::int64_t row_reach(int rank, std::int64_t i) const { return reach_.row_reach(rank, i); }
   /// Largest i with owner(i, j) = rank, or -1.
-  std::int64_t column_reach(int rank, std::int64_t j) const {
-    return column_reach_[static_cast<std::size_t>(j * num_ranks() + rank)];
-  }
-  /// The ranks owning a tile of column j, by decreasing column_reach.
-  std::pair<const int*, const int*> column_holders(std::int64_t j) const {
-    const int* base = column_holders_.data();
-    return {base + holders_start_[static_cast<std::size_t>(j)],
-            base + holders_start_[static_cast<std::size_t>(j) + 1]};
-  }
+  std::int64_t column_reach(int rank, std::int64_t j) const { return reach_.column_reach(rank, j); }
   int choose_panel_rank(std::int64_t k, LuPanelRank rank,
                         const std::vector<double>& rank_speeds) const;
 
@@ -113,9 +104,7 @@ class FactorizationTiles {
   std::int64_t steps_;
   std::vector<int> panel_rank_;
   std::vector<std::vector<std::int64_t>> my_rows_in_column_, my_cols_in_row_;
-  std::vector<std::int64_t> row_reach_, column_reach_;
-  std::vector<int> column_holders_;          ///< per column, its owners (column_holders)
-  std::vector<std::size_t> holders_start_;  ///< per column and one past: where they start
+  layout::OwnerReach reach_;
 };
 
 /// Which way a copy between A and a buffer goes.

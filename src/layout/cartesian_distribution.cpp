@@ -114,4 +114,14 @@ std::vector<int> CartesianDistribution::col_group(std::int64_t tile_col) const {
   return sorted(std::move(ranks));
 }
 
+OwnerClasses CartesianDistribution::owner_classes() const {
+  OwnerClasses classes;
+  for (std::int64_t i = 0; i < rows().count(); ++i) classes.row_class.push_back(grid_row(i));
+  for (std::int64_t j = 0; j < cols().count(); ++j) classes.col_class.push_back(grid_col(j));
+  classes.class_rows = grid_.nprow();
+  classes.class_cols = grid_.npcol();
+  classes.cells = grid_.ranks();
+  return classes;
+}
+
 }  // namespace hetscal::layout

@@ -68,6 +68,8 @@ class CartesianDistribution : public Distribution {
   std::vector<int> row_group(std::int64_t tile_row) const override;
   std::vector<int> col_group(std::int64_t tile_col) const override;
   bool is_cartesian() const override { return true; }
+  /// Grid rows and columns as classes, the grid as the table.
+  OwnerClasses owner_classes() const override;
 
   const ProcessGrid& grid() const { return grid_; }
   const std::vector<int>& row_map() const { return row_map_; }

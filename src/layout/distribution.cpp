@@ -74,4 +74,11 @@ std::vector<int> Distribution::col_group(std::int64_t tile_col) const {
   return sorted_unique(std::move(ranks));
 }
 
+OwnerClasses Distribution::owner_classes() const {
+  OwnerClasses classes;
+  classes.row_class.assign(static_cast<std::size_t>(rows_.count()), 0);
+  classes.col_class.assign(static_cast<std::size_t>(cols_.count()), 0);
+  return classes;
+}
+
 }  // namespace hetscal::layout

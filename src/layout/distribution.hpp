@@ -53,6 +53,26 @@ class TileSplit {
   std::int64_t extent_, block_, first_;
 };
 
+/// Marks a cell of an owner table whose tiles each have an owner of their own (owner() names it).
+inline constexpr int kOwnerPerTile = -1;
+
+/// The owner table behind a distribution: tile row I is of row class row_class[I], tile column J
+/// of column class col_class[J], and owner(I, J) is cell (row_class[I], col_class[J]) of a
+/// class_rows × class_cols table, unless that cell is kOwnerPerTile. A Cartesian grid's classes
+/// are its grid rows and columns, a pattern's its rows and columns: what the ranks own along a
+/// tile line is then known per class, in memory of the table's size, not per line and rank.
+struct OwnerClasses {
+  std::vector<int> row_class, col_class;
+  int class_rows = 1, class_cols = 1;
+  std::vector<int> cells{kOwnerPerTile};  ///< row-major, ranks or kOwnerPerTile
+
+  int cell(int row, int col) const {
+    return cells[static_cast<std::size_t>(row * class_cols + col)];
+  }
+  int class_of_row(std::int64_t i) const { return row_class[static_cast<std::size_t>(i)]; }
+  int class_of_col(std::int64_t j) const { return col_class[static_cast<std::size_t>(j)]; }
+};
+
 /// Tile -> owner map of an M×N matrix.
 class Distribution {
  public:
@@ -76,6 +96,10 @@ class Distribution {
   /// distribution is a (possibly heterogeneous) Cartesian grid, which allows the fast
   /// row/column-communicator paths and one column-major local array per rank.
   virtual bool is_cartesian() const { return false; }
+
+  /// The classes of owner(). This default knows no structure: one class per dimension and one
+  /// cell whose tiles each have their own owner.
+  virtual OwnerClasses owner_classes() const;
 
  private:
   TileSplit rows_, cols_;

@@ -73,6 +73,19 @@ int PatternDistribution::owner(GlobalTile t) const {
   return resolved_.at(tile_key(t));
 }
 
+OwnerClasses PatternDistribution::owner_classes() const {
+  static_assert(kUnassigned == kOwnerPerTile, "an unassigned cell is resolved per tile");
+  OwnerClasses classes;
+  for (std::int64_t i = 0; i < rows().count(); ++i)
+    classes.row_class.push_back(static_cast<int>(i % pattern_rows_));
+  for (std::int64_t j = 0; j < cols().count(); ++j)
+    classes.col_class.push_back(static_cast<int>(j % pattern_cols_));
+  classes.class_rows = pattern_rows_;
+  classes.class_cols = pattern_cols_;
+  classes.cells = table_;
+  return classes;
+}
+
 PatternDistribution lay_over(const core::Pattern& pattern, TileSplit rows, TileSplit cols,
                              core::TileRegion region) {
   if (!pattern.has_unassigned()) {

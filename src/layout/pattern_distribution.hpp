@@ -36,6 +36,9 @@ class PatternDistribution : public Distribution {
   /// Always false: a pattern's tiles are stored as tiles (TiledLocalLayout). A Cartesian
   /// grid should be built as a CartesianDistribution, which gives the fast paths.
   bool is_cartesian() const override { return false; }
+  /// The pattern's rows and columns as classes, its table as the table (an unassigned cell's
+  /// tiles have owners of their own).
+  OwnerClasses owner_classes() const override;
 
   int pattern_rows() const { return pattern_rows_; }
   int pattern_cols() const { return pattern_cols_; }

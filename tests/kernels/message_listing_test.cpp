@@ -3,14 +3,17 @@
 // Local to each rank: no message is sent.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "kernels/cholesky_tiles.hpp"
 #include "kernels/factorization_tiles.hpp"
 #include "kernels/flop_counter.hpp"
 #include "kernels/rank_groups.hpp"
+#include "layout/cartesian_distribution.hpp"
 #include "layout/pattern_distribution.hpp"
 
 namespace hetscal::kernels::detail {
@@ -72,6 +75,70 @@ TEST(FactorizationTiles, RanksFromARowAreTheOwnersAtOrBelowIt) {
         EXPECT_EQ(owns, tiles.owns_tile_from_row(rank, j, row)) << "column " << j << " row " << row;
       }
       EXPECT_EQ(visited, expected) << "column " << j << " row " << row;
+    }
+  }
+}
+
+// Who receives what is read from the owner table's classes (layout::OwnerReach): the tables
+// grow with tile lines, cells and ranks, not tile lines × ranks (issue 32, item 3). Simulated
+// ranks: no communicator is needed to build the tiles.
+TEST(FactorizationTiles, TableBytesGrowWithLinesCellsAndRanksNotTheirProduct) {
+  const layout::TileSplit split(64 * 1000, 64);  // 1,000 tile lines each way
+  const std::int64_t lines = 2 * split.count();
+  for (const int side : {2, 32, 64}) {
+    const int ranks = side * side;
+    std::vector<int> table(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) table[static_cast<std::size_t>(r)] = (r * 7 + 3) % ranks;
+    const layout::PatternDistribution d(split, split, side, side, table, ranks);
+    const FactorizationTiles tiles(d, 0, LuPanelRank::DiagonalOwner, {});
+    // Per tile of this rank two indices, in vectors grown by push_back (up to twice that);
+    // besides, a few words per line, cell and rank.
+    const std::int64_t own_tiles = split.count() * split.count() / ranks + 2 * split.count();
+    const std::int64_t bound = 64 * (lines + 2 * ranks) + 32 * own_tiles;
+    EXPECT_LE(tiles.table_bytes(), bound) << ranks << " ranks";
+    const std::int64_t per_line_and_rank = lines * ranks * 8;  // the former reach tables
+    if (ranks >= 1024) {
+      EXPECT_LT(tiles.table_bytes() * 20, per_line_and_rank) << ranks << " ranks";
+    }
+  }
+}
+
+// needs_panel_tile against its definition for every rank (this rank's own tables and the
+// others' OwnerReach), and for_each_panel_tile_candidate visits every rank that needs a tile:
+// on a pattern with per-tile cells (as GCR&M's diagonal) and on per-line grid maps (as an
+// in-place layout's), both triangles.
+TEST(CholeskyTiles, PanelTileRecipientsAreThoseOfTheDefinition) {
+  const layout::TileSplit split(23, 2);  // 12 tiles, the last partial
+  const layout::PatternDistribution pattern(
+      split, split, 3, 3,
+      {layout::kUnassigned, 1, 2, 3, layout::kUnassigned, 0, 2, 4, layout::kUnassigned}, 5,
+      [](layout::GlobalTile t) { return static_cast<int>((t.row + 2 * t.col) % 5); });
+  const layout::CartesianDistribution grid(split, split, {0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1},
+                                           {2, 0, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2},
+                                           layout::ProcessGrid::row_major(2, 3));
+  for (const layout::Distribution* d :
+       std::initializer_list<const layout::Distribution*>{&pattern, &grid}) {
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      for (int me = 0; me < d->num_ranks(); ++me) {
+        const CholeskyTiles tiles(uplo, *d, me);
+        for (std::int64_t k = 0; k < tiles.count(); ++k) {
+          for (std::int64_t i = k + 1; i < tiles.count(); ++i) {
+            std::set<int> candidates;
+            tiles.for_each_panel_tile_candidate(i, [&](int rank) { candidates.insert(rank); });
+            for (int rank = 0; rank < d->num_ranks(); ++rank) {
+              bool needs = false;
+              for (std::int64_t j = k + 1; j <= i; ++j) needs = needs || tiles.owner(i, j) == rank;
+              for (std::int64_t l = i; l < tiles.count(); ++l)
+                needs = needs || tiles.owner(l, i) == rank;
+              ASSERT_EQ(tiles.needs_panel_tile(rank, i, k), needs)
+                  << "rank " << rank << " tile " << i << " step " << k;
+              if (needs) {
+                ASSERT_EQ(candidates.count(rank), 1u) << "rank " << rank << " tile " << i;
+              }
+            }
+          }
+        }
+      }
     }
   }
 }
