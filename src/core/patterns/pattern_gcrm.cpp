@@ -121,15 +121,22 @@ class GreedyColRowMatching {
     for (const auto& [i, j] : open) assign_to_neighbour(i, j);
   }
 
+  /// Per colrow, the nodes holding it, increasing: a cell's covering nodes are found among its
+  /// row's few holders instead of among all P nodes, and met in the same order.
+  std::vector<std::vector<int>> holders_of_colrows() const {
+    std::vector<std::vector<int>> holders(static_cast<std::size_t>(r_));
+    for (int p = 0; p < P_; ++p)
+      for (int t : colrows_[p]) holders[static_cast<std::size_t>(t)].push_back(p);
+    return holders;
+  }
+
   /// Matches `open` cells to `copies` slots per covering node; returns the cells left open.
   std::vector<std::pair<int, int>> match(const std::vector<std::pair<int, int>>& open, int copies) {
-    BipartiteGraph graph(static_cast<int>(open.size()), P_ * copies);
+    SlotBipartiteGraph graph(static_cast<int>(open.size()), std::vector<int>(static_cast<std::size_t>(P_), copies));
+    const std::vector<std::vector<int>> holders = holders_of_colrows();
     for (std::size_t k = 0; k < open.size(); ++k) {
-      for (int p = 0; p < P_; ++p) {
-        if (!holds(p, open[k].first) || !holds(p, open[k].second)) continue;
-        for (int copy = 0; copy < copies; ++copy)
-          graph.add_edge(static_cast<int>(k), p * copies + copy);
-      }
+      for (int p : holders[static_cast<std::size_t>(open[k].first)])
+        if (holds(p, open[k].second)) graph.add_edge(static_cast<int>(k), p);
     }
     const std::vector<int> partner = graph.maximum_matching();
     std::vector<std::pair<int, int>> still_open;
