@@ -253,6 +253,13 @@ TEST(CholeskyPlan, DeferredPatternsAreTheirFamilysPattern) {
   EXPECT_DOUBLE_EQ(fastest_of(choice, CholeskyLayoutKind::HeteroSymmetric).pattern_cost, cholesky_cost(symmetric));
 }
 
+// The planner's GCR&M search is the table's (pattern_gcrm_table.hpp): no search up to
+// kMaxGcrmProcessors.
+TEST(CholeskyPlan, GcrmSearchIsTabled) {
+  const CholeskyPlanOptions options;
+  EXPECT_TRUE(gcrm_table_entry(static_cast<int>(kMaxGcrmProcessors), options.gcrm));
+}
+
 TEST(CholeskyPlan, RefusesBadInput) {
   const Platform platform = platform_of({1.0e9, 1.0e9}, 1.0e9, NetworkKind::Switched);
   EXPECT_THROW(choose_cholesky_plan(platform, 0, kOnFirst), InvalidArgument);

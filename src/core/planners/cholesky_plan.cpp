@@ -151,10 +151,13 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
   /// Whether a pattern listed exists (`make` gives one), or is known only once made.
   enum class Existence { Known, KnownOnceMade };
 
-  /// The best GCR&M pattern for k, if some size gives a balanceable one (at large k none may:
-  /// the listed candidates then turn out not to be candidates, DeferredCandidate::late_steps_bound).
+  /// The best GCR&M pattern for k, if some size gives a balanceable one (at large k none may).
+  /// The table (pattern_gcrm_table.hpp) says whether one does; where it does not know, the
+  /// listed candidates may turn out not to be candidates (DeferredCandidate::late_steps_bound).
   void add_gcrm(int k, const std::vector<std::size_t>& fastest) {
     const GcrmSearchOptions options = options_.gcrm;
+    const std::optional<TabledGcrm> tabled = gcrm_table_entry(k, options);
+    if (tabled && tabled->size == 0) return;
     add_pattern(CholeskyLayoutKind::Gcrm,
                 [=]() -> std::optional<Pattern> {
                   try {
@@ -163,7 +166,7 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
                     return std::nullopt;
                   }
                 },
-                fastest, Existence::KnownOnceMade);
+                fastest, tabled ? Existence::Known : Existence::KnownOnceMade);
   }
 
   /// Lists the pattern `make` builds on `fastest` at every tile size, deferred; the tile sizes
