@@ -130,6 +130,19 @@ TEST(CholeskyPanelChainBound, NearTheModelWhereOneRankCarriesTheColrows) {
   EXPECT_EQ(cholesky_panel_chain_lower_bound(platform, repeated), 0.0);
 }
 
+// On a shared bus every rank's broadcasts add up: a 16×1 grid's sixteen senders together, not
+// the busiest alone (a sixteenth of them), make the chain most of the model there, as a
+// 16384×1 grid's on a slow bus (a thousand times the best plan, which the busiest sender's
+// chain could not prune).
+TEST(CholeskyPanelChainBound, NearTheModelOnASharedBusWhereEveryRankSends) {
+  const Platform bus = planner_platform(std::vector<double>(16, 1.0e10), 1.0e7, NetworkKind::SharedBus);
+  const TileOwnership tall = block_cyclic_ownership(4096, 32, 16, 1, {});
+  const double model = simulate_cholesky(bus, tall).total();
+  const double bound = cholesky_panel_chain_lower_bound(bus, tall);
+  EXPECT_LE(bound, model);
+  EXPECT_GT(bound, 0.7 * model);
+}
+
 // With a limit, the chain stops summing once it exceeds it: the search's decision (prune when
 // the bound exceeds its limit) is the same as on the whole chain, and below the limit the
 // value is the whole chain's.

@@ -114,7 +114,7 @@ double full_colrow_tiles_received(const TileOwnership& layout, std::size_t proce
 class ColrowPhaseBound {
  public:
   ColrowPhaseBound(const Network& network, const TileOwnership& layout)
-      : layout_(layout), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
+      : layout_(layout), shared_bus_(network.kind == NetworkKind::SharedBus), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
         row_seconds_(layout.rows, 0.0), row_positions_(positions_by_class(layout.row_class, layout.rows)), row_suffix_s_(layout.rows),
         last_row_diagonal_(layout.cols) {
     const double tile_bytes = static_cast<double>(layout.tile) * static_cast<double>(layout.tile) * 8.0;
@@ -142,9 +142,10 @@ class ColrowPhaseBound {
       if (layout.row_class[i] == last_row) last_row_diagonal_[layout.col_class[i]].push_back(i);
   }
 
-  /// The larger of the busiest sender's broadcasts and the busiest receiver's tiles of step k.
+  /// The larger of the senders' broadcasts (on a shared bus all of them, which add up there;
+  /// on a switch the busiest sender's) and the busiest receiver's tiles of step k.
   /// @pre k + 1 < tiles.
-  double at(std::size_t k) { return std::max(busiest_sender_s(k), busiest_receiver_tiles(k) * message_s_); }
+  double at(std::size_t k) { return std::max(senders_s(k), busiest_receiver_tiles(k) * message_s_); }
 
  private:
   /// The index in row_positions_[a] of row class a's first tile row >= s.
@@ -157,8 +158,9 @@ class ColrowPhaseBound {
   double full_broadcast_s(std::size_t i) const { return broadcast_s_[columns_used_ + rows_after_[i] - 1]; }
 
   /// The sender of row class a's colrows is the owner of (a, panel class): per row class,
-  /// its colrows' broadcasts.
-  double busiest_sender_s(std::size_t k) {
+  /// its colrows' broadcasts; their sum on a shared bus (every colrow's broadcast is one of the
+  /// bus's, counted once), else the busiest row class's (a sender's broadcasts, one after another).
+  double senders_s(std::size_t k) {
     ++stamp_;
     for (std::size_t a : used_rows_) row_seconds_[a] = 0.0;
     column_stamp_[layout_.col_class[k]] = stamp_;
@@ -168,12 +170,13 @@ class ColrowPhaseBound {
       if (stamp != stamp_) stamp = stamp_, ++columns_reached;
       row_seconds_[layout_.row_class[i]] += broadcast_s_[columns_reached + rows_after_[i] - 1];
     }
-    double busiest = 0.0;
+    double busiest = 0.0, all = 0.0;
     for (std::size_t a : used_rows_) {  // tiles i … K−1: every column class reached
       row_seconds_[a] += row_suffix_s_[a][first_row_from(a, i)];
       busiest = std::max(busiest, row_seconds_[a]);
+      all += row_seconds_[a];
     }
-    return busiest;
+    return shared_bus_ ? all : busiest;
   }
 
   /// Two receivers whose tiles are known without listing the colrows (neither sends any, or
@@ -201,6 +204,7 @@ class ColrowPhaseBound {
   }
 
   const TileOwnership& layout_;
+  bool shared_bus_;
   double message_s_ = 0.0;
   std::vector<double> broadcast_s_;         ///< per group size
   std::vector<std::size_t> rows_after_;     ///< distinct row classes among tile rows i … K−1
