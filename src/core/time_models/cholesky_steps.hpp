@@ -112,6 +112,13 @@ class CholeskySteps {
 
  private:
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
+  /// Removes tile columns dropped_through_ + 1 … k from the trailing counts.
+  void drop_columns_through(std::size_t k);
+  /// True when the trailing counts are kept tile row by tile row: a tall owner table (a p×1
+  /// grid at thousands of ranks) would cost O(K · row classes) column by column, O(K ·
+  /// column classes) so (and O(row classes · column classes) per step visited).
+  bool drops_by_rows() const { return layout_.rows > layout_.cols; }
+  void count_trailing_by_rows();  ///< step 0's trailing counts, tile row by tile row
   /// Panel k's TRSM tiles per owner, and L(k, k)'s receivers in scratch_owners_.
   void add_panel_solves(CholeskyStepLoad& load, std::size_t k);
   /// The full colrows from tile row `first` on (every column class seen since the panel),
@@ -142,6 +149,7 @@ class CholeskySteps {
   std::vector<std::size_t> group_pairs_;      ///< scratch: the pairs group_tiles_ holds
   std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
   std::vector<double> below_count_;             ///< [b*rows+a] (by column class): trailing tiles strictly below
+  std::vector<double> dropped_columns_;         ///< scratch of drop_columns_through, per column class
   std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
   std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
   std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled
