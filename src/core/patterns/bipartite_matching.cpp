@@ -129,13 +129,20 @@ std::vector<int> BipartiteGraph::maximum_matching() const {
 namespace hetscal::core {
 namespace {
 
+/// Per left vertex, its nodes in edge order: those of vertex l are nodes[first[l] … first[l+1]).
+struct NodeLists {
+  std::vector<std::size_t> first;
+  std::vector<int> nodes;
+  std::size_t size() const { return first.size() - 1; }  ///< left vertices
+};
+
 /// Hopcroft–Karp on a SlotBipartiteGraph, step for step the run HopcroftKarp makes on the
 /// expanded graph (same layers, same edges tried in the same order, same paths), but a node's
 /// slots are tried as bit sets: the first slot at or after the edge pointer that is free or
 /// whose partner lies on the next layer is found a word at a time.
 class SlotHopcroftKarp {
  public:
-  SlotHopcroftKarp(const std::vector<std::vector<int>>& nodes_of, const std::vector<int>& first_slot)
+  SlotHopcroftKarp(const NodeLists& nodes_of, const std::vector<int>& first_slot)
       : nodes_of_(nodes_of),
         first_slot_(first_slot),
         match_left_(nodes_of.size(), BipartiteGraph::kUnmatched),
@@ -173,6 +180,7 @@ class SlotHopcroftKarp {
     std::size_t node_index = 0;
     std::size_t slot = 0;
   };
+  static constexpr int kUnusedLayer = -1;  ///< a LayerSlots kept for a later phase
   /// The slots of one node whose partner lies on one layer.
   struct LayerSlots {
     int layer;
@@ -204,8 +212,8 @@ class SlotHopcroftKarp {
     while (!queue.empty()) {
       const int l = queue.front();
       queue.pop();
-      for (int node : nodes_of_[static_cast<std::size_t>(l)]) {
-        const auto n = static_cast<std::size_t>(node);
+      for (std::size_t e = nodes_of_.first[static_cast<std::size_t>(l)]; e < nodes_of_.first[static_cast<std::size_t>(l) + 1]; ++e) {
+        const auto n = static_cast<std::size_t>(nodes_of_.nodes[e]);
         if (free_count_[n] > 0) found = true;
         if (expanded_[n]) continue;
         expanded_[n] = 1;
@@ -221,13 +229,30 @@ class SlotHopcroftKarp {
     return found;
   }
 
-  /// Per node, its matched slots grouped by their partner's layer (finite ones only).
+  /// Per node, its matched slots grouped by their partner's layer (finite ones only); the
+  /// groups' storage is kept from phase to phase.
   void index_partners_by_layer() {
-    by_layer_.assign(first_slot_.size() - 1, {});
+    by_layer_.resize(first_slot_.size() - 1);
+    for (std::vector<LayerSlots>& groups : by_layer_)
+      for (LayerSlots& group : groups) {
+        group.layer = kUnusedLayer;
+        std::fill(group.bits.begin(), group.bits.end(), 0);
+      }
     for (std::size_t s = 0; s < match_right_.size(); ++s) {
       const int partner = match_right_[s];
       if (partner != BipartiteGraph::kUnmatched) mark(static_cast<int>(s), layer_[static_cast<std::size_t>(partner)]);
     }
+  }
+
+  /// A group of node's for `layer`, empty: an unused one reclaimed, or a new one.
+  std::vector<std::uint64_t>& new_layer(std::size_t node, int layer) {
+    for (LayerSlots& group : by_layer_[node])
+      if (group.layer == kUnusedLayer) {
+        group.layer = layer;
+        return group.bits;
+      }
+    by_layer_[node].push_back({layer, std::vector<std::uint64_t>(first_word_[node + 1] - first_word_[node], 0)});
+    return by_layer_[node].back().bits;
   }
 
   std::vector<std::uint64_t>* slots_on_layer(std::size_t node, int layer) {
@@ -241,10 +266,7 @@ class SlotHopcroftKarp {
     if (layer == kInfinity) return;
     const std::size_t n = node_of(slot);
     std::vector<std::uint64_t>* bits = slots_on_layer(n, layer);
-    if (!bits) {
-      by_layer_[n].push_back({layer, std::vector<std::uint64_t>(first_word_[n + 1] - first_word_[n], 0)});
-      bits = &by_layer_[n].back().bits;
-    }
+    if (!bits) bits = &new_layer(n, layer);
     const auto s = static_cast<std::size_t>(slot - first_slot_[n]);
     (*bits)[s / 64] |= std::uint64_t{1} << (s % 64);
   }
@@ -278,8 +300,9 @@ class SlotHopcroftKarp {
       const auto l = static_cast<std::size_t>(path.back());
       bool advanced = false;
       Pointer& at = next_[l];
-      while (at.node_index < nodes_of_[l].size()) {
-        const auto n = static_cast<std::size_t>(nodes_of_[l][at.node_index]);
+      const std::size_t degree = nodes_of_.first[l + 1] - nodes_of_.first[l];
+      while (at.node_index < degree) {
+        const auto n = static_cast<std::size_t>(nodes_of_.nodes[nodes_of_.first[l] + at.node_index]);
         const std::size_t s = first_wanted(n, at.slot, layer_[l] + 1);
         if (s == slots(n)) {
           ++at.node_index;
@@ -326,7 +349,7 @@ class SlotHopcroftKarp {
     }
   }
 
-  const std::vector<std::vector<int>>& nodes_of_;
+  const NodeLists& nodes_of_;
   const std::vector<int>& first_slot_;
   std::vector<int> match_left_, match_right_, layer_;
   std::vector<char> expanded_;          ///< per node: its partners layered in this BFS
@@ -350,18 +373,27 @@ SlotBipartiteGraph::SlotBipartiteGraph(int left, std::vector<int> capacity) {
                             std::to_string(capacity[n]));
     first_slot_[n + 1] = first_slot_[n] + capacity[n];
   }
-  nodes_of_.resize(static_cast<std::size_t>(left));
+  left_ = left;
 }
 
 void SlotBipartiteGraph::add_edge(int left_vertex, int node) {
   if (left_vertex < 0 || left_vertex >= left_size() || node < 0 || node + 1 >= static_cast<int>(first_slot_.size()))
     throw InvalidArgument("SlotBipartiteGraph: edge (" + std::to_string(left_vertex) + "," + std::to_string(node) +
                           ") is out of range");
-  nodes_of_[static_cast<std::size_t>(left_vertex)].push_back(node);
+  edges_.emplace_back(left_vertex, node);
 }
 
 std::vector<int> SlotBipartiteGraph::maximum_matching() const {
-  return SlotHopcroftKarp(nodes_of_, first_slot_).run();
+  // Per left vertex its nodes in edge order (a stable counting sort): one array, not a vector
+  // per cell.
+  NodeLists lists;
+  lists.first.assign(static_cast<std::size_t>(left_) + 1, 0);
+  for (const auto& [l, n] : edges_) ++lists.first[static_cast<std::size_t>(l) + 1];
+  for (std::size_t l = 0; l < static_cast<std::size_t>(left_); ++l) lists.first[l + 1] += lists.first[l];
+  lists.nodes.resize(edges_.size());
+  std::vector<std::size_t> next(lists.first.begin(), lists.first.end() - 1);
+  for (const auto& [l, n] : edges_) lists.nodes[next[static_cast<std::size_t>(l)]++] = n;
+  return SlotHopcroftKarp(lists, first_slot_).run();
 }
 
 }  // namespace hetscal::core

@@ -3,7 +3,9 @@
 /// Maximum matching in a bipartite graph (Hopcroft–Karp), for GCR&M's cell-to-node phase (in
 /// full, or on nodes of slots: SlotBipartiteGraph), and the transportation feasibility check
 /// that tells whether unassigned cells can balance.
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hetscal::core {
@@ -52,7 +54,7 @@ class SlotBipartiteGraph {
   /// @throws InvalidArgument if either is out of range.
   void add_edge(int left_vertex, int node);
 
-  int left_size() const { return static_cast<int>(nodes_of_.size()); }
+  int left_size() const { return left_; }
   int slot_count() const { return first_slot_.back(); }
   /// The slots of node n are first_slot(n) … first_slot(n + 1) − 1.
   int first_slot(int node) const { return first_slot_[static_cast<std::size_t>(node)]; }
@@ -63,7 +65,8 @@ class SlotBipartiteGraph {
   std::vector<int> maximum_matching() const;
 
  private:
-  std::vector<std::vector<int>> nodes_of_;  ///< per left vertex, its nodes in edge order
+  int left_ = 0;
+  std::vector<std::pair<int, int>> edges_;  ///< (left vertex, node), in the order added
   std::vector<int> first_slot_;             ///< per node, then the slot count
 };
 
