@@ -48,7 +48,7 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   row_stamp_.assign(layout.rows, 0);
   // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i, counted per class pair.
   std::vector<double> rows_below(layout.rows, 0.0);
-  if (drops_by_rows()) {
+  if (layout.rows > layout.cols) {
     count_trailing_by_rows();
     for (std::size_t i = 1; i < tiles_; ++i) rows_below[layout.row_class[i]] += 1.0;
   } else {
@@ -187,7 +187,10 @@ void CholeskySteps::count_trailing_by_rows() {
 }
 
 void CholeskySteps::drop_columns_through(std::size_t k) {
-  if (!drops_by_rows()) {
+  // Column by column: O(row classes) each. Together: O(column classes) each, then
+  // O(row classes · column classes) once, cheaper for a long skip over a tall owner table.
+  const std::size_t skipped = k - dropped_through_, rows = layout_.rows, cols = layout_.cols;
+  if (rows <= cols || skipped * (rows - cols) <= rows * cols) {
     while (dropped_through_ < k) drop_column(dropped_through_ + 1);
     return;
   }

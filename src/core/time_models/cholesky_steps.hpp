@@ -112,13 +112,12 @@ class CholeskySteps {
 
  private:
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
-  /// Removes tile columns dropped_through_ + 1 … k from the trailing counts.
+  /// Removes tile columns dropped_through_ + 1 … k from the trailing counts: one by one, or,
+  /// on a tall owner table (a p×1 grid at thousands of ranks: O(K · row classes) column by
+  /// column), together when they are many.
   void drop_columns_through(std::size_t k);
-  /// True when the trailing counts are kept tile row by tile row: a tall owner table (a p×1
-  /// grid at thousands of ranks) would cost O(K · row classes) column by column, O(K ·
-  /// column classes) so (and O(row classes · column classes) per step visited).
-  bool drops_by_rows() const { return layout_.rows > layout_.cols; }
-  void count_trailing_by_rows();  ///< step 0's trailing counts, tile row by tile row
+  /// Step 0's trailing counts tile row by tile row: O(K · column classes), for a tall owner table.
+  void count_trailing_by_rows();
   /// Panel k's TRSM tiles per owner, and L(k, k)'s receivers in scratch_owners_.
   void add_panel_solves(CholeskyStepLoad& load, std::size_t k);
   /// The full colrows from tile row `first` on (every column class seen since the panel),
