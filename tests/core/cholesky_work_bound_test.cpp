@@ -209,5 +209,17 @@ TEST(CholeskyUpdateBound, SeesTheSlowestRankOfAnEvenSplit) {
   EXPECT_LE(cholesky_update_lower_bound(platform, layout), simulate_cholesky(platform, layout).total());
 }
 
+// A 16×1 grid over 8 tile rows: ranks 8 … 15, the slow ones, own no tile. The bound counts the
+// ranks that update, near the model's busiest (not 0, the updates of an idle slow rank).
+TEST(CholeskyUpdateBound, CountsOnlyTheRanksWithTiles) {
+  std::vector<double> speeds(16, 4.0e9);
+  std::fill(speeds.begin() + 8, speeds.end(), 1.0e9);
+  const Platform platform = planner_platform(speeds);
+  const TileOwnership layout = block_cyclic_ownership(8 * 64, 64, 16, 1, {});
+  const double compute = simulate_cholesky(platform, layout).compute;
+  EXPECT_LE(cholesky_update_lower_bound(platform, layout), compute * (1.0 + 1e-12));
+  EXPECT_GT(cholesky_update_lower_bound(platform, layout), 0.3 * compute);  // 8 tile rows: the last one has most
+}
+
 }  // namespace
 }  // namespace hetscal::core

@@ -10,13 +10,35 @@
 namespace hetscal::core {
 namespace {
 
-/// The processor of the layout with the lowest speed (the first such in owner order).
-std::size_t slowest_owner(const Platform& platform, const TileOwnership& layout) {
-  std::size_t slowest = layout.owner.front();
-  for (std::size_t x : layout.owner)
+std::vector<char> used_classes(const std::vector<std::size_t>& classes, std::size_t count, std::size_t& used);
+
+/// The distinct owners of the cells that hold tiles (a row class of some tile row, a column
+/// class of some tile column), in owner order: the processors with updates. A grid of more
+/// rows than the matrix has tile rows (16,384×1 at N = 10⁶) leaves the others idle.
+std::vector<std::size_t> working_owners(const TileOwnership& layout, std::size_t processors) {
+  std::size_t rows_used = 0, cols_used = 0;
+  const std::vector<char> row_used = used_classes(layout.row_class, layout.rows, rows_used);
+  const std::vector<char> col_used = used_classes(layout.col_class, layout.cols, cols_used);
+  std::vector<char> seen(processors, 0);
+  std::vector<std::size_t> working;
+  for (std::size_t a = 0; a < layout.rows; ++a)
+    for (std::size_t b = 0; b < layout.cols; ++b) {
+      const std::size_t x = layout.at(a, b);
+      if (row_used[a] && col_used[b] && !seen[x]) seen[x] = 1, working.push_back(x);
+    }
+  return working;
+}
+
+/// The processor of `owners` with the lowest speed (the first such).
+std::size_t slowest_of(const Platform& platform, const std::vector<std::size_t>& owners) {
+  std::size_t slowest = owners.front();
+  for (std::size_t x : owners)
     if (platform.processors[x].speed_flops < platform.processors[slowest].speed_flops) slowest = x;
   return slowest;
 }
+
+/// Σ_{m < tiles} m²: every step's SYRK and GEMM units (nb³) over its trailing triangle.
+double trailing_update_units(double tiles) { return (tiles - 1.0) * tiles * (2.0 * tiles - 1.0) / 6.0; }
 
 /// Σ over the tiles (i, j), j <= i, of cell (a, b) of j·(1 on the diagonal, 2 below): the nb³
 /// units of that cell's updates over the whole factorisation.
@@ -254,22 +276,27 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
   const double tile_bytes = nb * nb * 8.0;  // double precision, as the step model
   const double receives_s = full_colrow_tiles_received(layout, platform.size()) *
                             platform.network.message_time(tile_bytes);
-  // Every step's SYRK and GEMM units over the trailing triangle: Σ m² for m < T, in nb³.
-  const double units = (t - 1.0) * t * (2.0 * t - 1.0) / 6.0;
+  const double units = trailing_update_units(t);
   const double updates_s = units * nb * nb * nb / (fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates));
   return (receives_s + updates_s) / static_cast<double>(distinct_owner_count(layout));
 }
 
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout) {
   if (layout.owner.empty() || layout.tiles() == 0) return 0.0;
-  const std::size_t x = slowest_owner(platform, layout);
-  double units = 0.0;
+  const std::vector<std::size_t> working = working_owners(layout, platform.size());
+  const std::size_t x = slowest_of(platform, working);
+  double units = 0.0, working_speed = 0.0;
   for (std::size_t a = 0; a < layout.rows; ++a)
     for (std::size_t b = 0; b < layout.cols; ++b)
       if (layout.at(a, b) == x) units += cell_update_units(layout, a, b);
-  const double nb = static_cast<double>(layout.tile);
-  const double rate = platform.processors[x].speed_flops * platform.kernel.update_efficiency(nb, layout.grouped_updates);
-  return units * nb * nb * nb / rate;
+  for (std::size_t w : working) working_speed += platform.processors[w].speed_flops;
+  const double nb = static_cast<double>(layout.tile), cube = nb * nb * nb;
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+  // The slowest working owner's updates, and all of them at perfect balance over the working
+  // owners (the busiest one's take at least their average).
+  const double slowest_s = units * cube / (platform.processors[x].speed_flops * efficiency);
+  const double balanced_s = trailing_update_units(static_cast<double>(layout.tiles())) * cube / (working_speed * efficiency);
+  return std::max(slowest_s, balanced_s);
 }
 
 }  // namespace hetscal::core

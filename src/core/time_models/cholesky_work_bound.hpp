@@ -19,9 +19,11 @@
 namespace hetscal::core {
 
 /// Seconds of the slowest owner's trailing updates over every step (its model time
-/// `CriticalPath::busy` when the steps are walked exactly), a lower bound of simulate_cholesky
-/// (of its exact sum of steps; a sampled sum may differ by its sampling error). In
-/// O(tiles · the row classes of that owner's cells).
+/// `CriticalPath::busy` when the steps are walked exactly), or of every owner's at perfect
+/// balance over those with tiles, the larger: a lower bound of simulate_cholesky (of its exact
+/// sum of steps; a sampled sum may differ by its sampling error). Owners of cells no tile
+/// falls in (a grid of more rows than tile rows) do not count. In O(tiles · the row classes of
+/// that owner's cells + cells).
 /// @pre has_diagonal_tiles(layout); every owner < platform.size().
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout);
 
