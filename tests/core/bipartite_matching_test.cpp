@@ -72,3 +72,65 @@ TEST(BipartiteMatching, TransportRespectsSuppliesAndDemands) {
 
 }  // namespace
 }  // namespace hetscal::core
+
+namespace hetscal::core {
+namespace {
+
+// A random graph on nodes of slots, and the same graph with every slot a right vertex.
+struct SlotAndExpanded {
+  SlotBipartiteGraph slots;
+  BipartiteGraph expanded;
+};
+
+SlotAndExpanded random_slot_graph(std::mt19937_64& rng, int left, int nodes, int most_slots, int edge_one_in) {
+  std::vector<int> capacity;
+  for (int n = 0; n < nodes; ++n) capacity.push_back(static_cast<int>(rng() % (most_slots + 1)));
+  SlotAndExpanded g{SlotBipartiteGraph(left, capacity), BipartiteGraph(left, 0)};
+  g.expanded = BipartiteGraph(left, g.slots.slot_count());
+  for (int l = 0; l < left; ++l) {
+    for (int n = 0; n < nodes; ++n) {
+      if (rng() % edge_one_in != 0) continue;
+      g.slots.add_edge(l, n);
+      for (int s = g.slots.first_slot(n); s < g.slots.first_slot(n + 1); ++s) g.expanded.add_edge(l, s);
+    }
+  }
+  return g;
+}
+
+// Not only as large: the same slot for every left vertex, so that GCR&M and the heterogeneous
+// symmetric pattern build the patterns they built on the expanded graph.
+TEST(SlotBipartiteMatching, SameMatchingAsTheExpandedGraph) {
+  std::mt19937_64 rng(32);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int left = 1 + static_cast<int>(rng() % 120);
+    const int nodes = 1 + static_cast<int>(rng() % 12);
+    const int most_slots = 1 + static_cast<int>(rng() % (trial % 2 ? 140 : 6));  // one word, or several
+    const int edge_one_in = 1 + static_cast<int>(rng() % 4);
+    const SlotAndExpanded g = random_slot_graph(rng, left, nodes, most_slots, edge_one_in);
+    EXPECT_EQ(g.slots.maximum_matching(), g.expanded.maximum_matching()) << "trial " << trial;
+  }
+}
+
+TEST(SlotBipartiteMatching, RepeatedEdgesAndEmptyNodesAsTheExpandedGraph) {
+  SlotBipartiteGraph slots(3, {2, 0, 1});
+  BipartiteGraph expanded(3, 3);
+  for (int l = 0; l < 3; ++l) {
+    for (int n : {2, 1, 0, 2}) {
+      slots.add_edge(l, n);
+      for (int s = slots.first_slot(n); s < slots.first_slot(n + 1); ++s) expanded.add_edge(l, s);
+    }
+  }
+  EXPECT_EQ(slots.maximum_matching(), expanded.maximum_matching());
+}
+
+TEST(SlotBipartiteMatching, RejectsOutOfRange) {
+  EXPECT_THROW(SlotBipartiteGraph(-1, {1}), InvalidArgument);
+  EXPECT_THROW(SlotBipartiteGraph(1, {1, -2}), InvalidArgument);
+  SlotBipartiteGraph g(2, {1, 1});
+  EXPECT_THROW(g.add_edge(2, 0), InvalidArgument);
+  EXPECT_THROW(g.add_edge(0, 2), InvalidArgument);
+  EXPECT_THROW(g.add_edge(0, -1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace hetscal::core

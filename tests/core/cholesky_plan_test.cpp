@@ -224,6 +224,42 @@ TEST(CholeskyPlan, DeferredHeterogeneousGridsAreTheirShapesPlan) {
   EXPECT_GT(grids, 3);
 }
 
+// A pattern is listed unmade (its tile sizes share it, made when one is priced); built, it is
+// the family's pattern on the fastest k, and a priced one carries its T, as the pattern's own.
+TEST(CholeskyPlan, DeferredPatternsAreTheirFamilysPattern) {
+  const Platform platform = planner_platform({4.0e9, 2.0e9, 1.0e9, 4.0e9, 2.0e9, 1.0e9, 4.0e9, 2.0e9});
+  const CholeskyPlanOptions options;
+  const PlanCandidates<CholeskyLayoutKind> listed = cholesky_plan_candidates(platform, 3000, caller_grid(2, 4), options);
+  const std::vector<std::size_t> fastest = fastest_processors(platform, 8);
+  const Pattern gcrm = best_gcrm(8, options.gcrm).pattern;
+  const Pattern symmetric = best_hetero_symmetric(speeds_of(platform, fastest), options.hetero_symmetric).pattern;
+  int patterns = 0;
+  for (const PricedCandidate<CholeskyLayoutKind>& c : listed.built) {
+    if (c.kind != CholeskyLayoutKind::Gcrm && c.kind != CholeskyLayoutKind::HeteroSymmetric) continue;
+    if (c.prediction.candidate.label.find(" 8") == std::string::npos) continue;
+    ASSERT_TRUE(c.deferred.build);
+    EXPECT_TRUE(c.prediction.candidate.owner.empty());  // a sketch until priced
+    const Pattern& pattern = c.kind == CholeskyLayoutKind::Gcrm ? gcrm : symmetric;
+    const Candidate expected = pattern_candidate(c.prediction.candidate.label, c.prediction.candidate.tile, pattern, fastest);
+    EXPECT_EQ(c.deferred.build().owner, expected.owner) << c.prediction.candidate.label;
+    ++patterns;
+  }
+  EXPECT_EQ(patterns, 2 * static_cast<int>(usable_tile_sizes(options.tile_sizes, 3000, "", platform.kernel).size()));
+
+  CholeskyPlanOptions exhaustive;
+  exhaustive.search.exhaustive = true;
+  const CholeskyChoice choice = choose_cholesky_plan(platform, 3000, caller_grid(2, 4), exhaustive);
+  EXPECT_DOUBLE_EQ(fastest_of(choice, CholeskyLayoutKind::Gcrm).pattern_cost, cholesky_cost(gcrm));
+  EXPECT_DOUBLE_EQ(fastest_of(choice, CholeskyLayoutKind::HeteroSymmetric).pattern_cost, cholesky_cost(symmetric));
+}
+
+// The planner's GCR&M search is the table's (pattern_gcrm_table.hpp): no search up to
+// kMaxGcrmProcessors.
+TEST(CholeskyPlan, GcrmSearchIsTabled) {
+  const CholeskyPlanOptions options;
+  EXPECT_TRUE(gcrm_table_entry(static_cast<int>(kMaxGcrmProcessors), options.gcrm));
+}
+
 TEST(CholeskyPlan, RefusesBadInput) {
   const Platform platform = platform_of({1.0e9, 1.0e9}, 1.0e9, NetworkKind::Switched);
   EXPECT_THROW(choose_cholesky_plan(platform, 0, kOnFirst), InvalidArgument);

@@ -334,6 +334,30 @@ TEST(CholeskySteps, ASkippedStepLoadsAsIfEveryStepWasWalked) {
   EXPECT_LT(in_groups.broadcasts.size(), expected.broadcasts.size());  // some were grouped
 }
 
+// A tall owner table (more row classes than column classes) keeps its trailing counts tile row
+// by tile row, its skipped columns dropped together: every step visited, after any skip, loads
+// as the tile loop's (a 9×2 grid, a 5×1 pattern of repeated owners, a 7×3 heterogeneous grid).
+TEST(CholeskySteps, TallLayoutsSkippingStepsLoadAsTheTileLoop) {
+  const std::vector<TileOwnership> tall{
+      pattern_ownership(37 * 4, 4, 9, 2, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}),
+      pattern_ownership(29 * 4, 4, 5, 1, {0, 1, 0, 2, 1}),
+      cartesian_ownership(41 * 4, 4, 7, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
+                          {1.0, 2.0, 1.5, 3.0, 1.0, 2.5, 1.2}, {2.0, 1.0, 3.0})};
+  for (const TileOwnership& t : tall) {
+    const std::size_t processors = 21;
+    for (std::size_t stride : {1, 2, 5, 13}) {
+      CholeskySteps steps(t, processors);
+      for (std::size_t k = stride / 2; k < steps.steps(); k += stride) {
+        const CholeskyStepLoad load = steps.step(k);
+        const BruteStep brute = brute_force_step(t, processors, k);
+        EXPECT_EQ(load.syrk_tiles, brute.syrk) << "stride " << stride << ", step " << k;
+        EXPECT_EQ(load.gemm_tiles, brute.gemm) << "stride " << stride << ", step " << k;
+        EXPECT_EQ(load.trsm_tiles, brute.trsm) << "stride " << stride << ", step " << k;
+      }
+    }
+  }
+}
+
 // Per processor, the tiles it receives in a step: its listed receptions and its aggregated ones.
 std::vector<double> received_per_processor(const CholeskyStepLoad& load, std::size_t processors) {
   std::vector<double> received = load.aggregated_received;

@@ -130,6 +130,19 @@ TEST(CholeskyPanelChainBound, NearTheModelWhereOneRankCarriesTheColrows) {
   EXPECT_EQ(cholesky_panel_chain_lower_bound(platform, repeated), 0.0);
 }
 
+// On a shared bus every rank's broadcasts add up: a 16×1 grid's sixteen senders together, not
+// the busiest alone (a sixteenth of them), make the chain most of the model there, as a
+// 16384×1 grid's on a slow bus (a thousand times the best plan, which the busiest sender's
+// chain could not prune).
+TEST(CholeskyPanelChainBound, NearTheModelOnASharedBusWhereEveryRankSends) {
+  const Platform bus = planner_platform(std::vector<double>(16, 1.0e10), 1.0e7, NetworkKind::SharedBus);
+  const TileOwnership tall = block_cyclic_ownership(4096, 32, 16, 1, {});
+  const double model = simulate_cholesky(bus, tall).total();
+  const double bound = cholesky_panel_chain_lower_bound(bus, tall);
+  EXPECT_LE(bound, model);
+  EXPECT_GT(bound, 0.7 * model);
+}
+
 // With a limit, the chain stops summing once it exceeds it: the search's decision (prune when
 // the bound exceeds its limit) is the same as on the whole chain, and below the limit the
 // value is the whole chain's.
@@ -194,6 +207,18 @@ TEST(CholeskyUpdateBound, SeesTheSlowestRankOfAnEvenSplit) {
   const double balanced = compute_lower_bound(platform, problem, 64, 14.0e9);
   EXPECT_GT(cholesky_update_lower_bound(platform, layout), 2.0 * balanced);
   EXPECT_LE(cholesky_update_lower_bound(platform, layout), simulate_cholesky(platform, layout).total());
+}
+
+// A 16×1 grid over 8 tile rows: ranks 8 … 15, the slow ones, own no tile. The bound counts the
+// ranks that update, near the model's busiest (not 0, the updates of an idle slow rank).
+TEST(CholeskyUpdateBound, CountsOnlyTheRanksWithTiles) {
+  std::vector<double> speeds(16, 4.0e9);
+  std::fill(speeds.begin() + 8, speeds.end(), 1.0e9);
+  const Platform platform = planner_platform(speeds);
+  const TileOwnership layout = block_cyclic_ownership(8 * 64, 64, 16, 1, {});
+  const double compute = simulate_cholesky(platform, layout).compute;
+  EXPECT_LE(cholesky_update_lower_bound(platform, layout), compute * (1.0 + 1e-12));
+  EXPECT_GT(cholesky_update_lower_bound(platform, layout), 0.3 * compute);  // 8 tile rows: the last one has most
 }
 
 }  // namespace

@@ -118,5 +118,71 @@ TEST(PatternGcrm, SearchAskedAgainGivesTheSameResult) {
   EXPECT_THROW(best_gcrm(40, none), InvalidArgument);
 }
 
+// The table (pattern_gcrm_table.hpp) rebuilds what the search finds: the same pattern, cost,
+// size and seed. Every P up to 40 and 64 (the search of the whole table takes half an hour:
+// DISABLED_PrintTable).
+TEST(PatternGcrm, TableIsTheSearchsResult) {
+  GcrmSearchOptions tabled{kTabledGcrmSearch.max_size_factor, kTabledGcrmSearch.seeds_per_size,
+                           kTabledGcrmSearch.seed};
+  tabled.remember = false;
+  GcrmSearchOptions searched = tabled;
+  searched.tabled = false;
+  std::vector<int> counts;
+  for (int P = 2; P <= 40; ++P) counts.push_back(P);
+  counts.push_back(64);
+  for (int P : counts) {
+    ASSERT_TRUE(gcrm_table_entry(P, tabled)) << P;
+    const GcrmResult table = best_gcrm(P, tabled), search = best_gcrm(P, searched);
+    EXPECT_EQ(table.size, search.size) << P;
+    EXPECT_EQ(table.run, search.run) << P;
+    EXPECT_EQ(table.run_seed, search.run_seed) << P;
+    EXPECT_EQ(table.cost, search.cost) << P;
+    EXPECT_EQ(table.pattern.owners(), search.pattern.owners()) << P;
+  }
+}
+
+// Only the table's options (and P within it) use it; tabled = false always searches.
+TEST(PatternGcrm, TableOnlyForItsOptions) {
+  const GcrmSearchOptions tabled{kTabledGcrmSearch.max_size_factor, kTabledGcrmSearch.seeds_per_size,
+                                 kTabledGcrmSearch.seed};
+  EXPECT_TRUE(gcrm_table_entry(kTabledGcrmNodes, tabled));
+  EXPECT_FALSE(gcrm_table_entry(kTabledGcrmNodes + 1, tabled));
+  EXPECT_FALSE(gcrm_table_entry(1, tabled));
+  GcrmSearchOptions other = tabled;
+  other.seeds_per_size = 11;
+  EXPECT_FALSE(gcrm_table_entry(64, other));
+  other = tabled;
+  other.seed = 1;
+  EXPECT_FALSE(gcrm_table_entry(64, other));
+  other = tabled;
+  other.max_size_factor = 5.0;
+  EXPECT_FALSE(gcrm_table_entry(64, other));
+  other = tabled;
+  other.tabled = false;
+  EXPECT_FALSE(gcrm_table_entry(64, other));
+  // Where no size gives a balanceable pattern (P = 510), the table refuses P as the search does.
+  ASSERT_EQ(gcrm_table_entry(510, tabled)->size, 0);
+  EXPECT_THROW(best_gcrm(510, tabled), InvalidArgument);
+}
+
+// Prints pattern_gcrm_table.cpp's table afresh (about half an hour on one core):
+//   hetscal_core_tests --gtest_also_run_disabled_tests --gtest_filter=PatternGcrm.DISABLED_PrintTable
+TEST(PatternGcrm, DISABLED_PrintTable) {
+  GcrmSearchOptions searched{kTabledGcrmSearch.max_size_factor, kTabledGcrmSearch.seeds_per_size,
+                             kTabledGcrmSearch.seed};
+  searched.remember = searched.tabled = false;
+  for (int P = 2; P <= kTabledGcrmNodes; ++P) {
+    int size = 0, run = 0;
+    try {
+      const GcrmResult found = best_gcrm(P, searched);
+      size = found.size;
+      run = found.run;
+    } catch (const InvalidArgument&) {
+    }
+    std::printf("{%d, %d},%s", size, run, (P - 1) % 8 == 0 ? "\n" : " ");
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 }  // namespace hetscal::core

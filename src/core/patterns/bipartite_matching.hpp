@@ -1,8 +1,11 @@
 #pragma once
 /// @file bipartite_matching.hpp
-/// Maximum matching in a bipartite graph (Hopcroft–Karp), for GCR&M's cell-to-node phase,
-/// and the transportation feasibility check that tells whether unassigned cells can balance.
+/// Maximum matching in a bipartite graph (Hopcroft–Karp), for GCR&M's cell-to-node phase (in
+/// full, or on nodes of slots: SlotBipartiteGraph), and the transportation feasibility check
+/// that tells whether unassigned cells can balance.
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hetscal::core {
@@ -35,6 +38,36 @@ class BipartiteGraph {
  private:
   std::vector<std::vector<int>> adjacent_;
   int right_;
+};
+
+/// A bipartite graph whose right vertices come in nodes of interchangeable slots: node n has
+/// capacity[n] slots, numbered consecutively from 0 (node 0's first), and an edge (l, n) joins
+/// l to every slot of n. GCR&M and the heterogeneous symmetric pattern match cells to a node's
+/// copies; expanded into a BipartiteGraph, their graphs had cells × nodes × copies edges, and
+/// building and searching those was most of a pattern's construction.
+class SlotBipartiteGraph {
+ public:
+  /// @throws InvalidArgument if `left` or a capacity is negative.
+  SlotBipartiteGraph(int left, std::vector<int> capacity);
+
+  /// Adds the edges from `left_vertex` to every slot of `node`, after those added before.
+  /// @throws InvalidArgument if either is out of range.
+  void add_edge(int left_vertex, int node);
+
+  int left_size() const { return left_; }
+  int slot_count() const { return first_slot_.back(); }
+  /// The slots of node n are first_slot(n) … first_slot(n + 1) − 1.
+  int first_slot(int node) const { return first_slot_[static_cast<std::size_t>(node)]; }
+
+  /// For each left vertex its slot or BipartiteGraph::kUnmatched: exactly what
+  /// BipartiteGraph::maximum_matching returns on the expanded graph (each edge (l, n) added
+  /// as the edges to n's slots, in slot order), in time that grows with nodes, not slots.
+  std::vector<int> maximum_matching() const;
+
+ private:
+  int left_ = 0;
+  std::vector<std::pair<int, int>> edges_;  ///< (left vertex, node), in the order added
+  std::vector<int> first_slot_;             ///< per node, then the slot count
 };
 
 }  // namespace hetscal::core

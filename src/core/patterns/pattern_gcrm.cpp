@@ -13,6 +13,7 @@
 #include "core/common/error.hpp"
 #include "core/patterns/bipartite_matching.hpp"
 #include "core/patterns/pattern_cost.hpp"
+#include "core/patterns/pattern_gcrm_table.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -121,15 +122,22 @@ class GreedyColRowMatching {
     for (const auto& [i, j] : open) assign_to_neighbour(i, j);
   }
 
+  /// Per colrow, the nodes holding it, increasing: a cell's covering nodes are found among its
+  /// row's few holders instead of among all P nodes, and met in the same order.
+  std::vector<std::vector<int>> holders_of_colrows() const {
+    std::vector<std::vector<int>> holders(static_cast<std::size_t>(r_));
+    for (int p = 0; p < P_; ++p)
+      for (int t : colrows_[p]) holders[static_cast<std::size_t>(t)].push_back(p);
+    return holders;
+  }
+
   /// Matches `open` cells to `copies` slots per covering node; returns the cells left open.
   std::vector<std::pair<int, int>> match(const std::vector<std::pair<int, int>>& open, int copies) {
-    BipartiteGraph graph(static_cast<int>(open.size()), P_ * copies);
+    SlotBipartiteGraph graph(static_cast<int>(open.size()), std::vector<int>(static_cast<std::size_t>(P_), copies));
+    const std::vector<std::vector<int>> holders = holders_of_colrows();
     for (std::size_t k = 0; k < open.size(); ++k) {
-      for (int p = 0; p < P_; ++p) {
-        if (!holds(p, open[k].first) || !holds(p, open[k].second)) continue;
-        for (int copy = 0; copy < copies; ++copy)
-          graph.add_edge(static_cast<int>(k), p * copies + copy);
-      }
+      for (int p : holders[static_cast<std::size_t>(open[k].first)])
+        if (holds(p, open[k].second)) graph.add_edge(static_cast<int>(k), p);
     }
     const std::vector<int> partner = graph.maximum_matching();
     std::vector<std::pair<int, int>> still_open;
@@ -203,6 +211,16 @@ Pattern gcrm_pattern(int num_nodes, int size, std::uint64_t seed) {
 
 namespace {
 
+/// The largest size the search tries.
+int largest_size(int num_nodes, const GcrmSearchOptions& options) {
+  return static_cast<int>(std::floor(options.max_size_factor * std::sqrt(num_nodes)));
+}
+
+InvalidArgument no_pattern(int num_nodes, int largest) {
+  return InvalidArgument("GCR&M: no balanceable pattern of size <= " + std::to_string(largest) +
+                         " for P = " + std::to_string(num_nodes));
+}
+
 /// best_gcrm's search itself (the function below remembers its results).
 GcrmResult search_best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
   require_nodes(num_nodes);
@@ -210,7 +228,7 @@ GcrmResult search_best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
     throw InvalidArgument("GCR&M: seeds_per_size " + std::to_string(options.seeds_per_size) +
                           " must be >= 1");
   }
-  const int largest = static_cast<int>(std::floor(options.max_size_factor * std::sqrt(num_nodes)));
+  const int largest = largest_size(num_nodes, options);
   GcrmResult best{Pattern(1, 1, 1, {0}), 0.0, 0, 0};
   for (int r = 2; r <= largest; ++r) {
     if (static_cast<std::int64_t>(r) * (r - 1) < num_nodes ||
@@ -222,15 +240,24 @@ GcrmResult search_best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
       Pattern candidate = gcrm_pattern(num_nodes, r, seed);
       const double z = cholesky_cost(candidate);
       if ((best.size == 0 || z < best.cost) && is_balanceable(candidate)) {
-        best = GcrmResult{std::move(candidate), z, r, seed};
+        best = GcrmResult{std::move(candidate), z, r, seed, run};
       }
     }
   }
-  if (best.size == 0) {
-    throw InvalidArgument("GCR&M: no balanceable pattern of size <= " + std::to_string(largest) +
-                          " for P = " + std::to_string(num_nodes));
-  }
+  if (best.size == 0) throw no_pattern(num_nodes, largest);
   return best;
+}
+
+/// The table's result (pattern_gcrm_table.hpp) where it holds one for these arguments.
+std::optional<GcrmResult> tabled_result(int num_nodes, const GcrmSearchOptions& options) {
+  const std::optional<TabledGcrm> entry = gcrm_table_entry(num_nodes, options);
+  if (!entry) return std::nullopt;
+  if (entry->size == 0) throw no_pattern(num_nodes, largest_size(num_nodes, options));
+  const std::uint64_t seed = derive_seed(options.seed, static_cast<std::uint64_t>(entry->size),
+                                         static_cast<std::uint64_t>(entry->run));
+  Pattern pattern = gcrm_pattern(num_nodes, entry->size, seed);
+  const double cost = cholesky_cost(pattern);
+  return GcrmResult{std::move(pattern), cost, entry->size, seed, entry->run};
 }
 
 /// One search's outcome: its result, or the refusal it threw.
@@ -241,7 +268,16 @@ struct RememberedGcrm {
 
 }  // namespace
 
+std::optional<TabledGcrm> gcrm_table_entry(int num_nodes, const GcrmSearchOptions& options) {
+  const bool table_options = options.max_size_factor == kTabledGcrmSearch.max_size_factor &&
+                             options.seeds_per_size == kTabledGcrmSearch.seeds_per_size &&
+                             options.seed == kTabledGcrmSearch.seed;
+  if (!options.tabled || !table_options) return std::nullopt;
+  return tabled_gcrm(num_nodes);
+}
+
 GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options) {
+  if (std::optional<GcrmResult> tabled = tabled_result(num_nodes, options)) return std::move(*tabled);
   if (!options.remember) return search_best_gcrm(num_nodes, options);
   // The search is deterministic in its arguments and takes most of a Cholesky planner's
   // listing at a hundred processors (100 seeds per size, a matching each), while the runtime

@@ -10,8 +10,10 @@
 /// per node, then greedily to the least-loaded node holding one of the cell's colrows.
 /// Diagonal cells stay unassigned: resolve() gives each replica to its colrow's least-loaded node.
 #include <cstdint>
+#include <optional>
 
 #include "core/patterns/pattern.hpp"
+#include "core/patterns/pattern_gcrm_table.hpp"
 
 namespace hetscal::core {
 
@@ -32,14 +34,18 @@ struct GcrmSearchOptions {
   /// Remember the result for the process (a runtime plans many call shapes on the same
   /// process counts); false searches afresh, as a tool timing one plan does.
   bool remember = true;
+  /// With the Cholesky planner's options (kTabledGcrmSearch), rebuild the search's result from
+  /// pattern_gcrm_table.hpp instead of searching (the same pattern); false always searches.
+  bool tabled = true;
 };
 
-/// The cheapest pattern found, its cost z̄, its size and the seed of the run that built it.
+/// The cheapest pattern found, its cost z̄, its size and the seed and index of the run that built it.
 struct GcrmResult {
   Pattern pattern;
   double cost = 0.0;
   int size = 0;
   std::uint64_t run_seed = 0;
+  int run = 0;  ///< which of its size's runs built it (0 … seeds_per_size − 1)
 };
 
 /// Runs Algorithm 1 over every size r with r(r−1) >= P (so every node owns a cell) and
@@ -47,8 +53,14 @@ struct GcrmResult {
 /// lowest z̄ among balanceable patterns (is_balanceable: Equation 3 holds for the cells
 /// actually given, and the diagonal cells can top every node up), the first found on ties
 /// (smallest r, then earliest seed). With options.remember, each search runs once a process:
-/// its result (or refusal) is remembered for the same arguments, under a lock.
+/// its result (or refusal) is remembered for the same arguments, under a lock. With
+/// options.tabled and the table's options, P <= kTabledGcrmNodes is not searched: the table
+/// names the size and run of the result, which one run rebuilds.
 /// @throws InvalidArgument if P < 1, seeds_per_size < 1 or no size qualifies.
 GcrmResult best_gcrm(int num_nodes, const GcrmSearchOptions& options = {});
+
+/// The table's entry best_gcrm(num_nodes, options) rebuilds its result from (size 0: it
+/// refuses P), known without a search; nullopt where it searches.
+std::optional<TabledGcrm> gcrm_table_entry(int num_nodes, const GcrmSearchOptions& options);
 
 }  // namespace hetscal::core

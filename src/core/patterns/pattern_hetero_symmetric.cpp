@@ -149,19 +149,15 @@ class SymmetricBuilder {
   /// Matches every cell to a quota slot of a node holding its row and column. Returns false,
   /// after giving the unmatched cells' colrows to nodes with free slots, if some stay open.
   bool match_cells() {
-    std::vector<int> first_slot(static_cast<std::size_t>(P_) + 1, 0);
-    for (int p = 0; p < P_; ++p)
-      first_slot[static_cast<std::size_t>(p) + 1] =
-          first_slot[static_cast<std::size_t>(p)] + static_cast<int>(quota_[static_cast<std::size_t>(p)]);
-    BipartiteGraph graph(r_ * r_, first_slot.back());
+    SlotBipartiteGraph graph(r_ * r_, std::vector<int>(quota_.begin(), quota_.end()));
     const std::vector<std::vector<int>> holders = holders_of_colrows();
     for (int i = 0; i < r_; ++i)
       for (int j = 0; j < r_; ++j)
         for (int p : holders[static_cast<std::size_t>(i)])
-          if (holds(p, j))
-            for (int s = first_slot[static_cast<std::size_t>(p)]; s < first_slot[static_cast<std::size_t>(p) + 1]; ++s)
-              graph.add_edge(static_cast<int>(cell(i, j)), s);
+          if (holds(p, j)) graph.add_edge(static_cast<int>(cell(i, j)), p);
     const std::vector<int> partner = graph.maximum_matching();
+    std::vector<int> first_slot(static_cast<std::size_t>(P_) + 1);
+    for (int p = 0; p <= P_; ++p) first_slot[static_cast<std::size_t>(p)] = graph.first_slot(p);
     std::vector<std::int64_t> free_slots(quota_);
     std::vector<std::size_t> open;
     for (std::size_t c = 0; c < partner.size(); ++c) {

@@ -1,6 +1,7 @@
 #include "core/planners/cholesky_plan.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -22,6 +23,59 @@ std::string label_of(CholeskyLayoutKind kind, std::size_t p, std::size_t q) {
     case CholeskyLayoutKind::HeteroSymmetric: return plan_label("hetero sym", p, q);
     default: return plan_label(cholesky_layout_name(kind), p, q);
   }
+}
+
+/// A pattern made when first asked for (nullopt: its family has none), shared by the
+/// candidates of its tile sizes, as LazyGridPlan is by a grid shape's.
+class LazyPattern {
+ public:
+  explicit LazyPattern(std::function<std::optional<Pattern>()> make) : make_(std::move(make)) {}
+  const std::optional<Pattern>& get() {
+    if (make_) {
+      pattern_ = make_();
+      make_ = nullptr;
+    }
+    return pattern_;
+  }
+
+ private:
+  std::function<std::optional<Pattern>()> make_;  ///< empty once made
+  std::optional<Pattern> pattern_;
+};
+
+/// What a listing names a pattern candidate by before building it (sketch_of): its size is
+/// known only once built.
+Candidate pattern_sketch(std::string label, std::size_t tile) {
+  Candidate sketch;
+  sketch.kind = CandidateKind::Pattern;
+  sketch.label = std::move(label);
+  sketch.tile = tile;
+  return sketch;
+}
+
+bool is_pattern_kind(CholeskyLayoutKind kind) {
+  return kind == CholeskyLayoutKind::G2dbc || kind == CholeskyLayoutKind::Gcrm ||
+         kind == CholeskyLayoutKind::HeteroSymmetric;
+}
+
+/// cholesky_cost of a built pattern candidate, from its owner table: its diagonal cells went
+/// to nodes of their colrow (pattern_candidate), so the colrows count the pattern's nodes.
+double cholesky_cost_of(const Candidate& candidate) {
+  const std::vector<std::size_t> processors = candidate.processors();  // increasing
+  std::vector<int> owners;
+  owners.reserve(candidate.owner.size());
+  for (std::size_t x : candidate.owner)
+    owners.push_back(static_cast<int>(std::lower_bound(processors.begin(), processors.end(), x) - processors.begin()));
+  return cholesky_cost(Pattern(static_cast<int>(candidate.rows), static_cast<int>(candidate.cols),
+                               static_cast<int>(processors.size()), std::move(owners)));
+}
+
+/// The priced pattern candidates' T (their patterns are made only when priced) and the choice's.
+void fill_pattern_costs(CholeskyChoice& choice) {
+  for (CholeskyCandidate& c : choice.priced)
+    if (is_pattern_kind(c.kind) && !c.prediction.candidate.owner.empty())
+      c.pattern_cost = cholesky_cost_of(c.prediction.candidate);
+  if (is_pattern_kind(choice.kind)) choice.pattern_cost = cholesky_cost_of(choice.candidate);
 }
 
 /// The candidates of choose_cholesky_plan, before pricing.
@@ -69,18 +123,22 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     }
   }
 
-  /// G-2DBC, GCR&M and the heterogeneous symmetric pattern on the fastest k.
+  /// G-2DBC, GCR&M and the heterogeneous symmetric pattern on the fastest k, deferred as the
+  /// grids are: a pattern (GCR&M's search is most of a listing at a hundred processors) is
+  /// made only by the pricers whose slice holds one of its tile sizes, or for the winner.
   void add_patterns(const std::vector<std::size_t>& fastest) {
     const int k = static_cast<int>(fastest.size());
     if (k < 2) return;
     if (wants(CholeskyLayoutKind::G2dbc) && g2dbc_parameters(k).c != 0)
-      add_pattern(CholeskyLayoutKind::G2dbc, g2dbc_pattern(k), fastest);
+      add_pattern(CholeskyLayoutKind::G2dbc, [k] { return std::optional<Pattern>(g2dbc_pattern(k)); }, fastest);
     if (wants(CholeskyLayoutKind::Gcrm) && fastest.size() <= kMaxGcrmProcessors) add_gcrm(k, fastest);
-    if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest) && fits_symmetric_pattern(k))
+    if (wants(CholeskyLayoutKind::HeteroSymmetric) && speeds_differ(platform_, fastest) && fits_symmetric_pattern(k)) {
+      const HeteroSymmetricOptions options = options_.hetero_symmetric;
+      const auto speeds = std::make_shared<const Speeds>(speeds_of(platform_, fastest));
       add_pattern(CholeskyLayoutKind::HeteroSymmetric,
-                  best_hetero_symmetric(speeds_of(platform_, fastest), options_.hetero_symmetric).pattern, fastest);
+                  [=] { return std::optional<Pattern>(best_hetero_symmetric(*speeds, options).pattern); }, fastest);
+    }
   }
-
 
  private:
   /// True when a symmetric pattern of at most max_size a side has a cell for each of k
@@ -90,21 +148,42 @@ class CandidateBuilder : public CandidateList<CholeskyLayoutKind> {
     return side * side >= k;
   }
 
+  /// Whether a pattern listed exists (`make` gives one), or is known only once made.
+  enum class Existence { Known, KnownOnceMade };
+
   /// The best GCR&M pattern for k, if some size gives a balanceable one (at large k none may).
+  /// The table (pattern_gcrm_table.hpp) says whether one does; where it does not know, the
+  /// listed candidates may turn out not to be candidates (DeferredCandidate::late_steps_bound).
   void add_gcrm(int k, const std::vector<std::size_t>& fastest) {
-    std::optional<GcrmResult> found;
-    try {
-      found.emplace(best_gcrm(k, options_.gcrm));
-    } catch (const InvalidArgument&) {
-      return;
-    }
-    add_pattern(CholeskyLayoutKind::Gcrm, found->pattern, fastest);
+    const GcrmSearchOptions options = options_.gcrm;
+    const std::optional<TabledGcrm> tabled = gcrm_table_entry(k, options);
+    if (tabled && tabled->size == 0) return;
+    add_pattern(CholeskyLayoutKind::Gcrm,
+                [=]() -> std::optional<Pattern> {
+                  try {
+                    return best_gcrm(k, options).pattern;
+                  } catch (const InvalidArgument&) {
+                    return std::nullopt;
+                  }
+                },
+                fastest, tabled ? Existence::Known : Existence::KnownOnceMade);
   }
 
-  void add_pattern(CholeskyLayoutKind kind, const Pattern& pattern, const std::vector<std::size_t>& fastest) {
-    const double T = cholesky_cost(pattern);
-    for (std::size_t nb : tiles())
-      add(kind, pattern_candidate(label_of(kind, fastest.size(), 0), nb, pattern, fastest), T);
+  /// Lists the pattern `make` builds on `fastest` at every tile size, deferred; the tile sizes
+  /// share one LazyPattern. Known only once made, a pattern that turns out to be none makes
+  /// them non-candidates (made by the pricers whose slice holds one, to learn it).
+  void add_pattern(CholeskyLayoutKind kind, std::function<std::optional<Pattern>()> make,
+                   const std::vector<std::size_t>& fastest, Existence existence = Existence::Known) {
+    const auto pattern = std::make_shared<LazyPattern>(std::move(make));
+    const auto processors = std::make_shared<const std::vector<std::size_t>>(fastest);
+    const std::string label = label_of(kind, fastest.size(), 0);
+    const double speed = summed_speed(platform_, fastest);
+    for (std::size_t nb : tiles()) {
+      DeferredCandidate deferred{[=] { return pattern_candidate(label, nb, *pattern->get(), *processors); }, speed};
+      if (existence == Existence::KnownOnceMade)
+        deferred.late_steps_bound = [=] { return pattern->get() ? std::optional<double>(0.0) : std::nullopt; };
+      add_deferred(kind, pattern_sketch(label, nb), std::move(deferred));
+    }
   }
 
   const Platform& platform_;
@@ -150,8 +229,10 @@ PlanCandidates<CholeskyLayoutKind> cholesky_plan_candidates(const Platform& plat
 
 CholeskyChoice choose_cholesky_plan(const Platform& platform, std::int64_t n, const CallerLayout& caller,
                                     const CholeskyPlanOptions& options) {
-  return build_price_and_choose<CholeskyLayoutKind>(
+  CholeskyChoice choice = build_price_and_choose<CholeskyLayoutKind>(
       platform, [&] { return cholesky_plan_candidates(platform, n, caller, options); }, options.search);
+  fill_pattern_costs(choice);
+  return choice;
 }
 
 }  // namespace hetscal::core

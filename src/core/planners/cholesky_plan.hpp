@@ -12,13 +12,16 @@
 ///                       in suffix-balanced order (cholesky_ordering.hpp), every p×q = k;
 ///   - G2dbc             G-2DBC when k is not r·r or r·(r+1);
 ///   - Gcrm              the best GCR&M pattern found for k (pattern_gcrm.hpp), for k up to
-///                       kMaxGcrmProcessors (its search costs about k^2.5: every size up to
-///                       6√k, each pattern k cells or more) and where some size balances;
+///                       kMaxGcrmProcessors and where some size balances (its search costs
+///                       about k^2.5, every size up to 6√k, each pattern k cells or more: with
+///                       the default options it is read from pattern_gcrm_table.hpp);
 ///   - HeteroSymmetric   the heterogeneous symmetric pattern (pattern_hetero_symmetric.hpp),
 ///                       when the k processors' speeds differ.
 /// Process counts: every k for the grids; for the patterns (whose search costs more) the
 /// pattern_process_counts of factorization_plan.hpp, so a very slow rank can be left out (at
-/// most log2 of the speed ratio counts besides P).
+/// most log2 of the speed ratio counts besides P). Grids and patterns are listed unmade
+/// (DeferredCandidate, candidate_search.hpp): a pattern is made once for its tile sizes, by
+/// the pricers whose slice holds one of them (or for the winner), and its T is known then.
 /// The heterogeneous symmetric pattern, new work, wins only where its predicted time is the
 /// lowest: nothing favours it.
 ///
@@ -52,7 +55,8 @@ enum class CholeskyLayoutKind { CallerLayout, BlockCyclic, HeterogeneousGrid, G2
 const char* cholesky_layout_name(CholeskyLayoutKind kind);
 
 /// The most processors a GCR&M candidate is searched for (beyond, its search alone would
-/// take seconds; G-2DBC and the heterogeneous symmetric pattern remain).
+/// take seconds, and pattern_gcrm_table.hpp holds none; G-2DBC and the heterogeneous
+/// symmetric pattern remain).
 inline constexpr std::size_t kMaxGcrmProcessors = 512;
 
 struct CholeskyPlanOptions {
@@ -62,7 +66,8 @@ struct CholeskyPlanOptions {
       CholeskyLayoutKind::HeterogeneousGrid, CholeskyLayoutKind::G2dbc,
       CholeskyLayoutKind::Gcrm, CholeskyLayoutKind::HeteroSymmetric};
   std::size_t max_processors = 0;  ///< 0: all of the platform's
-  /// GCR&M search per process count; the paper's is {6, 100, 0}, slower by 10×.
+  /// GCR&M search per process count; the paper's is {6, 100, 0}, slower by 10×. These are
+  /// kTabledGcrmSearch's (pattern_gcrm_table.hpp): other options search every count afresh.
   GcrmSearchOptions gcrm{6.0, 10, 0};
   HeteroSymmetricOptions hetero_symmetric{};
   /// Process counts, pruning and this pricer's slice (candidate_search.hpp).
@@ -70,7 +75,8 @@ struct CholeskyPlanOptions {
 };
 
 /// One priced candidate; pattern_cost is T = average distinct nodes per colrow
-/// (cholesky_cost) for the patterns and 2DBC, 0 for the rest.
+/// (cholesky_cost) for 2DBC and the priced patterns (an unpriced pattern is not made), 0 for
+/// the rest.
 using CholeskyCandidate = PricedCandidate<CholeskyLayoutKind>;
 
 /// What choose_cholesky_plan decided (candidate: see the file comment), and everything it

@@ -46,15 +46,21 @@ CholeskySteps::CholeskySteps(const TileOwnership& layout, std::size_t processors
   full_colrow_known_.assign(pairs, 0);
   owner_stamp_.assign(processors, 0);
   row_stamp_.assign(layout.rows, 0);
-  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i, counted per class pair from the
-  // last column back, with the tile rows below column j per row class: O(K · row classes).
+  // Step 0's trailing triangle: tiles (i, j) with 1 <= j <= i, counted per class pair.
   std::vector<double> rows_below(layout.rows, 0.0);
-  for (std::size_t j = tiles_; j-- > 1;) {
-    const std::size_t b = layout.col_class[j];
-    diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
-    double* column = &below_count_[b * layout.rows];  // contiguous in a: the loop vectorises
-    for (std::size_t a = 0; a < layout.rows; ++a) column[a] += rows_below[a];
-    rows_below[layout.row_class[j]] += 1.0;
+  if (layout.rows > layout.cols) {
+    count_trailing_by_rows();
+    for (std::size_t i = 1; i < tiles_; ++i) rows_below[layout.row_class[i]] += 1.0;
+  } else {
+    // From the last column back, with the tile rows below column j per row class:
+    // O(K · row classes).
+    for (std::size_t j = tiles_; j-- > 1;) {
+      const std::size_t b = layout.col_class[j];
+      diagonal_count_[layout.row_class[j] * layout.cols + b] += 1.0;
+      double* column = &below_count_[b * layout.rows];  // contiguous in a: the loop vectorises
+      for (std::size_t a = 0; a < layout.rows; ++a) column[a] += rows_below[a];
+      rows_below[layout.row_class[j]] += 1.0;
+    }
   }
   // rows_below now counts the tile rows i >= 1; column 1, the first to drop, needs i > 1.
   rows_after_dropped_ = std::move(rows_below);
@@ -169,6 +175,49 @@ void CholeskySteps::count_colrow_receivers(CholeskyStepLoad& load, std::size_t k
     }
 }
 
+void CholeskySteps::count_trailing_by_rows() {
+  // Tile row by tile row, with the tile columns 1 … i − 1 per column class: O(K · column classes).
+  std::vector<double> columns_before(layout_.cols, 0.0);
+  for (std::size_t i = 1; i < tiles_; ++i) {
+    const std::size_t a = layout_.row_class[i];
+    for (std::size_t b = 0; b < layout_.cols; ++b) below_count_[b * layout_.rows + a] += columns_before[b];
+    diagonal_count_[a * layout_.cols + layout_.col_class[i]] += 1.0;
+    columns_before[layout_.col_class[i]] += 1.0;
+  }
+}
+
+void CholeskySteps::drop_columns_through(std::size_t k) {
+  // Column by column: O(row classes) each. Together: O(column classes) each, then
+  // O(row classes · column classes) once, cheaper for a long skip over a tall owner table.
+  const std::size_t skipped = k - dropped_through_, rows = layout_.rows, cols = layout_.cols;
+  if (rows <= cols || skipped * (rows - cols) <= rows * cols) {
+    while (dropped_through_ < k) drop_column(dropped_through_ + 1);
+    return;
+  }
+  // Tile columns first … k leave together: their tiles in tile rows up to k row by row, with the
+  // columns dropped before each per column class, then those below k per class pair at once.
+  const std::size_t first = dropped_through_ + 1;
+  std::vector<double>& dropped = dropped_columns_;
+  dropped.assign(layout_.cols, 0.0);
+  for (std::size_t t = first; t <= k; ++t) {
+    const std::size_t a = layout_.row_class[t], b = layout_.col_class[t];
+    if (t > first)
+      for (std::size_t c = 0; c < layout_.cols; ++c) below_count_[c * layout_.rows + a] -= dropped[c];
+    diagonal_count_[a * layout_.cols + b] -= 1.0;
+    dropped[b] += 1.0;
+    if (t + 1 < tiles_) rows_after_dropped_[layout_.row_class[t + 1]] -= 1.0;
+  }
+  dropped_through_ = k;
+  // rows_after_dropped_ counts the tile rows below k + 1; below k is one more.
+  if (k + 1 < tiles_) rows_after_dropped_[layout_.row_class[k + 1]] += 1.0;
+  for (std::size_t c = 0; c < layout_.cols; ++c) {
+    if (dropped[c] == 0.0) continue;
+    double* column = &below_count_[c * layout_.rows];
+    for (std::size_t a = 0; a < layout_.rows; ++a) column[a] -= rows_after_dropped_[a] * dropped[c];
+  }
+  if (k + 1 < tiles_) rows_after_dropped_[layout_.row_class[k + 1]] -= 1.0;
+}
+
 void CholeskySteps::drop_column(std::size_t j) {
   const std::size_t b = layout_.col_class[j];
   diagonal_count_[layout_.row_class[j] * layout_.cols + b] -= 1.0;
@@ -231,7 +280,7 @@ void CholeskySteps::step(std::size_t k, CholeskyStepLoad& load) {
     throw InvalidArgument(msg.str());
   }
   next_step_ = k + 1;
-  while (dropped_through_ < k) drop_column(dropped_through_ + 1);
+  if (dropped_through_ < k) drop_columns_through(k);
   const auto owner_of = [&](std::size_t i, std::size_t j) {
     return layout_.at(layout_.row_class[i], layout_.col_class[j]);
   };

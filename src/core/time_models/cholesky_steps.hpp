@@ -112,6 +112,12 @@ class CholeskySteps {
 
  private:
   void drop_column(std::size_t j);  ///< removes tile column j (the next one) from the trailing counts
+  /// Removes tile columns dropped_through_ + 1 … k from the trailing counts: one by one, or,
+  /// on a tall owner table (a p×1 grid at thousands of ranks: O(K · row classes) column by
+  /// column), together when they are many.
+  void drop_columns_through(std::size_t k);
+  /// Step 0's trailing counts tile row by tile row: O(K · column classes), for a tall owner table.
+  void count_trailing_by_rows();
   /// Panel k's TRSM tiles per owner, and L(k, k)'s receivers in scratch_owners_.
   void add_panel_solves(CholeskyStepLoad& load, std::size_t k);
   /// The full colrows from tile row `first` on (every column class seen since the panel),
@@ -142,6 +148,7 @@ class CholeskySteps {
   std::vector<std::size_t> group_pairs_;      ///< scratch: the pairs group_tiles_ holds
   std::vector<double> diagonal_count_;          ///< [a*cols+b]: trailing diagonal tiles of the pair
   std::vector<double> below_count_;             ///< [b*rows+a] (by column class): trailing tiles strictly below
+  std::vector<double> dropped_columns_;         ///< scratch of drop_columns_through, per column class
   std::vector<std::size_t> row_classes_after_;  ///< distinct row classes among tile rows >= i
   std::size_t row_classes_used_ = 0, col_classes_used_ = 0;
   std::vector<std::vector<std::size_t>> full_colrow_;  ///< [a*cols+b], lazily filled

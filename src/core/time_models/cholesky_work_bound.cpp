@@ -10,13 +10,35 @@
 namespace hetscal::core {
 namespace {
 
-/// The processor of the layout with the lowest speed (the first such in owner order).
-std::size_t slowest_owner(const Platform& platform, const TileOwnership& layout) {
-  std::size_t slowest = layout.owner.front();
-  for (std::size_t x : layout.owner)
+std::vector<char> used_classes(const std::vector<std::size_t>& classes, std::size_t count, std::size_t& used);
+
+/// The distinct owners of the cells that hold tiles (a row class of some tile row, a column
+/// class of some tile column), in owner order: the processors with updates. A grid of more
+/// rows than the matrix has tile rows (16,384×1 at N = 10⁶) leaves the others idle.
+std::vector<std::size_t> working_owners(const TileOwnership& layout, std::size_t processors) {
+  std::size_t rows_used = 0, cols_used = 0;
+  const std::vector<char> row_used = used_classes(layout.row_class, layout.rows, rows_used);
+  const std::vector<char> col_used = used_classes(layout.col_class, layout.cols, cols_used);
+  std::vector<char> seen(processors, 0);
+  std::vector<std::size_t> working;
+  for (std::size_t a = 0; a < layout.rows; ++a)
+    for (std::size_t b = 0; b < layout.cols; ++b) {
+      const std::size_t x = layout.at(a, b);
+      if (row_used[a] && col_used[b] && !seen[x]) seen[x] = 1, working.push_back(x);
+    }
+  return working;
+}
+
+/// The processor of `owners` with the lowest speed (the first such).
+std::size_t slowest_of(const Platform& platform, const std::vector<std::size_t>& owners) {
+  std::size_t slowest = owners.front();
+  for (std::size_t x : owners)
     if (platform.processors[x].speed_flops < platform.processors[slowest].speed_flops) slowest = x;
   return slowest;
 }
+
+/// Σ_{m < tiles} m²: every step's SYRK and GEMM units (nb³) over its trailing triangle.
+double trailing_update_units(double tiles) { return (tiles - 1.0) * tiles * (2.0 * tiles - 1.0) / 6.0; }
 
 /// Σ over the tiles (i, j), j <= i, of cell (a, b) of j·(1 on the diagonal, 2 below): the nb³
 /// units of that cell's updates over the whole factorisation.
@@ -114,7 +136,7 @@ double full_colrow_tiles_received(const TileOwnership& layout, std::size_t proce
 class ColrowPhaseBound {
  public:
   ColrowPhaseBound(const Network& network, const TileOwnership& layout)
-      : layout_(layout), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
+      : layout_(layout), shared_bus_(network.kind == NetworkKind::SharedBus), rows_after_(layout.tiles() + 1, 0), column_counts_(layout.col_class, layout.cols), column_stamp_(layout.cols, 0),
         row_seconds_(layout.rows, 0.0), row_positions_(positions_by_class(layout.row_class, layout.rows)), row_suffix_s_(layout.rows),
         last_row_diagonal_(layout.cols) {
     const double tile_bytes = static_cast<double>(layout.tile) * static_cast<double>(layout.tile) * 8.0;
@@ -142,9 +164,10 @@ class ColrowPhaseBound {
       if (layout.row_class[i] == last_row) last_row_diagonal_[layout.col_class[i]].push_back(i);
   }
 
-  /// The larger of the busiest sender's broadcasts and the busiest receiver's tiles of step k.
+  /// The larger of the senders' broadcasts (on a shared bus all of them, which add up there;
+  /// on a switch the busiest sender's) and the busiest receiver's tiles of step k.
   /// @pre k + 1 < tiles.
-  double at(std::size_t k) { return std::max(busiest_sender_s(k), busiest_receiver_tiles(k) * message_s_); }
+  double at(std::size_t k) { return std::max(senders_s(k), busiest_receiver_tiles(k) * message_s_); }
 
  private:
   /// The index in row_positions_[a] of row class a's first tile row >= s.
@@ -157,8 +180,9 @@ class ColrowPhaseBound {
   double full_broadcast_s(std::size_t i) const { return broadcast_s_[columns_used_ + rows_after_[i] - 1]; }
 
   /// The sender of row class a's colrows is the owner of (a, panel class): per row class,
-  /// its colrows' broadcasts.
-  double busiest_sender_s(std::size_t k) {
+  /// its colrows' broadcasts; their sum on a shared bus (every colrow's broadcast is one of the
+  /// bus's, counted once), else the busiest row class's (a sender's broadcasts, one after another).
+  double senders_s(std::size_t k) {
     ++stamp_;
     for (std::size_t a : used_rows_) row_seconds_[a] = 0.0;
     column_stamp_[layout_.col_class[k]] = stamp_;
@@ -168,12 +192,13 @@ class ColrowPhaseBound {
       if (stamp != stamp_) stamp = stamp_, ++columns_reached;
       row_seconds_[layout_.row_class[i]] += broadcast_s_[columns_reached + rows_after_[i] - 1];
     }
-    double busiest = 0.0;
+    double busiest = 0.0, all = 0.0;
     for (std::size_t a : used_rows_) {  // tiles i … K−1: every column class reached
       row_seconds_[a] += row_suffix_s_[a][first_row_from(a, i)];
       busiest = std::max(busiest, row_seconds_[a]);
+      all += row_seconds_[a];
     }
-    return busiest;
+    return shared_bus_ ? all : busiest;
   }
 
   /// Two receivers whose tiles are known without listing the colrows (neither sends any, or
@@ -201,6 +226,7 @@ class ColrowPhaseBound {
   }
 
   const TileOwnership& layout_;
+  bool shared_bus_;
   double message_s_ = 0.0;
   std::vector<double> broadcast_s_;         ///< per group size
   std::vector<std::size_t> rows_after_;     ///< distinct row classes among tile rows i … K−1
@@ -250,22 +276,27 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
   const double tile_bytes = nb * nb * 8.0;  // double precision, as the step model
   const double receives_s = full_colrow_tiles_received(layout, platform.size()) *
                             platform.network.message_time(tile_bytes);
-  // Every step's SYRK and GEMM units over the trailing triangle: Σ m² for m < T, in nb³.
-  const double units = (t - 1.0) * t * (2.0 * t - 1.0) / 6.0;
+  const double units = trailing_update_units(t);
   const double updates_s = units * nb * nb * nb / (fastest * platform.kernel.update_efficiency(nb, layout.grouped_updates));
   return (receives_s + updates_s) / static_cast<double>(distinct_owner_count(layout));
 }
 
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout) {
   if (layout.owner.empty() || layout.tiles() == 0) return 0.0;
-  const std::size_t x = slowest_owner(platform, layout);
-  double units = 0.0;
+  const std::vector<std::size_t> working = working_owners(layout, platform.size());
+  const std::size_t x = slowest_of(platform, working);
+  double units = 0.0, working_speed = 0.0;
   for (std::size_t a = 0; a < layout.rows; ++a)
     for (std::size_t b = 0; b < layout.cols; ++b)
       if (layout.at(a, b) == x) units += cell_update_units(layout, a, b);
-  const double nb = static_cast<double>(layout.tile);
-  const double rate = platform.processors[x].speed_flops * platform.kernel.update_efficiency(nb, layout.grouped_updates);
-  return units * nb * nb * nb / rate;
+  for (std::size_t w : working) working_speed += platform.processors[w].speed_flops;
+  const double nb = static_cast<double>(layout.tile), cube = nb * nb * nb;
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+  // The slowest working owner's updates, and all of them at perfect balance over the working
+  // owners (the busiest one's take at least their average).
+  const double slowest_s = units * cube / (platform.processors[x].speed_flops * efficiency);
+  const double balanced_s = trailing_update_units(static_cast<double>(layout.tiles())) * cube / (working_speed * efficiency);
+  return std::max(slowest_s, balanced_s);
 }
 
 }  // namespace hetscal::core

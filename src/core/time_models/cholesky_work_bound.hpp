@@ -19,9 +19,11 @@
 namespace hetscal::core {
 
 /// Seconds of the slowest owner's trailing updates over every step (its model time
-/// `CriticalPath::busy` when the steps are walked exactly), a lower bound of simulate_cholesky
-/// (of its exact sum of steps; a sampled sum may differ by its sampling error). In
-/// O(tiles · the row classes of that owner's cells).
+/// `CriticalPath::busy` when the steps are walked exactly), or of every owner's at perfect
+/// balance over those with tiles, the larger: a lower bound of simulate_cholesky (of its exact
+/// sum of steps; a sampled sum may differ by its sampling error). Owners of cells no tile
+/// falls in (a grid of more rows than tile rows) do not count. In O(tiles · the row classes of
+/// that owner's cells + cells).
 /// @pre has_diagonal_tiles(layout); every owner < platform.size().
 double cholesky_update_lower_bound(const Platform& platform, const TileOwnership& layout);
 
@@ -42,7 +44,8 @@ double cholesky_message_lower_bound(const Platform& platform, const TileOwnershi
 /// receiver's tiles), and the trailing update that solves panel k+1 waits for it, so the total
 /// is at least the sum of the colrow phases over the steps, each weighted as the model weighs
 /// its sampled steps (kSampledSteps per sequence: the full pricing's). A phase is bounded
-/// below by every row class's sender, whose colrows' groups are the classes they reach, and by
+/// below by every row class's sender, whose colrows' groups are the classes they reach (on a
+/// shared bus, where all broadcasts add up, by all of them together), and by
 /// two receivers: the owner of the last tile row's cell in the busiest other column class,
 /// which every colrow of that class reaches, and the busiest owner in the first other column
 /// class after the panel, which every colrow of its row class reaches from there on. Where one

@@ -128,12 +128,21 @@ void take_priced(ModelReport& report, std::vector<core::Prediction> predictions,
 }
 
 // Slices timed by per_rank_seconds: those whose candidates cost the most by
-// core::prediction_cost (an estimate from sizes alone; the time is measured).
+// core::prediction_cost (an estimate from sizes alone; the time is measured), and every slice
+// holding a pattern still to be made (its sketch has no size to estimate from, and making it,
+// a GCR&M search, can cost more than any pricing).
 constexpr std::size_t kTimedSlices = 8;
+
+// True when `sketch` names a pattern that its slice's pricer would make (candidate_search.hpp).
+bool unmade_pattern(const core::Candidate& sketch, const core::DeferredCandidate& deferred) {
+  return sketch.kind == core::CandidateKind::Pattern && deferred.build && sketch.owner.empty();
+}
 
 // The largest share of one rank when the runtime splits the pricing of `built` over the
 // platform's ranks: building the list (`build_s`, every rank does it), then the slowest of the
-// kTimedSlices slices estimated costliest, each ordered (its own bounds) and priced here.
+// kTimedSlices slices estimated costliest and those making a pattern, each ordered (its own
+// bounds) and priced here (a pattern shared by tile sizes on several slices is made by the
+// first of them timed).
 // CPU seconds of this process, so that other processes of a shared machine do not count.
 double per_rank_seconds(const core::Platform& platform, const core::Problem& problem,
                         std::vector<core::Prediction> built, const core::DeferredCandidates& deferred,
@@ -145,9 +154,15 @@ double per_rank_seconds(const core::Platform& platform, const core::Problem& pro
     estimate[position % ranks] += core::prediction_cost(problem, built[position].candidate, ranks).operations;
   std::vector<std::size_t> costliest(slices);
   for (std::size_t slice = 0; slice < slices; ++slice) costliest[slice] = slice;
-  const std::size_t timed = std::min(slices, kTimedSlices);
+  std::size_t timed = std::min(slices, kTimedSlices);
   std::partial_sort(costliest.begin(), costliest.begin() + static_cast<long>(timed), costliest.end(),
                     [&](std::size_t a, std::size_t b) { return estimate[a] > estimate[b]; });
+  costliest.resize(timed);
+  for (std::size_t position = 0; position < built.size() && position < deferred.size(); ++position)
+    if (unmade_pattern(built[position].candidate, deferred[position]) &&
+        std::find(costliest.begin(), costliest.end(), position % ranks) == costliest.end())
+      costliest.push_back(position % ranks);
+  timed = costliest.size();
   double slowest = 0.0;
   for (std::size_t t = 0; t < timed; ++t) {
     const std::clock_t slice_start = std::clock();
