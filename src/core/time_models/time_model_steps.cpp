@@ -150,6 +150,8 @@ void BroadcastPhase::broadcast(std::size_t sender, std::size_t group, double byt
 
 void BroadcastPhase::broadcasts_of(std::size_t sender, double seconds) {
   bus_total_ += seconds;
+  // A bus's time is its total: who sent and received what is not needed.
+  if (network_.kind == NetworkKind::SharedBus) return;
   add(senders_, sender, seconds);
 }
 
@@ -158,10 +160,11 @@ void BroadcastPhase::message(std::size_t from, std::size_t to, double bytes, dou
   // message_time on either network: a step model sends thousands of these per step.
   const double seconds = times * network_.message_time(bytes);
   broadcasts_of(from, seconds);
-  add(receivers_, to, seconds);
+  if (network_.kind != NetworkKind::SharedBus) add(receivers_, to, seconds);
 }
 
 void BroadcastPhase::receive(std::size_t receiver, double bytes, double messages) {
+  if (network_.kind == NetworkKind::SharedBus) return;  // broadcast() counted the message
   add(receivers_, receiver, messages * network_.message_time(bytes));
 }
 
