@@ -149,6 +149,68 @@ class StepLoads {
   ColumnMessages messages_;
 };
 
+/// On a grid (every cell of the owner table its own rank), a lower bound of step k's window
+/// that never grows with k, so that one step can stand for the sampled steps before it: the
+/// slowest rank's update (exact: each rank's trailing tiles only shrink), LU's TRSM at the
+/// fastest rank of each column (the row block's rank changes with k), the column messages to
+/// one rank fewer than the row classes still holding tiles (the rank at row k may hold none),
+/// and QR's flops without the roots' Tᴴ·W.
+class GridWindows {
+ public:
+  GridWindows(const Platform& platform, Routine routine, const TileOwnership& layout)
+      : platform_(platform), routine_(routine), layout_(layout), rows_from_(layout.row_class, layout.rows),
+        cols_from_(layout.col_class, layout.cols), fastest_in_column_(layout.cols, 0.0) {
+    for (std::size_t a = 0; a < layout.rows; ++a)
+      for (std::size_t b = 0; b < layout.cols; ++b)
+        fastest_in_column_[b] = std::max(fastest_in_column_[b], platform.processors[layout.at(a, b)].speed_flops);
+  }
+
+  double at(std::size_t k, double cube, double tile_bytes, double efficiency) const {
+    const bool lu = routine_ == Routine::LU;
+    // LU's trailing tile rows (> k), QR's panel rows (>= k); the trailing tile columns (> k).
+    const std::vector<std::size_t> rows = rows_from_.from(lu ? k + 1 : k), cols = cols_from_.from(k + 1);
+    const double flops_per_tile = (lu ? 2.0 : 4.0) * cube;
+    double update = 0.0, present = 0.0;
+    for (std::size_t a = 0; a < layout_.rows; ++a) {
+      if (rows[a] == 0) continue;
+      present += 1.0;
+      for (std::size_t b = 0; b < layout_.cols; ++b)
+        update = std::max(update, real(rows[a]) * real(cols[b]) * flops_per_tile /
+                                      (platform_.processors[layout_.at(a, b)].speed_flops * efficiency));
+    }
+    const double messages = column_messages(cols, std::max(present - 1.0, 0.0), tile_bytes);
+    if (!lu) return std::max(update, 2.0 * messages);
+    double solve = 0.0;
+    for (std::size_t b = 0; b < layout_.cols; ++b)
+      solve = std::max(solve, real(cols[b]) * cube / (fastest_in_column_[b] * efficiency));
+    return messages + solve + update;
+  }
+
+ private:
+  /// Each column class's rank at row k exchanging its tiles with `peers` others.
+  double column_messages(const std::vector<std::size_t>& cols, double peers, double tile_bytes) const {
+    const Network& network = platform_.network;
+    const double tile_seconds = tile_bytes / network.bandwidth_bytes_per_s;
+    double total = 0.0, busiest = 0.0;
+    for (std::size_t b = 0; b < layout_.cols; ++b) {
+      if (cols[b] == 0) continue;
+      total += peers * real(cols[b]) * tile_seconds;
+      busiest = std::max(busiest, peers * (real(cols[b]) * tile_seconds + network.latency_s));
+    }
+    if (network.kind == NetworkKind::SharedBus) return total > 0.0 ? total + peers * network.latency_s : 0.0;
+    return busiest;
+  }
+
+  const Platform& platform_;
+  Routine routine_;
+  const TileOwnership& layout_;
+  SuffixClassCounts rows_from_, cols_from_;
+  std::vector<double> fastest_in_column_;
+};
+
+/// Sampled steps priced at once on a grid: each group's last step stands for the group.
+constexpr std::size_t kGridGroup = 4;
+
 }  // namespace
 
 double sampled_update_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout,
@@ -161,11 +223,27 @@ double sampled_update_lower_bound(const Platform& platform, Routine routine, con
   // The pricing adds the same terms in another order (with its panels between): a rounding's
   // worth below, so that a candidate on the edge is still priced.
   constexpr double kRoundingAllowance = 1.0 - 1e-12;
+  const std::vector<SampledStep> samples = sampled_steps(steps, kSampledSteps);
+  if (steps > 2 * kSampledSteps && owners_of(layout).size() == layout.owner.size()) {
+    // A grid, its steps sampled: its windows' bound never grows with k, so a group of sampled
+    // steps is worth at least its weight times the bound at its last step, a quarter of the
+    // evaluations (a walked sequence is short: every step is evaluated, exactly).
+    const GridWindows windows(platform, routine, layout);
+    double seconds = 0.0;
+    for (std::size_t first = 0; first < samples.size(); first += kGridGroup) {
+      if (kRoundingAllowance * seconds > enough) break;
+      const std::size_t last = std::min(first + kGridGroup, samples.size()) - 1;
+      double weight = 0.0;
+      for (std::size_t i = first; i <= last; ++i) weight += samples[i].weight;
+      seconds += weight * windows.at(samples[last].step, cube, tile_bytes, efficiency);
+    }
+    return kRoundingAllowance * seconds;
+  }
   StepLoads loads(layout, platform.size());
   double seconds = 0.0;
   // Every term is >= 0, so a partial sum is a bound already: the early, largest steps come
   // first, and most candidates a search bounds pass `enough` within a few of them.
-  for (const SampledStep& sample : sampled_steps(steps, kSampledSteps)) {
+  for (const SampledStep& sample : samples) {
     if (kRoundingAllowance * seconds > enough) break;
     if (routine == Routine::LU) {
       // The window: U messages (after the swaps), the row block's TRSM, the update.
