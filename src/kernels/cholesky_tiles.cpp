@@ -36,7 +36,7 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
   start_.assign(static_cast<std::size_t>(tiles.count()), -1);
   own_lines_.clear();
   sends_.resize(static_cast<std::size_t>(tiles.num_ranks()));
-  marks_.resize(sends_.size(), 0);
+  met_.resize(tiles.num_ranks());
   for (Send& send : sends_) {
     send.offsets.clear();
     send.counts.clear();
@@ -51,13 +51,10 @@ void PanelExchange::plan(const CholeskyTiles& tiles, std::int64_t k) {
     own_lines_.push_back(i);
     start_[static_cast<std::size_t>(i)] = elements_;
     // The tile's recipients among the owners of its row and column, not among all P ranks;
-    // a rank met twice is skipped by its mark.
-    ++tile_mark_;
+    // a rank named twice is asked once (met_).
+    met_.next_round();
     tiles.for_each_panel_tile_candidate(i, [&](int rank) {
-      std::uint64_t& mark = marks_[static_cast<std::size_t>(rank)];
-      if (mark == tile_mark_) return;
-      mark = tile_mark_;
-      if (rank == me || !tiles.needs_panel_tile(rank, i, k)) return;
+      if (!met_.first_meeting(rank) || rank == me || !tiles.needs_panel_tile(rank, i, k)) return;
       Send& send = sends_[static_cast<std::size_t>(rank)];
       send.offsets.push_back(mpi::mpi_count(elements_, "cholesky: panel offset"));
       send.counts.push_back(mpi::mpi_count(count, "cholesky: panel tile"));

@@ -115,8 +115,7 @@ class PanelExchange {
   std::vector<Receive> receives_;
   std::int64_t elements_ = 0;
   RankGroups senders_;  ///< the panel tiles this rank receives, by sender
-  std::vector<std::uint64_t> marks_;  ///< per rank: the last tile_mark_ it was met at
-  std::uint64_t tile_mark_ = 0;       ///< one per panel tile planned
+  RanksMet met_;  ///< a round per panel tile planned
 };
 
 }  // namespace hetscal::kernels::detail

@@ -35,6 +35,7 @@
 #include "kernels/contiguous_messages.hpp"
 #include "kernels/distributed_matrix.hpp"
 #include "kernels/factorization_tiles.hpp"
+#include "kernels/rank_groups.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
 #include "kernels/wait_requests.hpp"
@@ -67,11 +68,17 @@ class GatheredPanel {
     std::int64_t own = 0;       ///< this rank's panel tiles sent to the panel rank
     std::int64_t gathered = 0;  ///< the staging of the other ranks' panel tiles
     std::int64_t factored = 0;  ///< the staging of the factored rows sent on
-    /// Bytes of the buffers of scalars (Factor's own workspace apart).
+    /// The panel rank's most (rank, tile row) pairs listing one step's gather or sends.
+    std::int64_t row_pairs = 0;
+    /// Ranks the panel rank's listing tells apart: P where this rank factorises a panel.
+    std::int64_t ranks_met = 0;
+    /// Bytes of the buffers (Factor's own workspace apart).
     std::int64_t bytes() const {
       return static_cast<std::int64_t>(sizeof(T)) *
                  (stacked[0] + stacked[1] + panel + own + gathered + factored) +
-             static_cast<std::int64_t>(sizeof(Shared)) * (shared[0] + shared[1]);
+             static_cast<std::int64_t>(sizeof(Shared)) * (shared[0] + shared[1]) +
+             static_cast<std::int64_t>(sizeof(RankGroups::Pair)) * row_pairs +
+             static_cast<std::int64_t>(sizeof(std::uint64_t)) * ranks_met;
     }
   };
   /// What allocate() sizes for `a` on this rank: only the buffers a step uses (no panel, no
@@ -146,6 +153,19 @@ class GatheredPanel {
   Slot& slot(std::int64_t k) { return slots_[static_cast<std::size_t>(k % 2)]; }
   const Slot& slot(std::int64_t k) const { return slots_[static_cast<std::size_t>(k % 2)]; }
 
+  /// Counts, on step k's panel rank, the factored rows it stages for the other ranks.
+  class StagedRows {
+   public:
+    /// Elements staged at step k: every receiving rank's rows but those sent as one block
+    /// (all of a gathered panel's rows); adds the (rank, tile row) pairs listed to *pairs.
+    std::int64_t count(const FactorizationTiles& tiles, std::int64_t k, bool in_a, std::int64_t* pairs);
+
+   private:
+    RanksMet met_;
+    std::vector<std::int64_t> rows_of_;  ///< per rank: its rows at the step, 0 between steps
+    std::vector<int> receivers_;
+  };
+
   /// Where the tile rows `rank` receives at step k stack; returns their number of rows.
   static std::int64_t plan_rows(const FactorizationTiles& tiles, std::int64_t k, int rank,
                                 std::vector<std::int64_t>* start);
@@ -160,6 +180,10 @@ class GatheredPanel {
               MPI_Comm comm);
   void send_factored(const FactorizationTiles& tiles, std::int64_t k, const T* panel, std::int64_t ld,
                      MPI_Comm comm);
+  /// Sets lengths_ and offsets_ to the blocks of step k's tile rows [first, last) (one rank's
+  /// group of rows_by_rank_) in a panel of leading dimension ld; false when they hold no row.
+  bool select_rows(const FactorizationTiles& tiles, std::int64_t k, RankGroups::Iterator first,
+                   RankGroups::Iterator last, std::int64_t ld);
   /// The panel's tiles (i >= k, k) where this rank owns every one of them and they follow one
   /// another in one buffer of A with one leading dimension (a 1xQ grid's column; a column an
   /// in-place storage received whole): the first one's first element and `ld`; else nullptr.
@@ -191,6 +215,11 @@ class GatheredPanel {
   WrittenFirstBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
   std::vector<RowRun> runs_;
   std::vector<int> lengths_, offsets_;
+  /// The panel rank's listing of a step's messages: the tile rows gathered from each rank,
+  /// then the factored rows sent to each, found from the owners of each tile row, not by
+  /// asking every rank about every row (issue 32).
+  RankGroups rows_by_rank_;
+  RanksMet met_;
   std::vector<MPI_Request> gather_receives_, gather_send_;
   ContiguousReceives<T> gathered_;  ///< the panel rank's receives of the other ranks' tiles
   ContiguousSends<T> factored_;     ///< its sends of the factored rows
@@ -209,6 +238,27 @@ std::int64_t GatheredPanel<T, Factor>::plan_rows(const FactorizationTiles& tiles
 }
 
 template <typename T, typename Factor>
+std::int64_t GatheredPanel<T, Factor>::StagedRows::count(const FactorizationTiles& tiles, std::int64_t k,
+                                                         bool in_a, std::int64_t* pairs) {
+  met_.resize(tiles.num_ranks());
+  rows_of_.resize(static_cast<std::size_t>(tiles.num_ranks()), 0);
+  receivers_.clear();
+  tiles.for_each_panel_row_recipient(k, met_, [&](int rank, std::int64_t i) {
+    std::int64_t& rows = rows_of_[static_cast<std::size_t>(rank)];
+    if (rows == 0) receivers_.push_back(rank);
+    rows += tiles.rows().size(i);
+    ++*pairs;
+  });
+  std::int64_t staged = 0;
+  for (const int rank : receivers_) {
+    std::int64_t& rows = rows_of_[static_cast<std::size_t>(rank)];
+    if (rows > 0 && (in_a || rows < tiles.panel_rows(k))) staged += rows * tiles.width(k);
+    rows = 0;
+  }
+  return staged;
+}
+
+template <typename T, typename Factor>
 std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& tiles,
                                                       std::int64_t k) {
   const std::vector<std::int64_t>& mine = tiles.my_rows_in_column(k);
@@ -223,6 +273,7 @@ typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const F
                                                                           const DistributedMatrix<T>& a,
                                                                           bool in_slot) {
   Sizes sizes;
+  StagedRows staged_rows;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::size_t slot = static_cast<std::size_t>(k % 2);
     const std::int64_t kb = tiles.width(k), own = own_panel_rows(tiles, k) * kb;
@@ -236,13 +287,13 @@ typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const F
     // The factored rows a rank receives are staged unless they are one block: all of a
     // gathered panel's rows (its columns then follow one another).
     const bool in_a = factorises_in_a(tiles, a, k);
-    std::int64_t staged = 0;
-    for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-      const std::int64_t rows = rank == tiles.my_rank() ? 0 : plan_rows(tiles, k, rank, nullptr);
-      if (rows > 0 && (in_a || rows < tiles.panel_rows(k))) staged += rows * kb;
-    }
-    sizes.factored = std::max(sizes.factored, staged);
+    std::int64_t pairs = 0;
+    sizes.factored = std::max(sizes.factored, staged_rows.count(tiles, k, in_a, &pairs));
+    sizes.ranks_met = tiles.num_ranks();
+    sizes.row_pairs = std::max(sizes.row_pairs, pairs);
     if (in_a) continue;  // its rows are read where A holds them
+    // The gather's pairs: at most one per tile row of the panel.
+    sizes.row_pairs = std::max(sizes.row_pairs, tiles.rows().count() - k);
     const std::int64_t panel = tiles.panel_rows(k) * kb;
     sizes.gathered = std::max(sizes.gathered, panel - own);  // the other ranks' rows
     if (in_slot) {
@@ -270,6 +321,8 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const D
   own_tiles_.resize(static_cast<std::size_t>(sized.own));
   gathered_.reserve(sized.gathered);
   factored_.reserve(sized.factored);
+  rows_by_rank_.reserve(static_cast<std::size_t>(sized.row_pairs));
+  met_.resize(static_cast<int>(sized.ranks_met));
   // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
   // nothing grows once the steps run.
   const std::size_t ranks = static_cast<std::size_t>(tiles.num_ranks());
@@ -412,18 +465,18 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
                                       const DistributedMatrix<T>& a, std::int64_t k, T* panel,
                                       MPI_Comm comm) {
   const std::int64_t ld = tiles.panel_rows(k), origin = tiles.rows().offset(k);
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == tiles.my_rank()) continue;
-    runs_.clear();
-    for (std::int64_t i = k; i < tiles.rows().count(); ++i)
-      if (tiles.owner(i, k) == rank)
-        append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
-    if (runs_.empty()) continue;
-    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+  // One pass over the panel's tiles, grouped by owner: not one pass per rank.
+  rows_by_rank_.clear();
+  for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
+    const int owner = tiles.owner(i, k);
+    if (owner != tiles.my_rank()) rows_by_rank_.add(owner, i);
+  }
+  rows_by_rank_.for_each([&](int rank, RankGroups::Iterator first, RankGroups::Iterator last) {
+    if (!select_rows(tiles, k, first, last, ld)) return;
     gather_receives_.emplace_back(MPI_REQUEST_NULL);
     gathered_.post(panel, lengths_, offsets_, rank, mpi::tag::kPanelGather, comm,
                    &gather_receives_.back());
-  }
+  });
   copy_own_tiles(
       tiles, a, k, panel, ld,
       [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::FromA);
@@ -434,20 +487,28 @@ void GatheredPanel<T, Factor>::gather(const FactorizationTiles& tiles,
 template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::send_factored(const FactorizationTiles& tiles, std::int64_t k,
                                              const T* panel, std::int64_t ld, MPI_Comm comm) {
-  const std::int64_t origin = tiles.rows().offset(k);
-  for (int rank = 0; rank < tiles.num_ranks(); ++rank) {
-    if (rank == tiles.my_rank()) continue;
-    runs_.clear();
-    for (std::int64_t i = k; i < tiles.rows().count(); ++i)
-      if (tiles.receives_panel_row(rank, i, k))
-        append_rows(runs_, tiles.rows().offset(i) - origin, tiles.rows().size(i));
-    if (runs_.empty()) continue;
-    select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+  rows_by_rank_.clear();
+  tiles.for_each_panel_row_recipient(k, met_, [&](int rank, std::int64_t i) { rows_by_rank_.add(rank, i); });
+  rows_by_rank_.for_each([&](int rank, RankGroups::Iterator first, RankGroups::Iterator last) {
+    if (!select_rows(tiles, k, first, last, ld)) return;
     std::vector<MPI_Request>& sends = slot(k).sends;
     slot(k).sends_step = k;
     sends.emplace_back(MPI_REQUEST_NULL);
     factored_.post(panel, lengths_, offsets_, rank, mpi::tag::kFactoredPanel, comm, &sends.back());
-  }
+  });
+}
+
+template <typename T, typename Factor>
+bool GatheredPanel<T, Factor>::select_rows(const FactorizationTiles& tiles, std::int64_t k,
+                                           RankGroups::Iterator first, RankGroups::Iterator last,
+                                           std::int64_t ld) {
+  const std::int64_t origin = tiles.rows().offset(k);
+  runs_.clear();
+  for (auto row = first; row != last; ++row)
+    append_rows(runs_, tiles.rows().offset(row->index) - origin, tiles.rows().size(row->index));
+  if (runs_.empty()) return false;
+  select_row_runs(runs_, ld, tiles.width(k), lengths_, offsets_);
+  return true;
 }
 
 template <typename T, typename Factor>

@@ -81,6 +81,21 @@ class FactorizationTiles {
     return column_reach(rank, j) >= k;
   }
 
+  /// Calls f(rank, i) once for each rank other than this one and tile row i >= k with
+  /// receives_panel_row(rank, i, k): tile rows increasing, the ranks of one row in no set
+  /// order. Asks the owners of each tile row (OwnerReach::for_each_row_owner), not every rank:
+  /// O(owners of tile rows k and below) per step instead of O(P · tile rows) (issue 32).
+  /// `met` has room for every rank; it tells apart a rank named twice for one row.
+  template <typename F>
+  void for_each_panel_row_recipient(std::int64_t k, RanksMet& met, F&& f) const {
+    for (std::int64_t i = k; i < rows().count(); ++i) {
+      met.next_round();
+      reach_.for_each_row_owner(i, [&](int rank) {
+        if (met.first_meeting(rank) && rank != me_ && receives_panel_row(rank, i, k)) f(rank, i);
+      });
+    }
+  }
+
   /// Calls f(rank) for every rank that owns a tile (i, j) with i >= row (so
   /// receives_u_column(rank, j, row − 1) and owns_tile_from_row(rank, j, row) hold), in
   /// decreasing order of its lowest tile of column j, not in rank order. Costs the ranks

@@ -109,12 +109,17 @@ class Multiply {
     t_.resize(static_cast<std::size_t>(t));
     counts_.resize(static_cast<std::size_t>(tiles_.num_ranks()));
     displacements_.resize(counts_.size());
+    cursors_.resize(counts_.size());
     step_.v_tiles.assign(static_cast<std::size_t>(rows().count()), nullptr);
     update_.allocate(
         tiles_, c_, steps_, [&](std::int64_t k) { return count(k); },
         [](std::int64_t) { return std::int64_t{0}; }, tiles_.cols().count());
   }
 
+  /// The rank owning A's tile (i, k), as an index of the per-rank vectors.
+  std::size_t owner_of_panel_tile(std::int64_t i, std::int64_t k) const {
+    return static_cast<std::size_t>(a_.distribution->owner({i, k}));
+  }
   /// Calls copy(tile row i, its rows) for A's tiles (i, k), i >= k, owned by `rank`.
   template <typename Copy>
   void for_each_panel_tile(std::int64_t k, int rank, Copy&& copy) const {
@@ -132,24 +137,29 @@ class Multiply {
       for (std::int64_t col = 0; col < r; ++col, packed += height)
         std::copy_n(a_.data + where.offset + col * where.ld, height, own_.data() + packed);
     });
-    for (int rank = 0, at = 0; rank < tiles_.num_ranks(); ++rank) {
-      std::int64_t elements = 0;
-      for_each_panel_tile(k, rank, [&](std::int64_t, std::int64_t h) { elements += h * r; });
-      counts_[static_cast<std::size_t>(rank)] = mpi::mpi_count(elements, "qr_multiply: panel");
-      displacements_[static_cast<std::size_t>(rank)] = at;
-      at += counts_[static_cast<std::size_t>(rank)];
+    // One pass over the panel's tiles, each counted for its owner, and one over the ranks:
+    // O(P + tile rows) per step, not a pass over the tile rows per rank (issue 32).
+    std::fill(cursors_.begin(), cursors_.end(), 0);
+    for (std::int64_t i = k; i < rows().count(); ++i)
+      cursors_[owner_of_panel_tile(i, k)] += rows().size(i) * r;
+    for (std::size_t rank = 0, at = 0; rank < counts_.size(); ++rank) {
+      counts_[rank] = mpi::mpi_count(cursors_[rank], "qr_multiply: panel");
+      displacements_[rank] = static_cast<int>(at);
+      at += static_cast<std::size_t>(counts_[rank]);
+      cursors_[rank] = 0;
     }
     mpi::check_mpi(MPI_Allgatherv(own_.data(), mpi::mpi_count(packed, "qr_multiply: panel"),
                                   mpi::mpi_type<T>(), received_.data(), counts_.data(),
                                   displacements_.data(), mpi::mpi_type<T>(), comm),
                    "qr_multiply: MPI_Allgatherv");
-    for (int rank = 0; rank < tiles_.num_ranks(); ++rank) {
-      const T* from = received_.data() + displacements_[static_cast<std::size_t>(rank)];
-      for_each_panel_tile(k, rank, [&](std::int64_t i, std::int64_t height) {
-        T* to = panel_.data() + (rows().offset(i) - rows().offset(k));
-        for (std::int64_t col = 0; col < r; ++col, from += height)
-          std::copy_n(from, height, to + col * ld);
-      });
+    // Each rank's tiles arrived in tile row order: a cursor per rank finds them in one pass.
+    for (std::int64_t i = k; i < rows().count(); ++i) {
+      const std::size_t owner = owner_of_panel_tile(i, k);
+      const std::int64_t height = rows().size(i);
+      const T* from = received_.data() + displacements_[owner] + cursors_[owner];
+      T* to = panel_.data() + (rows().offset(i) - rows().offset(k));
+      for (std::int64_t col = 0; col < r; ++col, from += height) std::copy_n(from, height, to + col * ld);
+      cursors_[owner] += height * r;
     }
   }
 
@@ -189,6 +199,7 @@ class Multiply {
   detail::FactorizationTiles tiles_;  ///< C's tiles: who roots and updates which columns
   ScalarBuffer<T> panel_, received_, own_, stack_, t_;
   std::vector<int> counts_, displacements_;
+  std::vector<std::int64_t> cursors_;  ///< per rank: its panel elements counted or unpacked
   detail::QrUpdate<T> update_;
   detail::StepReflectors<T> step_;
 };

@@ -56,4 +56,31 @@ class RankGroups {
   bool sorted_ = true;
 };
 
+/// The ranks met in one round of a listing, each answered "first" once: a rank that several
+/// owner lists name (a tile line's class and its tiles with owners of their own) is counted
+/// once per round, at O(1) per meeting and without clearing P flags per round.
+class RanksMet {
+ public:
+  explicit RanksMet(int ranks = 0) : rounds_(static_cast<std::size_t>(ranks), 0) {}
+  /// Makes room for `ranks` ranks (nothing when there is).
+  void resize(int ranks) { rounds_.resize(static_cast<std::size_t>(ranks), 0); }
+  /// Starts a round: no rank was met in it yet.
+  void next_round() { ++round_; }
+  /// True at `rank`'s first meeting in this round. @pre next_round() started one.
+  bool first_meeting(int rank) {
+    ++meetings_;
+    std::uint64_t& last = rounds_[static_cast<std::size_t>(rank)];
+    if (last == round_) return false;
+    last = round_;
+    return true;
+  }
+  /// Meetings since construction, first or not: the work of the listings that met the ranks.
+  std::int64_t meetings() const { return meetings_; }
+
+ private:
+  std::vector<std::uint64_t> rounds_;  ///< per rank: the last round it was met in
+  std::uint64_t round_ = 0;
+  std::int64_t meetings_ = 0;
+};
+
 }  // namespace hetscal::kernels::detail

@@ -1,5 +1,6 @@
 // How the factorisations list a step's messages without a pass over every rank per column
-// (detail::RankGroups, FactorizationTiles::for_each_rank_from_row), and FlopBatch's counts.
+// or tile row (detail::RankGroups, RanksMet, FactorizationTiles::for_each_rank_from_row and
+// for_each_panel_row_recipient), and FlopBatch's counts.
 // Local to each rank: no message is sent.
 #include <gtest/gtest.h>
 
@@ -99,6 +100,87 @@ TEST(FactorizationTiles, TableBytesGrowWithLinesCellsAndRanksNotTheirProduct) {
     const std::int64_t per_line_and_rank = lines * ranks * 8;  // the former reach tables
     if (ranks >= 1024) {
       EXPECT_LT(tiles.table_bytes() * 20, per_line_and_rank) << ranks << " ranks";
+    }
+  }
+}
+
+/// A p×q grid's maps: tile line t to grid line t mod p (q).
+std::vector<int> cyclic_map(int lines) {
+  std::vector<int> map(static_cast<std::size_t>(lines));
+  for (int t = 0; t < lines; ++t) map[static_cast<std::size_t>(t)] = t;
+  return map;
+}
+
+/// A side×side pattern over side² ranks whose diagonal cells give each tile an owner of its
+/// own (as GCR&M's): the per-tile owners a row's listing meets besides its class's ranks.
+layout::PatternDistribution pattern_with_own_diagonal(const layout::TileSplit& split, int side) {
+  const int ranks = side * side;
+  std::vector<int> table(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r)
+    table[static_cast<std::size_t>(r)] = r / side == r % side ? layout::kUnassigned : (r * 7 + 3) % ranks;
+  return layout::PatternDistribution(split, split, side, side, table, ranks, [ranks](layout::GlobalTile t) {
+    return static_cast<int>((t.row * 5 + t.col * 3) % ranks);
+  });
+}
+
+/// The (rank, tile row) pairs for_each_panel_row_recipient lists at step k.
+std::multiset<std::pair<int, std::int64_t>> listed_recipients(const FactorizationTiles& tiles,
+                                                              std::int64_t k, RanksMet& met) {
+  std::multiset<std::pair<int, std::int64_t>> listed;
+  tiles.for_each_panel_row_recipient(k, met, [&](int rank, std::int64_t i) { listed.emplace(rank, i); });
+  return listed;
+}
+
+// The factored rows' recipients listed from each tile row's owners are those of
+// receives_panel_row asked of every rank about every row, each pair once: on a pattern with
+// per-tile cells and on per-line grid maps, every rank listing every step.
+TEST(FactorizationTiles, PanelRowRecipientsAreThoseOfEveryRanksScan) {
+  const layout::TileSplit split(23, 2);  // 12 tiles, the last partial
+  const layout::PatternDistribution pattern = pattern_with_own_diagonal(split, 3);
+  const layout::CartesianDistribution grid(split, split, {0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1},
+                                           {2, 0, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2},
+                                           layout::ProcessGrid::row_major(2, 3));
+  for (const layout::Distribution* d :
+       std::initializer_list<const layout::Distribution*>{&pattern, &grid}) {
+    for (int me = 0; me < d->num_ranks(); ++me) {
+      const FactorizationTiles tiles(*d, me, LuPanelRank::DiagonalOwner, {});
+      RanksMet met(d->num_ranks());
+      for (std::int64_t k = 0; k < tiles.steps(); ++k) {
+        std::multiset<std::pair<int, std::int64_t>> scanned;
+        for (int rank = 0; rank < d->num_ranks(); ++rank)
+          for (std::int64_t i = k; i < tiles.rows().count(); ++i)
+            if (rank != me && tiles.receives_panel_row(rank, i, k)) scanned.emplace(rank, i);
+        ASSERT_EQ(listed_recipients(tiles, k, met), scanned) << "rank " << me << " step " << k;
+      }
+    }
+  }
+}
+
+// A step's listing of the factored rows' recipients costs the owners of the panel's tile rows,
+// not P per tile row (issue 32): on 4,096 simulated ranks (no communicator), a 64×64 grid meets
+// 64 ranks per tile row and a pattern those of the row's class and its own tiles, not 4,096.
+// Every pair listed is met: a scan of every rank that bypassed the meetings would fail too.
+TEST(FactorizationTiles, PanelRowListingMeetsEachRowsOwnersNotEveryRank) {
+  const int side = 64, ranks = side * side;
+  const layout::TileSplit split(8 * 512, 8);  // 512 tile lines
+  const std::int64_t lines = split.count();
+  const layout::CartesianDistribution grid(split, split, cyclic_map(side), cyclic_map(side),
+                                           layout::ProcessGrid::row_major(side, side));
+  const layout::PatternDistribution pattern = pattern_with_own_diagonal(split, side);
+  // Per tile row: its class's ranks (a grid row, a pattern row) and its tiles of the pattern's
+  // diagonal cell, which have owners of their own.
+  const std::int64_t grid_owners = side, pattern_owners = side + lines / side;
+  for (const auto& [d, owners] : {std::pair<const layout::Distribution*, std::int64_t>{&grid, grid_owners},
+                                  std::pair<const layout::Distribution*, std::int64_t>{&pattern, pattern_owners}}) {
+    const FactorizationTiles tiles(*d, 0, LuPanelRank::DiagonalOwner, {});
+    RanksMet met(ranks);
+    for (const std::int64_t k : {std::int64_t{0}, lines / 2, lines - 1}) {
+      const std::int64_t before = met.meetings();
+      const std::int64_t pairs = static_cast<std::int64_t>(listed_recipients(tiles, k, met).size());
+      const std::int64_t meetings = met.meetings() - before, rows = lines - k;
+      EXPECT_GE(meetings, pairs) << "step " << k;
+      EXPECT_LE(meetings, rows * owners) << "step " << k;
+      EXPECT_LT(meetings * 16, rows * ranks) << "step " << k;  // the scan's P per tile row
     }
   }
 }
