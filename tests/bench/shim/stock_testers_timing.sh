@@ -55,7 +55,7 @@ for tester in $testers; do
   # then without hetscal too (README, the stock testers).
   sed -i 's/^T\([[:space:]]*(T or F) Test Cond\)/F\1/' "$input"
   for ranks in $rank_counts; do
-    if [[ $tester == xd*sep && $ranks -lt 4 ]]; then  # SEP.dat's grids need 4 processes
+    if [[ $tester == x?*sep && $ranks -lt 4 ]]; then  # SEP.dat's grids need 4 processes
       printf '%-7s %5s   (SEP.dat needs 4 ranks)\n' "$tester" "$ranks"
       continue
     fi
