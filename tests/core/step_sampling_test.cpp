@@ -95,10 +95,11 @@ TEST(StepSampling, ACoarseBudgetStaysWithinTheSearchMargin) {
   }
 }
 
-// Under a PricingLimitScope the LU and QR models stop once their sum passes the limit: the
-// total is then above the limit and below the whole one, and the scope says so; without a
-// limit (or above the total) they return the whole sum.
-TEST(StepSampling, APricingLimitStopsTheSumOncePassed) {
+// Under a PricingLimitScope the LU and QR models stop once their sum, with the floors of the
+// steps still to come, passes the limit: only when the whole sum is above it, and then
+// before the partial sum itself gets there (near a tie, the floors of the last steps decide);
+// at or above the whole sum they return it whole.
+TEST(StepSampling, APricingLimitStopsTheSumOnceTheWholeMustPassIt) {
   std::mt19937_64 rng(3);
   const Platform platform = planner_platform({1.0e9, 2.0e9, 3.0e9, 4.0e9});
   const TileOwnership layout = random_layout(rng, 4, 16 * 400, 16, 1);
@@ -109,16 +110,17 @@ TEST(StepSampling, APricingLimitStopsTheSumOncePassed) {
           .total();
     };
     const double whole = total();
-    {
-      const PricingLimitScope limit(0.3 * whole);
+    for (double fraction : {0.3, 0.99}) {
+      const PricingLimitScope limit(fraction * whole);
       const double partial = total();
-      EXPECT_TRUE(limit.stopped()) << routine_name(routine);
-      EXPECT_GT(partial, 0.3 * whole);
-      EXPECT_LT(partial, whole);
+      EXPECT_TRUE(limit.stopped()) << routine_name(routine) << " at " << fraction;
+      EXPECT_LT(partial, fraction * whole) << routine_name(routine) << " at " << fraction;
     }
-    const PricingLimitScope above(2.0 * whole);
-    EXPECT_EQ(total(), whole) << routine_name(routine);
-    EXPECT_FALSE(above.stopped());
+    for (double fraction : {1.0, 2.0}) {
+      const PricingLimitScope limit(fraction * whole);
+      EXPECT_EQ(total(), whole) << routine_name(routine) << " at " << fraction;
+      EXPECT_FALSE(limit.stopped());
+    }
   }
   EXPECT_EQ(pricing_limit(), std::numeric_limits<double>::infinity());
 }

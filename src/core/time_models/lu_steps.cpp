@@ -251,9 +251,16 @@ TimeBreakdown simulate_lu(const Platform& platform, const TileOwnership& layout,
   const double nb = real(layout.tile);
   const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
 
+  // Step k's update (StepWork::slowest_compute: 2nb³ per trailing tile) at perfect balance
+  // over the layout's owners.
+  const double rate = owners_speed_flops(platform, layout) * efficiency;
+  const double rows = real(layout.row_class.size()), cols = real(layout.col_class.size());
+  const auto floor_of = [&](std::size_t k) {
+    return 2.0 * (rows - real(k) - 1.0) * (cols - real(k) - 1.0) * nb * nb * nb / rate;
+  };
   return lookahead_time(
       steps, [&](const LuStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
-      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); });
+      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); }, floor_of);
 }
 
 }  // namespace hetscal::core

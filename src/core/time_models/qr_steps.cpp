@@ -214,9 +214,17 @@ TimeBreakdown simulate_qr(const Platform& platform, const TileOwnership& layout,
   const double nb = real(layout.tile);
   const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
 
+  // Step k's flops (StepWork) at perfect balance over the layout's owners: partials and
+  // update 4nb³ per trailing tile, Tᴴ·W nb³ per trailing column.
+  const double rate = owners_speed_flops(platform, layout) * efficiency;
+  const double rows = real(layout.row_class.size()), cols = real(layout.col_class.size());
+  const auto floor_of = [&](std::size_t k) {
+    const double panel_rows = rows - real(k), trailing_cols = cols - real(k) - 1.0;
+    return (4.0 * panel_rows + 1.0) * trailing_cols * nb * nb * nb / rate;
+  };
   return lookahead_time(
       steps, [&](const QrStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
-      [&](const QrStepLoad& load) { return step_work(platform, load, nb, efficiency); });
+      [&](const QrStepLoad& load) { return step_work(platform, load, nb, efficiency); }, floor_of);
 }
 
 }  // namespace hetscal::core

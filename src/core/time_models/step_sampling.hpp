@@ -54,9 +54,10 @@ class StepSamplingScope {
 
 /// Seconds beyond which this thread's LU and QR step models (lookahead_steps.hpp) may stop
 /// summing their steps (+∞ outside any PricingLimitScope): a search that needs a candidate's
-/// total only if it is below the best priced so far learns from a partial sum above the limit
-/// that it is not. Every step adds seconds >= 0, so a total above the limit is a true
-/// statement about the whole sum, partial or not.
+/// total only if it is below the best priced so far learns that it is not once the partial
+/// sum, with a lower bound of every step still to come (its flops at perfect balance),
+/// exceeds the limit. Every step adds at least its bound, so that is a true statement about
+/// the whole sum; a whole sum at or below the limit is never stopped.
 double pricing_limit();
 
 /// A step model that stopped its sum at pricing_limit() says so here.
@@ -71,7 +72,7 @@ class PricingLimitScope {
   PricingLimitScope& operator=(const PricingLimitScope&) = delete;
 
   /// True if a step model stopped at the limit within this scope: its total is then a
-  /// partial sum, above the limit.
+  /// partial sum, of a whole sum above the limit.
   bool stopped() const;
 
  private:

@@ -135,6 +135,14 @@ double slowest_time(const Platform& platform, const std::vector<double>& work_ti
   return worst;
 }
 
+double owners_speed_flops(const Platform& platform, const TileOwnership& layout) {
+  std::vector<char> seen(platform.size(), 0);
+  double speed = 0.0;
+  for (std::size_t x : layout.owner)
+    if (!seen[x]) seen[x] = 1, speed += platform.processors[x].speed_flops;
+  return speed;
+}
+
 void BroadcastPhase::add(Side& side, std::size_t processor, double seconds) const {
   if (processor >= side.per_processor.size()) side.per_processor.resize(processor + 1, 0.0);
   side.busiest = std::max(side.busiest, side.per_processor[processor] += seconds);

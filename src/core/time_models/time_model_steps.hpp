@@ -74,6 +74,10 @@ class BroadcastPhase {
 double slowest_time(const Platform& platform, const std::vector<double>& work_tiles,
                     double flops_per_tile, double efficiency);
 
+/// The summed speed (flop/s) of the processors that own some cell of `layout`: the rate its
+/// work would go at, perfectly balanced. @pre owners < platform.size().
+double owners_speed_flops(const Platform& platform, const TileOwnership& layout);
+
 /// The shape a layout given to simulate_steps must cover: max(M, K) × max(N, K) for GEMM (its
 /// steps reach over A, B and C), M × N otherwise.
 MatrixShape step_layout_shape(const Problem& problem);
