@@ -385,6 +385,13 @@ class SlicePricer {
     return price_in_full(i);
   }
 
+  /// True when a coarse total lies so far below the best full total (by more than the
+  /// margin) that pricing its candidate in full now lowers coarse_ceiling() at once: the
+  /// coarse pricings after it then stop sooner, and fewer pass the bounds, where waiting
+  /// for the end of the pass kept the ceiling of a much slower candidate all along (at 1,024
+  /// processors, a 2DBC grid 60 % slower than the heterogeneous grids that followed).
+  bool tightens_ceiling(double coarse_s) const { return coarse_s * (1.0 + kCoarseMargin) < best_full_s(); }
+
   /// Where a full pricing may stop: above the best full total it cannot win (a tie may).
   double stop_full() const { return best_full_s(); }
 
@@ -427,8 +434,12 @@ class SlicePricer {
       }
       const Prediction& p = predictions_[i];
       if (p.fits_memory()) {
-        coarse.emplace_back(p.total_s(), i);
         best_coarse_ = std::min(best_coarse_, p.total_s());
+        if (at >= order_.probes && tightens_ceiling(p.total_s())) {
+          if (!price_in_full(i)) return std::move(slice_);
+        } else {
+          coarse.emplace_back(p.total_s(), i);
+        }
       } else {
         keep_full(i);  // memory is not sampled: it cannot be chosen whatever its time
       }
