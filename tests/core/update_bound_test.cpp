@@ -13,6 +13,7 @@
 #include "core/planners/candidate_search.hpp"
 #include "core/time_models/lu_steps.hpp"
 #include "core/time_models/qr_steps.hpp"
+#include "core/time_models/step_sampling.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -105,6 +106,57 @@ TEST(UpdateBound, OtherRoutinesHaveNone) {
   const TileOwnership layout = random_layout(rng, 2, 16 * 20, 16, 1);
   EXPECT_EQ(sampled_update_lower_bound(platform, Routine::Cholesky, layout), 0.0);
   EXPECT_EQ(sampled_update_lower_bound(platform, Routine::Gemm, layout), 0.0);
+}
+
+// sampled_step_floors: the step models stop a pricing once its partial sum and the floors of
+// the samples still to come pass the limit, so a floor above what its sample adds would stop
+// a pricing whose whole sum is within the limit. With the limit at the whole sum, on random
+// grids and patterns, speeds, networks and lengths, on the full and the coarse strata, none
+// may stop.
+TEST(StepFloors, NeverStopAPricingWithinItsLimit) {
+  std::mt19937_64 rng(2027);
+  std::uniform_real_distribution<double> speed(1.0e8, 4.0e9), bandwidth(1.0e6, 1.0e10), latency(0.0, 1.0e-3);
+  std::uniform_int_distribution<std::size_t> short_side(1, 60), long_side(200, 400);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t processors = 12, tile = 16;
+    const std::size_t n = tile * (trial % 3 == 1 ? long_side(rng) : short_side(rng));
+    std::vector<double> speeds(processors);
+    for (double& s : speeds) s = speed(rng);
+    Platform platform = planner_platform(speeds, bandwidth(rng), trial % 2 ? NetworkKind::Switched : NetworkKind::SharedBus);
+    platform.network.latency_s = latency(rng);
+    if (trial % 4 == 3) platform.network.node_of = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+    const TileOwnership layout = random_layout(rng, processors, n, tile, trial);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", n = " + std::to_string(n));
+    for (std::size_t samples : {kSampledSteps, kCoarseSampledSteps}) {
+      const StepSamplingScope strata(samples);
+      for (Routine routine : {Routine::LU, Routine::QR})
+        for (PanelRank rank : {PanelRank::DiagonalOwner, PanelRank::Fastest}) {
+          const double whole = model_total(platform, routine, layout, rank);
+          const PricingLimitScope limit(whole);
+          EXPECT_EQ(model_total(platform, routine, layout, rank), whole) << routine_name(routine);
+          EXPECT_FALSE(limit.stopped()) << routine_name(routine) << " on " << samples << " strata";
+        }
+    }
+  }
+}
+
+// A wide grid on a slow switched network: each step waits for the next panel's delivery to
+// the row's other ranks, which the update bound alone does not see; the floors count it.
+TEST(StepFloors, CountTheNextPanelsDelivery) {
+  const Platform platform = planner_platform(std::vector<double>(12, 1.0e10), 1.0e7);
+  std::vector<std::size_t> processor_at(12);
+  for (std::size_t x = 0; x < 12; ++x) processor_at[x] = x;
+  const TileOwnership layout = cartesian_ownership(16 * 300, 16, 1, 12, processor_at, {1.0}, std::vector<double>(12, 1.0));
+  for (Routine routine : {Routine::LU, Routine::QR}) {
+    const std::vector<SampledStep> samples = sampled_steps(300, kSampledSteps);
+    const std::vector<double> floors = sampled_step_floors(platform, routine, layout, samples);
+    double floor_sum = 0.0;
+    for (std::size_t s = 0; s < samples.size(); ++s) floor_sum += samples[s].weight * floors[s];
+    const double model = model_total(platform, routine, layout, PanelRank::DiagonalOwner);
+    EXPECT_LE(floor_sum, model) << routine_name(routine);
+    EXPECT_GT(floor_sum, 0.8 * model) << routine_name(routine);
+    EXPECT_GT(floor_sum, 2.0 * sampled_update_lower_bound(platform, routine, layout)) << routine_name(routine);
+  }
 }
 
 }  // namespace

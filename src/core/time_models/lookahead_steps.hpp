@@ -30,13 +30,13 @@ struct PanelSeconds {
 ///        (communication seconds), exposed() (seconds on the critical path that no
 ///        lookahead hides, counted as panel time), slowest_compute(), window() (every rank
 ///        done) and of(x) (rank x done with its own part).
-/// @param floor_of a lower bound of step k's work.slowest_compute() from its size alone (its
-///        flops at perfect balance): what the steps not yet summed add at least.
+/// @param floors_of per sample of a list of SampledStep, a lower bound of what it adds before
+///        its weight (sampled_step_floors): what the steps not yet summed add at least.
 /// Long sequences are sampled (step_sampling.hpp): each sampled step k, with step k+1's
 /// panel, stands for its stratum. The sum stops early once it, with the floors of the
 /// samples still to come, exceeds pricing_limit().
-template <typename Steps, typename PanelOf, typename WorkOf, typename FloorOf>
-TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_of, FloorOf floor_of) {
+template <typename Steps, typename PanelOf, typename WorkOf, typename FloorsOf>
+TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_of, FloorsOf floors_of) {
   TimeBreakdown t;
   auto load = steps.step(0);
   t.panel += panel_of(load).total();  // nothing to hide it behind
@@ -47,9 +47,10 @@ TimeBreakdown lookahead_time(const Steps& steps, PanelOf panel_of, WorkOf work_o
   // candidate whose partial sum and rest pass the limit is known to be beyond it long before
   // its last steps (a near tie that loses by 1 % stops about halfway, not at the end).
   std::vector<double> rest(samples.size() + 1, 0.0);
-  if (limit < std::numeric_limits<double>::infinity())
-    for (std::size_t s = samples.size(); s-- > 0;)
-      rest[s] = rest[s + 1] + samples[s].weight * floor_of(samples[s].step);
+  if (limit < std::numeric_limits<double>::infinity()) {
+    const std::vector<double> floors = floors_of(samples);
+    for (std::size_t s = samples.size(); s-- > 0;) rest[s] = rest[s + 1] + samples[s].weight * floors[s];
+  }
   for (std::size_t s = 0; s < samples.size(); ++s) {
     const SampledStep& sample = samples[s];
     const std::size_t k = sample.step;

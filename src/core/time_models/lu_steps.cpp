@@ -6,6 +6,7 @@
 #include "core/common/error.hpp"
 #include "core/time_models/lookahead_steps.hpp"
 #include "core/time_models/time_model_steps.hpp"
+#include "core/time_models/update_bound.hpp"
 
 namespace hetscal::core {
 namespace {
@@ -194,7 +195,7 @@ namespace {
 /// updates its own tiles.
 PanelSeconds panel_seconds(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
   const double tile_bytes = nb * nb * kBytesPerElement;
-  BroadcastPhase gather(platform.network), factored(platform.network);
+  BroadcastPhase gather(platform.network, platform.size()), factored(platform.network, platform.size());
   for (std::size_t x = 0; x < load.gathered.size(); ++x) {
     if (load.gathered[x] > 0.0) gather.message(x, load.panel_rank, load.gathered[x] * tile_bytes);
     if (load.factored[x] > 0.0) factored.message(load.panel_rank, x, load.factored[x] * tile_bytes);
@@ -230,7 +231,7 @@ struct StepWork {
 
 StepWork step_work(const Platform& platform, const LuStepLoad& load, double nb, double efficiency) {
   const double tile_bytes = nb * nb * kBytesPerElement, cube = nb * nb * nb;
-  BroadcastPhase swaps(platform.network), row_block(platform.network);
+  BroadcastPhase swaps(platform.network, platform.size()), row_block(platform.network, platform.size());
   send_pairs(swaps, load.swaps, tile_bytes, true);
   send_pairs(row_block, load.u_messages, tile_bytes, false);
   StepWork work{swaps.time() + row_block.time(), {}, {}};
@@ -251,16 +252,12 @@ TimeBreakdown simulate_lu(const Platform& platform, const TileOwnership& layout,
   const double nb = real(layout.tile);
   const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
 
-  // Step k's update (StepWork::slowest_compute: 2nb³ per trailing tile) at perfect balance
-  // over the layout's owners.
-  const double rate = owners_speed_flops(platform, layout) * efficiency;
-  const double rows = real(layout.row_class.size()), cols = real(layout.col_class.size());
-  const auto floor_of = [&](std::size_t k) {
-    return 2.0 * (rows - real(k) - 1.0) * (cols - real(k) - 1.0) * nb * nb * nb / rate;
+  const auto floors_of = [&](const std::vector<SampledStep>& samples) {
+    return sampled_step_floors(platform, Routine::LU, layout, samples);
   };
   return lookahead_time(
       steps, [&](const LuStepLoad& load) { return panel_seconds(platform, load, nb, efficiency); },
-      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); }, floor_of);
+      [&](const LuStepLoad& load) { return step_work(platform, load, nb, efficiency); }, floors_of);
 }
 
 }  // namespace hetscal::core

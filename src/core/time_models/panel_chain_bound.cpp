@@ -67,6 +67,32 @@ double panel_tiles(std::size_t rows, std::size_t a, std::size_t b) {
   return count * static_cast<double>(rows) - (static_cast<double>(a) + static_cast<double>(b) - 1.0) * count / 2.0;
 }
 
+/// Rates of the chain's panels: the fastest processor's factorisation, a tile's bytes.
+struct PanelRates {
+  double flops_per_second = 0.0;
+  double tile_seconds = 0.0;
+  double cube = 0.0;
+};
+
+PanelRates panel_rates(const Platform& platform, const PanelChain& chain) {
+  double fastest = 0.0;
+  for (const Processor& p : platform.processors) fastest = std::max(fastest, p.speed_flops);
+  const double nb = static_cast<double>(chain.tile);
+  return {fastest * chain.efficiency, nb * nb * kBytesPerElement / platform.network.bandwidth_bytes_per_s,
+          nb * nb * nb};
+}
+
+/// Panel k of the chain alone: its factorisation and its delivery, with `remaining` column
+/// classes still holding trailing tiles (as panel_chain_seconds counts each step).
+double chain_panel_seconds(Routine routine, const PanelChain& chain, const PanelRates& rates, std::size_t k,
+                           std::size_t remaining) {
+  const double h = static_cast<double>(chain.tile_rows - k);
+  const double flops = routine == Routine::LU ? (h - 1.0 / 3.0) * rates.cube : (3.0 * h - 1.0) * rates.cube;
+  const std::size_t gone = chain.classes - remaining;
+  const double readers = chain.distinct > gone + 1 ? static_cast<double>(chain.distinct - gone - 1) : 0.0;
+  return flops / rates.flops_per_second + (h - 1.0) * readers * rates.tile_seconds;
+}
+
 /// The chain's seconds in closed form, one term per run of steps in which the same column
 /// classes are left: O(classes) whatever the number of steps.
 double panel_chain_seconds(const Platform& platform, Routine routine, const PanelChain& chain) {
@@ -121,11 +147,8 @@ double ceiling_sum(std::size_t J, std::size_t q) {
   return static_cast<double>(q) * a * (a + 1.0) / 2.0 + r * (a + 1.0);
 }
 
-}  // namespace
-
-double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout) {
-  if (routine != Routine::LU && routine != Routine::QR) return 0.0;
-  if (layout.tiles() == 0 || layout.col_class.empty()) return 0.0;
+/// The chain of `layout` (LU and QR, tiles present).
+PanelChain chain_of(const Platform& platform, const TileOwnership& layout) {
   PanelChain chain;
   chain.tile = layout.tile;
   chain.efficiency = platform.kernel.update_efficiency(static_cast<double>(layout.tile), layout.grouped_updates);
@@ -134,7 +157,35 @@ double panel_chain_lower_bound(const Platform& platform, Routine routine, const 
   chain.classes = layout.cols;
   chain.distinct = fewest_distinct_per_row(layout, platform.size());
   chain.last = last_columns(layout);
-  return panel_chain_seconds(platform, routine, chain);
+  return chain;
+}
+
+}  // namespace
+
+double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout) {
+  if (routine != Routine::LU && routine != Routine::QR) return 0.0;
+  if (layout.tiles() == 0 || layout.col_class.empty()) return 0.0;
+  return panel_chain_seconds(platform, routine, chain_of(platform, layout));
+}
+
+std::vector<double> panel_floors(const Platform& platform, Routine routine, const TileOwnership& layout,
+                                 const std::vector<std::size_t>& panels) {
+  std::vector<double> floors(panels.size(), 0.0);
+  if (routine != Routine::LU && routine != Routine::QR) return floors;
+  if (layout.tiles() == 0 || layout.col_class.empty()) return floors;
+  const PanelChain chain = chain_of(platform, layout);
+  const PanelRates rates = panel_rates(platform, chain);
+  const std::size_t steps = std::min(chain.steps, chain.tile_rows);
+  const std::vector<LastColumns>& last = chain.last;  // latest first
+  std::size_t runs = last.size(), remaining = 0;
+  for (const LastColumns& run : last) remaining += run.classes;
+  for (std::size_t i = 0; i < panels.size(); ++i) {
+    const std::size_t k = panels[i];
+    if (k >= steps) continue;
+    while (runs > 0 && last[runs - 1].position <= k) remaining -= last[--runs].classes;
+    floors[i] = chain_panel_seconds(routine, chain, rates, k, remaining);
+  }
+  return floors;
 }
 
 double cartesian_panel_chain_lower_bound(const Platform& platform, Routine routine, MatrixShape shape,

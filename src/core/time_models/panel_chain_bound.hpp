@@ -29,6 +29,13 @@ namespace hetscal::core {
 /// @pre every owner of layout is < platform.size(); square, aligned tiles (as LuSteps needs).
 double panel_chain_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout);
 
+/// Per entry k of `panels`, a lower bound of panel k's seconds on `layout` as the LU (QR) step
+/// models price it (its gather and factorisation and its delivery): panel_chain_lower_bound's
+/// term for that step. With a lookahead of one, the step before panel k lasts at least that
+/// long (lookahead_steps.hpp). 0 for a k past the last panel and for other routines.
+std::vector<double> panel_floors(const Platform& platform, Routine routine, const TileOwnership& layout,
+                                 const std::vector<std::size_t>& panels);
+
 /// A lower bound of panel_chain_lower_bound for every Cartesian grid of distinct processors
 /// with `col_shares.size()` columns, tile `tile` on an M×N matrix (`shape`), whose tile columns
 /// are dealt cyclically (2DBC) or in suffix_balanced_order of `col_shares`

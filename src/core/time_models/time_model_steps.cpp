@@ -135,12 +135,10 @@ double slowest_time(const Platform& platform, const std::vector<double>& work_ti
   return worst;
 }
 
-double owners_speed_flops(const Platform& platform, const TileOwnership& layout) {
-  std::vector<char> seen(platform.size(), 0);
-  double speed = 0.0;
-  for (std::size_t x : layout.owner)
-    if (!seen[x]) seen[x] = 1, speed += platform.processors[x].speed_flops;
-  return speed;
+BroadcastPhase::BroadcastPhase(const Network& network, std::size_t processors) : network_(network) {
+  if (network.kind == NetworkKind::SharedBus) return;  // a bus keeps only its total
+  senders_.per_processor.assign(processors, 0.0);
+  receivers_.per_processor.assign(processors, 0.0);
 }
 
 void BroadcastPhase::add(Side& side, std::size_t processor, double seconds) const {

@@ -37,7 +37,9 @@ double broadcast_time(const Network& network, std::size_t group, double bytes);
 /// (Network::busiest: a node's senders share its link).
 class BroadcastPhase {
  public:
-  explicit BroadcastPhase(const Network& network) : network_(network) {}
+  /// @param processors the platform's processors, when known: each side's table is made at
+  ///   that size once, where growing it message by message reallocated it a dozen times.
+  explicit BroadcastPhase(const Network& network, std::size_t processors = 0);
   /// `times` broadcasts of `bytes` each from `sender` to a group of `group` processes,
   /// sender included.
   void broadcast(std::size_t sender, std::size_t group, double bytes, double times = 1.0);
@@ -73,10 +75,6 @@ class BroadcastPhase {
 /// x, at its speed times the kernel `efficiency`.
 double slowest_time(const Platform& platform, const std::vector<double>& work_tiles,
                     double flops_per_tile, double efficiency);
-
-/// The summed speed (flop/s) of the processors that own some cell of `layout`: the rate its
-/// work would go at, perfectly balanced. @pre owners < platform.size().
-double owners_speed_flops(const Platform& platform, const TileOwnership& layout);
 
 /// The shape a layout given to simulate_steps must cover: max(M, K) × max(N, K) for GEMM (its
 /// steps reach over A, B and C), M × N otherwise.

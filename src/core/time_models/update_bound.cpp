@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/time_models/panel_chain_bound.hpp"
 #include "core/time_models/step_sampling.hpp"
 
 namespace hetscal::core {
@@ -211,7 +212,47 @@ class GridWindows {
 /// Sampled steps priced at once on a grid: each group's last step stands for the group.
 constexpr std::size_t kGridGroup = 4;
 
+/// Step k's update flops at perfect balance (StepWork::slowest_compute of the step models): LU
+/// 2nb³ per trailing tile; QR 4nb³ per panel-row tile of a trailing column and nb³ per
+/// trailing column.
+double balanced_update_seconds(Routine routine, const TileOwnership& layout, std::size_t k, double cube,
+                               double rate) {
+  const double rows = real(layout.row_class.size()), cols = real(layout.col_class.size()), step = real(k);
+  if (routine == Routine::LU) return 2.0 * (rows - step - 1.0) * (cols - step - 1.0) * cube / rate;
+  return (4.0 * (rows - step) + 1.0) * (cols - step - 1.0) * cube / rate;
+}
+
 }  // namespace
+
+std::vector<double> sampled_step_floors(const Platform& platform, Routine routine, const TileOwnership& layout,
+                                        const std::vector<SampledStep>& samples) {
+  const double nb = real(layout.tile), cube = nb * nb * nb, tile_bytes = nb * nb * kBytesPerElement;
+  const double efficiency = platform.kernel.update_efficiency(nb, layout.grouped_updates);
+  std::vector<double> floors(samples.size(), 0.0);
+  const std::vector<std::size_t> owners = owners_of(layout);
+  double summed = 0.0;  // the owners' speeds
+  for (std::size_t x : owners) summed += platform.processors[x].speed_flops;
+  if (owners.size() != layout.owner.size()) {  // a pattern: flops at perfect balance
+    const double rate = summed * efficiency;
+    for (std::size_t s = 0; s < samples.size(); ++s)
+      floors[s] = balanced_update_seconds(routine, layout, samples[s].step, cube, rate);
+  } else {
+    const GridWindows windows(platform, routine, layout);
+    for (std::size_t first = 0; first < samples.size(); first += kGridGroup) {
+      const std::size_t end = std::min(first + kGridGroup, samples.size());
+      const double floor = windows.at(samples[end - 1].step, cube, tile_bytes, efficiency);
+      std::fill(floors.begin() + static_cast<long>(first), floors.begin() + static_cast<long>(end), floor);
+    }
+  }
+  // A step but the last also waits for the next panel (lookahead_steps.hpp).
+  std::vector<std::size_t> next_panels;
+  for (const SampledStep& sample : samples) next_panels.push_back(sample.step + 1);
+  const std::vector<double> panels = panel_floors(platform, routine, layout, next_panels);
+  for (std::size_t s = 0; s < samples.size(); ++s) floors[s] = std::max(floors[s], panels[s]);
+  // The pricing adds the same terms in another order: a rounding's worth below.
+  for (double& floor : floors) floor *= 1.0 - 1e-12;
+  return floors;
+}
 
 double sampled_update_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout,
                                   double enough) {

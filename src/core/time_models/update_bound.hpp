@@ -16,8 +16,10 @@
 /// the panel's and the swaps' messages, their merging and the network model that were most of
 /// a pricing's time.
 #include <limits>
+#include <vector>
 
 #include "core/time_models/platform.hpp"
+#include "core/time_models/step_sampling.hpp"
 #include "core/time_models/tile_ownership.hpp"
 #include "core/time_models/time_model.hpp"
 
@@ -33,5 +35,15 @@ namespace hetscal::core {
 /// @pre square aligned tiles and owners < platform.size() (as LuSteps).
 double sampled_update_lower_bound(const Platform& platform, Routine routine, const TileOwnership& layout,
                                   double enough = std::numeric_limits<double>::infinity());
+
+/// Per sample of an LU or QR step model's sum (lookahead_steps.hpp), a lower bound of what
+/// that sample adds to the total before its weight: on a grid, its window's bound as
+/// sampled_update_lower_bound has it, each group of four samples at its last step (the bound
+/// never grows with k there); on a pattern, the step's update flops at perfect balance over
+/// the layout's owners, which costs nothing per step. A search's pricing stops once its
+/// partial sum and the floors still to come pass its limit.
+/// @pre routine is LU or QR; the samples are steps of `layout`, increasing; as sampled_update_lower_bound.
+std::vector<double> sampled_step_floors(const Platform& platform, Routine routine, const TileOwnership& layout,
+                                        const std::vector<SampledStep>& samples);
 
 }  // namespace hetscal::core
