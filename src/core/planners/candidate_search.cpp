@@ -398,8 +398,14 @@ class SlicePricer {
   /// The best full total known: the slice's pick, or the incumbent's.
   double best_full_s() const { return std::min(slice_.pick.total_s, incumbent_s_); }
 
-  /// What the coarse totals may be compared with: the best full total, widened by the margin.
-  double coarse_ceiling() const { return best_full_s() * (1.0 + kCoarseMargin); }
+  /// What the coarse totals may be compared with: the best full total, widened by the margin,
+  /// or the best coarse total, widened by it twice (each lies within the margin of its full
+  /// total, so a coarse total further above cannot be the faster in full). The second
+  /// matters on a slice whose only price is the incumbent's coarse one: at 16,384
+  /// processors a 16384×1 grid 29 % above it was then priced in full, most of a rank's share.
+  double coarse_ceiling() const {
+    return std::min(best_full_s() * (1.0 + kCoarseMargin), best_coarse_ * (1.0 + kCoarseMargin) * (1.0 + kCoarseMargin));
+  }
 
   SlicePricing run() {
     slice_.not_candidates = order_.not_candidates;
