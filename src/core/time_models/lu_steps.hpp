@@ -45,7 +45,8 @@ struct PairMessage {
   double tiles = 0.0;
 };
 
-/// Merges `messages` into one entry per (from, to) pair, tiles summed, sorted by pair.
+/// Merges `messages` into one entry per (from, to) pair, tiles summed in their order: sorted by
+/// sender, a sender's receivers in the order they first appear.
 void merge_pair_messages(std::vector<PairMessage>& messages);
 
 /// What step k of hetscal's LU kernel asks of each processor.
