@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "core/planners/cholesky_plan.hpp"
 #include "core/planners/lu_plan.hpp"
 #include "core/planners/model_candidates.hpp"
+#include "core/time_models/step_sampling.hpp"
 #include "plan_test_support.hpp"
 
 namespace hetscal::core {
@@ -326,8 +328,8 @@ struct ListedCandidates {
   DeferredCandidates deferred;
 };
 
-ListedCandidates listed_lu_candidates(const Platform& platform) {
-  PlanCandidates<LuLayoutKind> built = lu_plan_candidates(Routine::LU, platform, 4000, 4000, caller_grid(4, 6));
+ListedCandidates listed_lu_candidates(const Platform& platform, std::int64_t order = 4000) {
+  PlanCandidates<LuLayoutKind> built = lu_plan_candidates(Routine::LU, platform, order, order, caller_grid(4, 6));
   ListedCandidates listed{built.problem, {}, {}};
   for (auto& c : built.built) {
     listed.predictions.push_back(c.prediction);
@@ -440,6 +442,38 @@ TEST(Split, OnlyTheFirstSliceCountsTheFirstCandidateThatEverySlicePrunesAgainst)
   EXPECT_EQ(times_priced.front(), 1u);
   for (std::size_t i = 0; i < listed.predictions.size(); ++i) EXPECT_LE(times_priced[i], 1u) << i;
   EXPECT_GT(pruned, 0u);
+}
+
+// A slice other than the first starts with the incumbent's coarse total alone. Its coarse
+// totals go on to a full pricing only within the margin of the best full total, or within the
+// margin twice of the best coarse total: so every candidate such a slice keeps in full after a
+// coarse pass (tile 64: 313 steps) had a coarse total within (1 + margin)² of the incumbent's. (Without the second
+// ceiling, a slice with no full total yet priced every coarse total in full.)
+TEST(Split, ASliceKeepsInFullOnlyCoarseTotalsNearTheIncumbents) {
+  // Slow links: many grids' steps are mostly messages, their bounds far below their prices.
+  const Platform platform = planner_platform(three_generations(24), 1.0e7, NetworkKind::Switched);
+  const ListedCandidates listed = listed_lu_candidates(platform, 20000);
+  const auto coarse_total = [&](std::size_t i) {
+    const bool sketch = listed.deferred[i].build && listed.predictions[i].candidate.owner.empty();
+    const StepSamplingScope strata(kCoarseSampledSteps);
+    return predict(platform, listed.problem, sketch ? listed.deferred[i].build() : listed.predictions[i].candidate)
+        .total_s();
+  };
+  const double ceiling = coarse_total(0) * (1.0 + kCoarseMargin) * (1.0 + kCoarseMargin);
+  std::size_t kept = 0;
+  for (std::size_t s = 1; s < 8; ++s) {
+    std::vector<Prediction> predictions = listed.predictions;  // a slice prices its own copy
+    const PricingOrder order = pricing_order(platform, listed.problem, predictions, false, listed.deferred, s, 8);
+    ASSERT_EQ(order.incumbent, std::optional<std::size_t>(0));
+    const SlicePricing slice = price_slice(platform, listed.problem, predictions, order, listed.deferred);
+    for (std::size_t i = 1; i < predictions.size(); ++i) {
+      // Only a sampled sequence has a coarse pass (shorter ones are walked at once).
+      if (!slice.priced[i] || 20000 / predictions[i].candidate.tile <= 2 * kSampledSteps) continue;
+      ++kept;
+      EXPECT_LE(coarse_total(i), ceiling) << predictions[i].candidate.label << " tile " << predictions[i].candidate.tile;
+    }
+  }
+  EXPECT_GT(kept, 0u);
 }
 
 TEST(Deferral, ASketchNamesWhatItsBuildMakes) {
