@@ -153,41 +153,102 @@ void LuSteps::add_panel(LuStepLoad& load, std::size_t k, const Counts& c) const 
   for (std::size_t x : readers_of_row(layout_.row_class[k], layout_.rows + 1)) load.factored[x] += 1.0;
 }
 
+namespace {
+
+/// The column classes with trailing tiles, grouped by their tile at row k's owner (its rank
+/// increasing, then the class): a step's swaps and U messages all leave from that owner, so
+/// listing them group by group lists them by sender, each group's pairs merged as they come
+/// (PairsBySender), in the order and with the sums merge_pair_messages gives the same
+/// messages listed cell by cell, without its sort.
+std::vector<std::size_t> columns_by_row_owner(const TileOwnership& layout, std::size_t row_class,
+                                              const std::vector<std::size_t>& trailing_cols) {
+  std::vector<std::size_t> columns;
+  for (std::size_t b = 0; b < layout.cols; ++b)
+    if (trailing_cols[b] > 0) columns.push_back(b);
+  std::stable_sort(columns.begin(), columns.end(), [&](std::size_t a, std::size_t b) {
+    return layout.at(row_class, a) < layout.at(row_class, b);
+  });
+  return columns;
+}
+
+/// One sender's messages at a time, each receiver's merged into its first (a slot per
+/// receiver, valid within the sender's run).
+class PairsBySender {
+ public:
+  PairsBySender(std::vector<PairMessage>& messages, std::size_t processors) : messages_(messages) {
+    slot_.resize(std::max(slot_.size(), processors));
+  }
+  void start_sender() { run_ = messages_.size(); }
+  void add(std::size_t from, std::size_t to, double tiles) {
+    const std::size_t s = slot_[to];
+    if (s >= run_ && s < messages_.size() && messages_[s].to == to) {
+      messages_[s].tiles += tiles;
+    } else {
+      slot_[to] = messages_.size();
+      messages_.push_back({from, to, tiles});
+    }
+  }
+
+ private:
+  std::vector<PairMessage>& messages_;
+  static thread_local std::vector<std::size_t> slot_;  // stale entries are told apart by the run
+  std::size_t run_ = 0;
+};
+
+thread_local std::vector<std::size_t> PairsBySender::slot_;
+
+}  // namespace
+
 void LuSteps::add_swaps_and_update(LuStepLoad& load, std::size_t k, const Counts& c) const {
   const std::size_t row_k = layout_.row_class[k];
   const auto& panel_rows = c.panel_rows;
   const auto& trailing_rows = c.trailing_rows;
   const auto& trailing_cols = c.trailing_cols;
-  const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
-  load.swaps.reserve(layout_.rows * layout_.cols);
   for (std::size_t a = 0; a < layout_.rows; ++a)
-    for (std::size_t b = 0; b < layout_.cols; ++b) {
-      const std::size_t x = layout_.at(a, b), d = layout_.at(row_k, b);
-      load.gemm_tiles[x] += real(trailing_rows[a]) * real(trailing_cols[b]);
-      if (x != d && panel_rows[a] > 0 && trailing_cols[b] > 0)
-        load.swaps.push_back({d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows});
+    for (std::size_t b = 0; b < layout_.cols; ++b)
+      load.gemm_tiles[layout_.at(a, b)] += real(trailing_rows[a]) * real(trailing_cols[b]);
+  // Each pair of ranks exchanges its swapped rows in one message: per sender (the owner of
+  // tile (k, j)), its columns' cells row by row.
+  const double pivot_rows = real(tile_rows_ - k);  // tile rows a pivot may come from
+  const std::vector<std::size_t> columns = columns_by_row_owner(layout_, row_k, trailing_cols);
+  PairsBySender swaps(load.swaps, processors_);
+  for (std::size_t first = 0; first < columns.size();) {
+    const std::size_t d = layout_.at(row_k, columns[first]);
+    std::size_t end = first;
+    while (end < columns.size() && layout_.at(row_k, columns[end]) == d) ++end;
+    swaps.start_sender();
+    for (std::size_t a = 0; a < layout_.rows; ++a) {
+      if (panel_rows[a] == 0) continue;
+      for (std::size_t g = first; g < end; ++g) {
+        const std::size_t b = columns[g], x = layout_.at(a, b);
+        if (x != d) swaps.add(d, x, real(panel_rows[a]) * real(trailing_cols[b]) / pivot_rows);
+      }
     }
-  merge_pair_messages(load.swaps);
+    first = end;
+  }
 }
 
 void LuSteps::add_row_block(LuStepLoad& load, std::size_t k, const Counts& c) const {
   const std::size_t row_k = layout_.row_class[k];
   const auto& trailing_rows = c.trailing_rows;
   const auto& trailing_cols = c.trailing_cols;
+  // Per solver (the owner of tile (k, j)), its columns one by one: U(k, j) to each distinct
+  // owner of a trailing tile of column j, one message per pair of ranks.
   std::vector<std::size_t> stamp(processors_, layout_.cols);  // the column class that last listed a processor
-  for (std::size_t b = 0; b < layout_.cols; ++b) {
-    if (trailing_cols[b] == 0) continue;
-    const std::size_t solver = layout_.at(row_k, b);
+  const std::vector<std::size_t> columns = columns_by_row_owner(layout_, row_k, trailing_cols);
+  PairsBySender u_messages(load.u_messages, processors_);
+  for (std::size_t g = 0; g < columns.size(); ++g) {
+    const std::size_t b = columns[g], solver = layout_.at(row_k, b);
+    if (g == 0 || layout_.at(row_k, columns[g - 1]) != solver) u_messages.start_sender();
     load.trsm_tiles[solver] += real(trailing_cols[b]);
     for (std::size_t a = 0; a < layout_.rows; ++a) {  // the distinct owners of its trailing tiles
       const std::size_t x = layout_.at(a, b);
       if (trailing_rows[a] > 0 && x != solver && stamp[x] != b) {
         stamp[x] = b;
-        load.u_messages.push_back({solver, x, real(trailing_cols[b])});
+        u_messages.add(solver, x, real(trailing_cols[b]));
       }
     }
   }
-  merge_pair_messages(load.u_messages);
 }
 
 namespace {
