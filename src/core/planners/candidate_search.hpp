@@ -158,8 +158,9 @@ struct PricingOrder {
 };
 
 /// Steps per sequence of the coarse pass (step_sampling.hpp): a candidate whose full pricing
-/// samples its steps (more than 2·kSampledSteps of them) is priced first on this many strata, and again on kSampledSteps only when its
-/// coarse total is within kCoarseMargin of the best total priced so far.
+/// samples its steps (more than 2·kSampledSteps of them) is priced first on this many strata,
+/// and again on kSampledSteps only when its coarse total is close enough to the best ones
+/// (price_slice).
 inline constexpr std::size_t kCoarseSampledSteps = 12;
 
 /// How far a coarse total may lie from the full one (the relative error of kCoarseSampledSteps
@@ -180,8 +181,11 @@ PricingOrder pricing_order(const Platform& platform, const Problem& problem,
 /// do not fit or whose bound plus moves exceeds it (they keep no prediction).
 /// With order.coarse_first, candidates whose step sequences are sampled are priced on
 /// kCoarseSampledSteps strata first, then, in increasing coarse total, on kSampledSteps while
-/// their coarse total is within kCoarseMargin of the best full total (the others count as
-/// pruned and keep no prediction).
+/// their coarse total is within kCoarseMargin of the best full total and within it twice of
+/// the best coarse total (the others count as pruned and keep no prediction); a coarse total
+/// more than the margin below the best full total is priced in full at once, so that the
+/// ceiling follows the best. Every sampled pricing stops once its partial sum and the floors
+/// of the steps still to come (sampled_step_floors) pass what it is compared with.
 /// A pricing that throws ends the slice with a pick of -inf at that candidate; the exception
 /// is rethrown by search_candidates.
 /// A deferred candidate is built when the slice prices it (and sketched again if it is pruned).
