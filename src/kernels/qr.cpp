@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <complex>
 #include <memory>
+#include <vector>
 
 #include "kernels/factorization_checks.hpp"
 #include "kernels/factorization_tiles.hpp"
@@ -21,15 +22,40 @@
 namespace hetscal::kernels {
 namespace {
 
-/// A step's trailing update is applied in windows of tile columns about this many columns
-/// wide (at least one tile): W and the partials a root receives are sized for one window, not
-/// for all of this rank's columns (an in-place take-over's peak memory, issue 28), while each
-/// window's GEMMs stay wide and its messages few.
-constexpr std::int64_t kUpdateWindowColumns = 1024;
+/// A step's trailing update is applied in windows of tile columns holding about this many of
+/// each rank's own columns (at least one tile): W and the partials a root receives are sized
+/// for one window, not for all of this rank's columns (an in-place take-over's peak memory,
+/// issue 28), while each window's GEMMs stay wide and its messages few.
+constexpr std::int64_t kUpdateWindowColumns = 768;
 
-/// Tile columns per window of the update, for tiles of at most `nb` columns.
-std::int64_t update_window(std::int64_t nb) {
-  return std::max<std::int64_t>(1, kUpdateWindowColumns / std::max<std::int64_t>(nb, 1));
+/// The most tile columns in which one rank holds a tile, from the distribution's owner classes
+/// (O(cells + tile columns + P)); every tile column where a class has tiles per owner of
+/// their own (kOwnerPerTile): nothing cheaper is known of them.
+std::int64_t most_tile_columns_of_a_rank(const layout::Distribution& d) {
+  const layout::OwnerClasses classes = d.owner_classes();
+  const std::int64_t columns = d.cols().count();
+  std::vector<std::int64_t> per_class(static_cast<std::size_t>(classes.class_cols), 0);
+  for (std::int64_t j = 0; j < columns; ++j) ++per_class[static_cast<std::size_t>(classes.class_of_col(j))];
+  std::vector<std::int64_t> held(static_cast<std::size_t>(d.num_ranks()), 0);
+  std::vector<int> stamp(static_cast<std::size_t>(d.num_ranks()), -1);  // the class that last counted a rank
+  for (int c = 0; c < classes.class_cols; ++c)
+    for (int r = 0; r < classes.class_rows; ++r) {
+      const int rank = classes.cell(r, c);
+      if (rank == layout::kOwnerPerTile) return std::max<std::int64_t>(1, columns);
+      if (stamp[static_cast<std::size_t>(rank)] == c) continue;
+      stamp[static_cast<std::size_t>(rank)] = c;
+      held[static_cast<std::size_t>(rank)] += per_class[static_cast<std::size_t>(c)];
+    }
+  return std::max<std::int64_t>(1, *std::max_element(held.begin(), held.end()));
+}
+
+/// Tile columns per window of the update: kUpdateWindowColumns of the busiest rank's own,
+/// over its share of the tile columns. A window of a fixed number of tile columns gave each
+/// of 256 ranks on a 16x16 grid one of its own per window: a step's W went in 46 rounds of
+/// messages instead of 3 (N = 47,104, tiles of 64).
+std::int64_t update_window(const layout::Distribution& d) {
+  const std::int64_t own = std::max<std::int64_t>(1, kUpdateWindowColumns / std::max<std::int64_t>(detail::largest_tile(d.cols()), 1));
+  return std::max<std::int64_t>(1, own * d.cols().count() / most_tile_columns_of_a_rank(d));
 }
 
 /// The factorisation on one rank. Constructing it allocates the whole workspace and
@@ -40,7 +66,7 @@ class RightLooking {
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options)
       : a_(a),
         tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds),
-        window_(update_window(detail::largest_tile(a.distribution->cols()))),
+        window_(update_window(*a.distribution)),
         in_slot_(detail::gathers_in_slot(a)) {
     panel_.allocate(tiles_, a_, in_slot_);
     update_.allocate(
@@ -133,7 +159,7 @@ std::int64_t qr_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, cons
   const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
   const bool in_slot = detail::gathers_in_slot(a);
   const std::int64_t nb = detail::largest_tile(tiles.rows());
-  const std::int64_t window = update_window(detail::largest_tile(a.distribution->cols()));
+  const std::int64_t window = update_window(*a.distribution);
   const auto reflectors = [&](std::int64_t k) { return tiles.pivot_count(k); };
   const auto first_column = [](std::int64_t k) { return k + 1; };
   const std::int64_t factor = detail::QrPanelFactor<T>::work_size(tiles) + (in_slot ? nb * nb : 0);
