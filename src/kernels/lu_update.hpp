@@ -240,8 +240,8 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
   const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
   if (own == end) return;
   const std::int64_t rows = tiles.rows().size(k);
-  const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
   if (array_) {
+    const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
     // The tiles (k, j) of a local array follow one another: one TRSM for them all.
     const layout::CartesianLocalLayout& array = array_->array();
     const layout::LocalCol from = *array.local_col_of_tile(*own);
@@ -251,11 +251,12 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
             panel.l_ld(k), block, array.ld());
     return;
   }
+  const BlockPartner<const T> diagonal = panel.l_rows(k, k);  // as above, in A on the panel rank
   const FlopBatch batch;  // one simulated computation for the whole loop
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
-            diagonal, panel.l_ld(k), a.at(where), where.ld);
+            diagonal.at, diagonal.ld, a.at(where), where.ld);
   }
 }
 
@@ -348,7 +349,7 @@ void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>
   const FlopBatch batch;  // one simulated computation for the whole loop
   for_each_tile_block(
       tiles, a, k + 1, first, last,
-      [&](std::int64_t i) { return BlockPartner<const T>{panel.l_tile(k, i), panel.l_ld(k)}; }, u_tile,
+      [&](std::int64_t i) { return panel.l_rows(k, i); }, u_tile,
       [&](const TileBlock<T>& block, const BlockPartner<const T>& u) {
         gemm<T>(Op::NoTrans, Op::NoTrans, block.rows, block.cols, kb, T(-1), block.panel, block.panel_ld, u.at,
                 u.ld, T(1), block.a, block.ld);
