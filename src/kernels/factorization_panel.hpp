@@ -80,7 +80,7 @@ class GatheredPanel {
     bool panel_in_slot = false;
     std::int64_t own = 0;       ///< this rank's panel tiles sent to the panel rank
     std::int64_t gathered = 0;  ///< the staging of the other ranks' panel tiles
-    std::int64_t factored = 0;  ///< the staging of the factored rows sent on
+    std::int64_t factored = 0;  ///< the staging of the factored rows sent on (the same buffer)
     /// The panel rank's most (rank, tile row) pairs listing one step's gather or sends.
     std::int64_t row_pairs = 0;
     /// Ranks the panel rank's listing tells apart: P where this rank factorises a panel.
@@ -88,7 +88,7 @@ class GatheredPanel {
     /// Bytes of the buffers (Factor's own workspace apart).
     std::int64_t bytes() const {
       return static_cast<std::int64_t>(sizeof(T)) *
-                 (stacked[0] + stacked[1] + panel + own + gathered + factored) +
+                 (stacked[0] + stacked[1] + panel + own + std::max(gathered, factored)) +
              static_cast<std::int64_t>(sizeof(Shared)) * (shared[0] + shared[1]) +
              static_cast<std::int64_t>(sizeof(RankGroups::Pair)) * row_pairs +
              static_cast<std::int64_t>(sizeof(std::uint64_t)) * ranks_met;
@@ -257,6 +257,7 @@ class GatheredPanel {
   RankGroups rows_by_rank_;
   RanksMet met_;
   std::vector<MPI_Request> gather_receives_, gather_send_;
+  WrittenFirstBuffer<T> staging_;   ///< the staging of gathered_, then of factored_
   ContiguousReceives<T> gathered_;  ///< the panel rank's receives of the other ranks' tiles
   ContiguousSends<T> factored_;     ///< its sends of the factored rows
 };
@@ -377,8 +378,11 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const D
   panel_.resize(static_cast<std::size_t>(sized.panel));
   factor_.allocate(tiles);
   own_tiles_.resize(static_cast<std::size_t>(sized.own));
-  gathered_.reserve(sized.gathered);
-  factored_.reserve(sized.factored);
+  // A step's factored rows are sent after its gather was unpacked, and the next gather waits
+  // for them to have left: the two never stage at once.
+  staging_.resize(static_cast<std::size_t>(std::max(sized.gathered, sized.factored)));
+  gathered_.share(staging_.data(), sized.gathered);
+  factored_.share(staging_.data(), sized.factored);
   rows_by_rank_.reserve(static_cast<std::size_t>(sized.row_pairs));
   met_.resize(static_cast<int>(sized.ranks_met));
   // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
