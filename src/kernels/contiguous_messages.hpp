@@ -51,12 +51,35 @@ inline std::int64_t total_length(const std::vector<int>& lengths) {
 
 /// A staging buffer's bound is the kernel's own arithmetic: exceeding it is a bug, refused
 /// here rather than written past. @throws std::logic_error
-template <typename Buffer>
-void require_room(const Buffer& staging, std::int64_t staged, std::int64_t count) {
-  if (staged + count > static_cast<std::int64_t>(staging.size()))
-    throw std::logic_error("contiguous_messages: staging of " + std::to_string(staging.size()) +
-                           " elements cannot hold " + std::to_string(staged + count));
+inline void require_room(std::int64_t room, std::int64_t staged, std::int64_t count) {
+  if (staged + count > room)
+    throw std::logic_error("contiguous_messages: staging of " + std::to_string(room) + " elements cannot hold " +
+                           std::to_string(staged + count));
 }
+
+/// Where a round's blocks are staged: a buffer of its own (reserve), or one it shares with
+/// messages of another kind that never stage at the same time (share).
+template <typename T>
+class Staging {
+ public:
+  /// Room for `elements` of its own. Allocates.
+  void reserve(std::int64_t elements) {
+    own_.resize(static_cast<std::size_t>(elements));
+    share(own_.data(), elements);
+  }
+  /// Stages in `elements` at `data`, which the caller owns and keeps. Allocates nothing.
+  void share(T* data, std::int64_t elements) {
+    data_ = data;
+    room_ = elements;
+  }
+  T* data() const { return data_; }
+  std::int64_t room() const { return room_; }
+
+ private:
+  WrittenFirstBuffer<T> own_;  ///< touched only where a round stages
+  T* data_ = nullptr;
+  std::int64_t room_ = 0;
+};
 
 /// Sends of blocks, packed into a staging buffer when they are not one block. A round of
 /// sends ends when the caller has waited for all of them (then the staging is reused).
@@ -64,7 +87,9 @@ template <typename T>
 class ContiguousSends {
  public:
   /// Room for the most elements one round packs. Allocates; communicates nothing.
-  void reserve(std::int64_t elements) { staging_.resize(static_cast<std::size_t>(elements)); }
+  void reserve(std::int64_t elements) { staging_.reserve(elements); }
+  /// The same in `elements` at `data`, kept by the caller (Staging::share).
+  void share(T* data, std::int64_t elements) { staging_.share(data, elements); }
 
   /// Posts the Isend of the blocks of `data` to `peer` into `request`. lengths and offsets
   /// are merged in place. @pre data outlives the send; the round's packed blocks fit.
@@ -74,7 +99,7 @@ class ContiguousSends {
     const T* start = blocks == 1 ? data + offsets[0] : staging_.data() + staged_;
     const std::int64_t count = total_length(lengths);
     if (blocks > 1) {
-      require_room(staging_, staged_, count);
+      require_room(staging_.room(), staged_, count);
       T* packed = staging_.data() + staged_;
       for (std::size_t b = 0; b < blocks && elements_are_copied(); ++b)
         packed = std::copy_n(data + offsets[b], lengths[b], packed);
@@ -89,7 +114,7 @@ class ContiguousSends {
   void end_round() { staged_ = 0; }
 
  private:
-  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
+  Staging<T> staging_;
   std::int64_t staged_ = 0;
 };
 
@@ -99,7 +124,9 @@ template <typename T>
 class ContiguousReceives {
  public:
   /// Room for the most elements one round stages. Allocates; communicates nothing.
-  void reserve(std::int64_t elements) { staging_.resize(static_cast<std::size_t>(elements)); }
+  void reserve(std::int64_t elements) { staging_.reserve(elements); }
+  /// The same in `elements` at `data`, kept by the caller (Staging::share).
+  void share(T* data, std::int64_t elements) { staging_.share(data, elements); }
   /// Room for the most blocks and messages one round stages, so that posting allocates
   /// nothing (a kernel allocates before its first message only). Allocates.
   void reserve_blocks(std::size_t blocks, std::size_t messages) {
@@ -116,7 +143,7 @@ class ContiguousReceives {
     const std::int64_t count = total_length(lengths);
     T* start = target + (blocks == 1 ? offsets[0] : 0);
     if (blocks > 1) {
-      require_room(staging_, staged_, count);
+      require_room(staging_.room(), staged_, count);
       start = staging_.data() + staged_;
       pending_.push_back({target, staged_, block_lengths_.size(), blocks});
       block_lengths_.insert(block_lengths_.end(), lengths.begin(), lengths.end());
@@ -152,7 +179,7 @@ class ContiguousReceives {
     std::size_t first;  ///< its first block in block_lengths_ / block_offsets_
     std::size_t blocks;
   };
-  WrittenFirstBuffer<T> staging_;  ///< touched only where a round stages
+  Staging<T> staging_;
   std::int64_t staged_ = 0;
   std::vector<Pending> pending_;
   std::vector<int> block_lengths_, block_offsets_;

@@ -12,7 +12,10 @@
 ///
 /// Every transfer is non-blocking except the panel rank's wait for the panel's tiles. Two
 /// slots serve even and odd steps in turn, so that step k+1's panel travels while step k's
-/// factored tiles are still being used. Messages of one kind between two ranks are matched
+/// factored tiles are still being used. Where the LU's panel rank reads its rows tile by tile,
+/// it writes its tiles back into A and reads its own rows there, so that the panel it gathered
+/// is free again once the factored rows have left and its slot holds only the other ranks'
+/// rows it needs (none on a P×1 grid). Messages of one kind between two ranks are matched
 /// in posting order, which is step order on every rank, on the factorisation's own
 /// communicator. All buffers are sized once, by allocate(), before the first message.
 ///
@@ -23,7 +26,13 @@
 /// std::int64_t ld, Shared* shared)` (factorises the panel_rows(k)×width(k) panel in place and
 /// fills the broadcast); `static constexpr bool kFactorsInA` (whether a panel rank that holds the
 /// whole panel in one block of A may factorise it there: then no gather, no copy of its own
-/// rows, which are read where A holds them; the Factor must not write its L rows afterwards).
+/// rows, which are read where A holds them; the Factor must not write its L rows afterwards);
+/// `static constexpr bool kReadsOwnRowsInA` (whether a panel rank that reads the rows tile by
+/// tile may read its own rows in A once written back, instead of in the panel it gathered,
+/// which need then not outlive the factored rows' sends: so for the LU, whose update sums over
+/// the panel's columns only; not for the QR, whose W sums over the panel's rows in GEMMs that
+/// span rows as far as they follow one another in memory: rows read in A would group
+/// otherwise than in the panel, and round otherwise).
 #include <mpi.h>
 
 #include <algorithm>
@@ -38,6 +47,7 @@
 #include "kernels/rank_groups.hpp"
 #include "kernels/scalar_buffer.hpp"
 #include "kernels/summa_support.hpp"
+#include "kernels/tile_blocks.hpp"
 #include "kernels/wait_requests.hpp"
 #include "layout/local_storage.hpp"
 #include "mpi/message_tags.hpp"
@@ -46,11 +56,11 @@
 
 namespace hetscal::kernels::detail {
 
-/// Whether a factorisation of `a` gathers its panels in their slots (GatheredPanel::allocate's
-/// in_slot): on every storage but a Cartesian local array, whose update reads a rank's panel
-/// rows as one block; the others read them tile by tile.
+/// Whether a factorisation of `a` reads the factored panel's rows tile by tile
+/// (GatheredPanel::allocate's by_tile, l_rows): on every storage but a Cartesian local array,
+/// whose update reads a rank's panel rows as one block of its stack (l_tile).
 template <typename T>
-bool gathers_in_slot(const DistributedMatrix<T>& a) {
+bool reads_rows_by_tile(const DistributedMatrix<T>& a) {
   return dynamic_cast<const layout::CartesianLocalLayout*>(a.storage) == nullptr;
 }
 
@@ -64,10 +74,13 @@ class GatheredPanel {
   struct Sizes {
     std::array<std::int64_t, 2> stacked{0, 0};  ///< each slot's received (or gathered) tile rows
     std::array<std::int64_t, 2> shared{0, 0};   ///< each slot's broadcast, in Shared
-    std::int64_t panel = 0;     ///< the panel rank's gathered panel
+    std::int64_t panel = 0;     ///< the panel rank's gathered panel (none when panel_in_slot)
+    /// Whether the panel rank gathers each panel in its step's slot (after the rows it stacks
+    /// there, where it reads its own rows in A and that takes less).
+    bool panel_in_slot = false;
     std::int64_t own = 0;       ///< this rank's panel tiles sent to the panel rank
     std::int64_t gathered = 0;  ///< the staging of the other ranks' panel tiles
-    std::int64_t factored = 0;  ///< the staging of the factored rows sent on
+    std::int64_t factored = 0;  ///< the staging of the factored rows sent on (the same buffer)
     /// The panel rank's most (rank, tile row) pairs listing one step's gather or sends.
     std::int64_t row_pairs = 0;
     /// Ranks the panel rank's listing tells apart: P where this rank factorises a panel.
@@ -75,7 +88,7 @@ class GatheredPanel {
     /// Bytes of the buffers (Factor's own workspace apart).
     std::int64_t bytes() const {
       return static_cast<std::int64_t>(sizeof(T)) *
-                 (stacked[0] + stacked[1] + panel + own + gathered + factored) +
+                 (stacked[0] + stacked[1] + panel + own + std::max(gathered, factored)) +
              static_cast<std::int64_t>(sizeof(Shared)) * (shared[0] + shared[1]) +
              static_cast<std::int64_t>(sizeof(RankGroups::Pair)) * row_pairs +
              static_cast<std::int64_t>(sizeof(std::uint64_t)) * ranks_met;
@@ -84,19 +97,21 @@ class GatheredPanel {
   /// What allocate() sizes for `a` on this rank: only the buffers a step uses (no panel, no
   /// gather and no stack of its own rows where the panel rank factorises in A; no staging of
   /// its own tiles on the panel rank). Local, allocates nothing of A's size.
-  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool in_slot = false);
+  static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool by_tile = false);
 
   /// Sizes every buffer for the largest step it serves (sizes()): the whole workspace,
-  /// allocated without communicating.
-  /// @param in_slot whether the panel rank gathers and factorises each panel in that step's
-  ///        slot, and reads its own rows of it there (l_tile), instead of in a panel buffer of
-  ///        its own from which its rows are stacked into the slot: for a kernel that reads
-  ///        the rows tile by tile (any storage but a Cartesian local array, whose update reads
-  ///        a rank's rows as one block). One panel-sized buffer less (an in-place take-over's
-  ///        peak memory, issue 28). The slot is then also what the factored rows are sent
-  ///        from: nothing may write it before they left (the QR's diagonal V tile is made
-  ///        explicit in a copy).
-  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool in_slot = false);
+  /// allocated without communicating. `a` must outlive the panel (l_rows reads its tiles).
+  /// @param by_tile whether the kernel reads the factored rows tile by tile (l_rows; any
+  ///        storage but a Cartesian local array, whose update reads a rank's rows as one block
+  ///        of its stack, l_tile). Then a panel rank needs no copy of its rows beside the panel
+  ///        (an in-place take-over's peak memory, issue 28): where Factor::kReadsOwnRowsInA, it
+  ///        reads its own rows in A and stacks only the other ranks' rows it needs, gathering
+  ///        the panel in a buffer of its own (free again once the factored rows have left: on
+  ///        a P×1 grid its only panel-sized buffer) or after that stack in its slot, whichever
+  ///        takes less; otherwise it gathers each panel in its slot and reads its rows there,
+  ///        the slot then being what the factored rows are sent from: nothing may write it
+  ///        before they left (the QR's diagonal V tile is made explicit in a copy).
+  void allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a, bool by_tile = false);
 
   /// Starts step k: the panel's tiles travel to the panel rank, which factorises the panel
   /// and sends the factored tile rows on; every rank posts its receives and joins the
@@ -111,8 +126,22 @@ class GatheredPanel {
 
   /// Step k's broadcast: Factor::shared_size(tiles, k) elements. @pre finish(k) returned.
   const Shared* shared(std::int64_t k) const { return slot(k).shared.data(); }
-  /// Factored tile row i of step k (R.size(i)×width(k), leading dimension l_ld(k)), or
-  /// nullptr when this rank did not receive it.
+  /// Factored tile row i of step k (R.size(i)×width(k)) where this rank reads it, and its
+  /// leading dimension: its stack or the panel (l_tile), or this rank's tile (i, k) of A where
+  /// it reads its own rows there (allocate's by_tile); `at` null when this rank did not receive
+  /// it.
+  BlockPartner<const T> l_rows(std::int64_t k, std::int64_t i) const {
+    const Slot& s = slot(k);
+    const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
+    if (at == kInA) {
+      const layout::TileLocation where = a_.storage->tile_location({i, k});
+      return {a_.at(where), where.ld};
+    }
+    return {at < 0 ? nullptr : s.base + at, s.ld};
+  }
+  /// Factored tile row i of step k in this rank's stack (leading dimension l_ld(k)), or
+  /// nullptr when it is not there: for a kernel that reads its rows as one block, which never
+  /// reads its own rows in A.
   const T* l_tile(std::int64_t k, std::int64_t i) const {
     const Slot& s = slot(k);
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
@@ -138,9 +167,11 @@ class GatheredPanel {
   }
 
  private:
+  /// l_start's marks: a tile row this rank does not receive, one it reads in A.
+  static constexpr std::int64_t kNone = -1, kInA = -2;
   struct Slot {
     WrittenFirstBuffer<T> l;            ///< received tile rows, stacked (l_rows×width)
-    std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, or -1
+    std::vector<std::int64_t> l_start;  ///< per tile row: first row in l, kNone or kInA
     std::int64_t l_rows = 0;
     std::vector<Shared> shared;  ///< what the panel rank broadcasts
     MPI_Request broadcast = MPI_REQUEST_NULL, receive = MPI_REQUEST_NULL;
@@ -167,8 +198,9 @@ class GatheredPanel {
   };
 
   /// Where the tile rows `rank` receives at step k stack; returns their number of rows.
+  /// @param own_in_a whether its own tiles of the panel are read in A (kInA), not stacked.
   static std::int64_t plan_rows(const FactorizationTiles& tiles, std::int64_t k, int rank,
-                                std::vector<std::int64_t>* start);
+                                std::vector<std::int64_t>* start, bool own_in_a = false);
   /// Rows of column k at or below tile row k that this rank owns.
   static std::int64_t own_panel_rows(const FactorizationTiles& tiles, std::int64_t k);
   void send_own_tiles(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
@@ -208,8 +240,12 @@ class GatheredPanel {
                       std::int64_t k, T* block, std::int64_t ld, RowOf&& row_of, Copy copy) const;
 
   std::array<Slot, 2> slots_;
-  bool in_slot_ = false;         ///< panels gathered and factorised in their slot (allocate)
-  /// The panel rank's panel, (M − offset(k))×width(k); none when in_slot_.
+  bool own_rows_in_a_ = false;  ///< a panel rank reads its own rows in A (allocate)
+  bool rows_in_panel_ = false;  ///< or all its rows in the panel, gathered in its slot
+  bool panel_in_slot_ = false;  ///< it gathers each panel in its slot (Sizes::panel_in_slot)
+  DistributedMatrix<T> a_;      ///< where l_rows finds them
+  /// The panel rank's panel, (M − offset(k))×width(k), gathered and factorised; none where it
+  /// factorises every panel in A.
   WrittenFirstBuffer<T> panel_;
   Factor factor_;
   WrittenFirstBuffer<T> own_tiles_;  ///< this rank's panel tiles on their way to the panel rank
@@ -221,18 +257,20 @@ class GatheredPanel {
   RankGroups rows_by_rank_;
   RanksMet met_;
   std::vector<MPI_Request> gather_receives_, gather_send_;
+  WrittenFirstBuffer<T> staging_;   ///< the staging of gathered_, then of factored_
   ContiguousReceives<T> gathered_;  ///< the panel rank's receives of the other ranks' tiles
   ContiguousSends<T> factored_;     ///< its sends of the factored rows
 };
 
 template <typename T, typename Factor>
 std::int64_t GatheredPanel<T, Factor>::plan_rows(const FactorizationTiles& tiles, std::int64_t k,
-                                                 int rank, std::vector<std::int64_t>* start) {
+                                                 int rank, std::vector<std::int64_t>* start, bool own_in_a) {
   std::int64_t rows = 0;
   for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
     const bool received = tiles.receives_panel_row(rank, i, k);
-    if (start != nullptr) (*start)[static_cast<std::size_t>(i)] = received ? rows : -1;
-    if (received) rows += tiles.rows().size(i);
+    const bool in_a = received && own_in_a && tiles.owner(i, k) == rank;
+    if (start != nullptr) (*start)[static_cast<std::size_t>(i)] = in_a ? kInA : received ? rows : kNone;
+    if (received && !in_a) rows += tiles.rows().size(i);
   }
   return rows;
 }
@@ -271,9 +309,11 @@ std::int64_t GatheredPanel<T, Factor>::own_panel_rows(const FactorizationTiles& 
 template <typename T, typename Factor>
 typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const FactorizationTiles& tiles,
                                                                           const DistributedMatrix<T>& a,
-                                                                          bool in_slot) {
+                                                                          bool by_tile) {
+  const bool own_rows_in_a = by_tile && Factor::kReadsOwnRowsInA;
   Sizes sizes;
   StagedRows staged_rows;
+  std::array<std::int64_t, 2> panel_in_slot{0, 0};  // each slot, were the panels gathered in them
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::size_t slot = static_cast<std::size_t>(k % 2);
     const std::int64_t kb = tiles.width(k), own = own_panel_rows(tiles, k) * kb;
@@ -282,6 +322,7 @@ typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const F
     if (tiles.panel_rank(k) != tiles.my_rank()) {
       sizes.own = std::max(sizes.own, own);
       sizes.stacked[slot] = std::max(sizes.stacked[slot], stacked);
+      panel_in_slot[slot] = std::max(panel_in_slot[slot], stacked);
       continue;
     }
     // The factored rows a rank receives are staged unless they are one block: all of a
@@ -296,21 +337,39 @@ typename GatheredPanel<T, Factor>::Sizes GatheredPanel<T, Factor>::sizes(const F
     sizes.row_pairs = std::max(sizes.row_pairs, tiles.rows().count() - k);
     const std::int64_t panel = tiles.panel_rows(k) * kb;
     sizes.gathered = std::max(sizes.gathered, panel - own);  // the other ranks' rows
-    if (in_slot) {
+    if (by_tile && !own_rows_in_a) {  // its rows are read in the panel, gathered in its slot
       sizes.stacked[slot] = std::max(sizes.stacked[slot], panel);
-    } else {
-      sizes.panel = std::max(sizes.panel, panel);
-      sizes.stacked[slot] = std::max(sizes.stacked[slot], stacked);
+      continue;
     }
+    sizes.panel = std::max(sizes.panel, panel);
+    // Its stack: the rows it needs, or, reading its own in A, the other ranks' it needs.
+    const std::int64_t needed = own_rows_in_a ? plan_rows(tiles, k, tiles.my_rank(), nullptr, true) * kb : stacked;
+    sizes.stacked[slot] = std::max(sizes.stacked[slot], needed);
+    panel_in_slot[slot] = std::max(panel_in_slot[slot], needed + panel);
+  }
+  // Reading its own rows in A, a rank gathers each panel in its step's slot, after its stack,
+  // where that takes less than a panel buffer beside the slots: where it receives panels at
+  // steps of both parities besides factorising some (a 1×Q grid), not where it factorises
+  // nearly all of them (the fast rank of a P×1 grid).
+  if (by_tile && !own_rows_in_a) {
+    sizes.panel_in_slot = true;
+  } else if (own_rows_in_a &&
+             panel_in_slot[0] + panel_in_slot[1] < sizes.panel + sizes.stacked[0] + sizes.stacked[1]) {
+    sizes.panel_in_slot = true;
+    sizes.stacked = panel_in_slot;
+    sizes.panel = 0;
   }
   return sizes;
 }
 
 template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
-                                        bool in_slot) {
-  in_slot_ = in_slot;
-  const Sizes sized = sizes(tiles, a, in_slot);
+                                        bool by_tile) {
+  own_rows_in_a_ = by_tile && Factor::kReadsOwnRowsInA;
+  rows_in_panel_ = by_tile && !Factor::kReadsOwnRowsInA;
+  a_ = a;
+  const Sizes sized = sizes(tiles, a, by_tile);
+  panel_in_slot_ = sized.panel_in_slot;
   for (std::size_t s = 0; s < 2; ++s) {
     slots_[s].l.resize(static_cast<std::size_t>(sized.stacked[s]));
     slots_[s].l_start.assign(static_cast<std::size_t>(tiles.rows().count()), -1);
@@ -319,8 +378,11 @@ void GatheredPanel<T, Factor>::allocate(const FactorizationTiles& tiles, const D
   panel_.resize(static_cast<std::size_t>(sized.panel));
   factor_.allocate(tiles);
   own_tiles_.resize(static_cast<std::size_t>(sized.own));
-  gathered_.reserve(sized.gathered);
-  factored_.reserve(sized.factored);
+  // A step's factored rows are sent after its gather was unpacked, and the next gather waits
+  // for them to have left: the two never stage at once.
+  staging_.resize(static_cast<std::size_t>(std::max(sized.gathered, sized.factored)));
+  gathered_.share(staging_.data(), sized.gathered);
+  factored_.share(staging_.data(), sized.factored);
   rows_by_rank_.reserve(static_cast<std::size_t>(sized.row_pairs));
   met_.resize(static_cast<int>(sized.ranks_met));
   // A message's blocks are runs of the panel's tile rows, one per column (select_row_runs):
@@ -342,15 +404,15 @@ template <typename T, typename Factor>
 void GatheredPanel<T, Factor>::start(const FactorizationTiles& tiles, const DistributedMatrix<T>& a,
                                      std::int64_t k, MPI_Comm comm) {
   Slot& s = slot(k);
-  s.l_rows = plan_rows(tiles, k, tiles.my_rank(), &s.l_start);
+  const int panel_rank = tiles.panel_rank(k);
+  s.l_rows = plan_rows(tiles, k, tiles.my_rank(), &s.l_start, own_rows_in_a_ && panel_rank == tiles.my_rank());
   s.base = s.l.data();
   s.ld = std::max<std::int64_t>(s.l_rows, 1);
-  const int panel_rank = tiles.panel_rank(k);
   if (panel_rank == tiles.my_rank()) {
     factorise(tiles, a, k, comm);
   } else {
-    // A panel this rank factorised in this slot two steps ago may still be leaving from it.
-    if (in_slot_) wait_all(s.sends);
+    // A panel this rank gathered in this slot two steps ago may still be leaving from it.
+    if (panel_in_slot_) wait_all(s.sends);
     if (s.l_rows > 0)
       mpi::check_mpi(MPI_Irecv(s.l.data(), mpi::mpi_count(s.l_rows * tiles.width(k), "lu: panel"),
                                mpi::mpi_type<T>(), panel_rank, mpi::tag::kFactoredPanel, comm, &s.receive), "MPI_Irecv");
@@ -413,13 +475,15 @@ void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
   T* panel = Factor::kFactorsInA ? whole_panel_in_a(tiles, a, k, &ld) : nullptr;
   const bool in_a = panel != nullptr;
   if (!in_a) {
-    panel = in_slot_ ? s.l.data() : panel_.data();
+    // In the slot: after the rows stacked there, where the own rows are read in A.
+    const std::int64_t stack = rows_in_panel_ ? 0 : s.l_rows * tiles.width(k);
+    panel = panel_in_slot_ ? s.l.data() + stack : panel_.data();
     gather(tiles, a, k, panel, comm);
     ld = tiles.panel_rows(k);
   }
   factor_.factorise(tiles, k, panel, ld, s.shared.data());
   send_factored(tiles, k, panel, ld, comm);
-  if (in_a || in_slot_) {  // factorised in A or in the slot: this rank's rows are read there
+  if (in_a || rows_in_panel_) {  // factorised in A, or its rows read in the panel in its slot
     s.base = panel;
     s.ld = ld;
     for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
@@ -432,15 +496,16 @@ void GatheredPanel<T, Factor>::factorise(const FactorizationTiles& tiles,
     }
     return;
   }
-  // This rank's own share: its stacked tile rows, and its tiles of the panel back into A.
+  // This rank's own share: its stacked tile rows (not those it reads in A), and its tiles of
+  // the panel back into A. The panel is then free once the factored rows have left.
   for (std::int64_t i = k; i < tiles.rows().count(); ++i) {
     const std::int64_t at = s.l_start[static_cast<std::size_t>(i)];
     if (at >= 0)
-      copy_matrix(panel_.data() + tiles.rows().offset(i) - origin, ld, s.l.data() + at, l_ld(k),
+      copy_matrix(panel + tiles.rows().offset(i) - origin, ld, s.l.data() + at, l_ld(k),
                   tiles.rows().size(i), tiles.width(k));
   }
   copy_own_tiles(
-      tiles, a, k, panel_.data(), ld,
+      tiles, a, k, panel, ld,
       [&](std::int64_t i) { return tiles.rows().offset(i) - origin; }, Copy::IntoA);
 }
 

@@ -46,7 +46,7 @@ class RightLooking {
  public:
   RightLooking(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options)
       : a_(a), tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds) {
-    panel_.allocate(tiles_, a_, detail::gathers_in_slot(a_));
+    panel_.allocate(tiles_, a_, detail::reads_rows_by_tile(a_));
     interchanges_.allocate(tiles_, a_);
     update_.allocate(tiles_, a_);
   }
@@ -116,7 +116,7 @@ std::int64_t PreparedLu<T>::run(std::int64_t* pivots) {
 template <typename T>
 std::int64_t lu_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const LuOptions& options) {
   const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
-  const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a, detail::gathers_in_slot(a)).bytes() +
+  const std::int64_t scalars = detail::LuPanel<T>::sizes(tiles, a, detail::reads_rows_by_tile(a)).bytes() +
                                2 * sizeof(T) * detail::RowInterchanges<T>::buffer_size(tiles, a) +
                                detail::LuUpdate<T>::sizes(tiles, a).bytes();
   return scalars + tiles.table_bytes() + tiles.index_bytes_bound();

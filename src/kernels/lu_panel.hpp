@@ -32,6 +32,9 @@ class LuPanelFactor {
   /// The panel may be factorised where A holds it (factorization_panel.hpp): xGETRF writes its
   /// L rows once, and the LU reads them only.
   static constexpr bool kFactorsInA = true;
+  /// The update's GEMMs sum over the panel's columns only: the panel rank may read its own rows
+  /// in A (factorization_panel.hpp), however they then group.
+  static constexpr bool kReadsOwnRowsInA = true;
 
   void factorise(const FactorizationTiles& tiles, std::int64_t k, T* panel, std::int64_t ld,
                  Shared* shared) {

@@ -5,7 +5,8 @@
 ///   L_kk⁻¹·A_kj; one TRSM on a Cartesian local array) and send each U_kj to the ranks with
 ///   trailing tiles in column j, one message per destination and call (the driver calls for
 ///   column k+1 alone, then for the rest); every rank keeps the U tiles it needs stacked side
-///   by side in increasing column order.
+///   by side in increasing column order, and the tiles it sends in the same buffer after them
+///   (a rank that both receives and sends at a step is rare; on a P×1 grid none does).
 /// - The trailing update A_ij −= L_ik·U_kj: on a Cartesian grid's local array one GEMM per
 ///   range of columns, on the L tiles stacked by the panel (factorization_panel.hpp) and the U tiles
 ///   stacked here, which follow the local array's rows and columns; tile by tile otherwise.
@@ -37,10 +38,13 @@ class LuUpdate {
  public:
   /// The elements of T each buffer holds on this rank, for the largest step.
   struct Sizes {
-    std::int64_t stacked = 0;   ///< the U tiles this rank uses, stacked
-    std::int64_t outgoing = 0;  ///< its own U tiles that other ranks need
-    std::int64_t sent = 0;      ///< the staging of its sends (each tile to each rank)
-    std::int64_t bytes() const { return static_cast<std::int64_t>(sizeof(T)) * (2 * stacked + outgoing + sent); }
+    std::int64_t stacked = 0;  ///< the U tiles this rank uses, stacked (and their receives' staging)
+    /// Those and this rank's own U tiles that other ranks need, side by side (row_block_), at
+    /// the step where they are most: a rank mostly either receives U tiles or sends them at a
+    /// step, so this is less than the largest of each summed (on a P×1 grid, their larger one).
+    std::int64_t row_block = 0;
+    std::int64_t sent = 0;  ///< the staging of its sends (each tile to each rank)
+    std::int64_t bytes() const { return static_cast<std::int64_t>(sizeof(T)) * (row_block + stacked + sent); }
   };
   /// What allocate() sizes for `a` on this rank. Local.
   static Sizes sizes(const FactorizationTiles& tiles, const DistributedMatrix<T>& a);
@@ -101,7 +105,10 @@ class LuUpdate {
   }
 
   std::optional<LocalArrayIndex> array_;                ///< empty: A is stored as tiles
-  WrittenFirstBuffer<T> stacked_, outgoing_;            ///< the U tiles this rank uses / sends
+  /// The step's U tiles this rank uses (stacked_), then those it sends (outgoing_).
+  WrittenFirstBuffer<T> row_block_;
+  T* stacked_ = nullptr;   ///< in row_block_, for the current step
+  T* outgoing_ = nullptr;  ///< in row_block_, after stacked_
   ContiguousSends<T> u_sends_;        ///< one step's U tiles sent (contiguous_messages.hpp)
   ContiguousReceives<T> u_receives_;  ///< one call's U tiles received
   std::vector<std::int64_t> u_start_, outgoing_start_;  ///< per tile column, or -1
@@ -129,7 +136,8 @@ typename LuUpdate<T>::Sizes LuUpdate<T>::sizes(const FactorizationTiles& tiles, 
   Sizes sizes;
   for (std::int64_t k = 0; k < tiles.steps(); ++k) {
     const std::int64_t rows = tiles.rows().size(k);
-    sizes.stacked = std::max(sizes.stacked, plan_columns(tiles, k, tiles.my_rank(), stacks_own, nullptr) * rows);
+    const std::int64_t stacked = plan_columns(tiles, k, tiles.my_rank(), stacks_own, nullptr) * rows;
+    sizes.stacked = std::max(sizes.stacked, stacked);
     std::int64_t outgoing = 0, to_others = 0;
     for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
       tiles.for_each_rank_from_row(*j, k + 1, [&](int rank) {
@@ -137,7 +145,7 @@ typename LuUpdate<T>::Sizes LuUpdate<T>::sizes(const FactorizationTiles& tiles, 
       });
       if (sent_on(tiles, k, *j)) outgoing += tiles.cols().size(*j);
     }
-    sizes.outgoing = std::max(sizes.outgoing, outgoing * rows);
+    sizes.row_block = std::max(sizes.row_block, stacked + outgoing * rows);
     sizes.sent = std::max(sizes.sent, to_others * rows);
   }
   return sizes;
@@ -156,8 +164,7 @@ void LuUpdate<T>::allocate(const FactorizationTiles& tiles, const DistributedMat
     pairs = std::max(pairs, destinations);
   }
   peers_.reserve(pairs);
-  stacked_.resize(static_cast<std::size_t>(sized.stacked));
-  outgoing_.resize(static_cast<std::size_t>(sized.outgoing));
+  row_block_.resize(static_cast<std::size_t>(sized.row_block));
   u_receives_.reserve(sized.stacked);
   u_sends_.reserve(sized.sent);
   // A message's blocks are U tiles of one call, one per tile column: nothing grows once the
@@ -176,7 +183,10 @@ template <typename T>
 void LuUpdate<T>::plan_row_block(const FactorizationTiles& tiles, std::int64_t k) {
   wait_all(sends_);  // the previous step's tiles have left outgoing_ (and u_sends_'s staging)
   u_sends_.end_round();
-  plan_columns(tiles, k, tiles.my_rank(), array_.has_value(), &u_start_);
+  // The previous step's U tiles were all received and used (its update is done).
+  const std::int64_t stacked = plan_columns(tiles, k, tiles.my_rank(), array_.has_value(), &u_start_);
+  stacked_ = row_block_.data();
+  outgoing_ = stacked_ + stacked * tiles.rows().size(k);
   std::int64_t packed = 0;  // this rank's tiles (k, j > k) that others need, side by side in outgoing_
   for (auto j = own_from(tiles, k, k + 1); j != tiles.my_cols_in_row(k).end(); ++j) {
     if (!sent_on(tiles, k, *j)) continue;
@@ -218,7 +228,7 @@ void LuUpdate<T>::post_receives(const FactorizationTiles& tiles, std::int64_t k,
       offsets_.push_back(mpi::mpi_count(at * rows, "lu: U offset"));
     }
     receives_.emplace_back(MPI_REQUEST_NULL);
-    u_receives_.post(stacked_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
+    u_receives_.post(stacked_, lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                      &receives_.back());
   });
 }
@@ -230,8 +240,8 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
   const auto own = own_from(tiles, k, first), end = own_from(tiles, k, last);
   if (own == end) return;
   const std::int64_t rows = tiles.rows().size(k);
-  const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
   if (array_) {
+    const T* diagonal = panel.l_tile(k, k);  // unit lower L_kk: its first `rows` columns
     // The tiles (k, j) of a local array follow one another: one TRSM for them all.
     const layout::CartesianLocalLayout& array = array_->array();
     const layout::LocalCol from = *array.local_col_of_tile(*own);
@@ -241,11 +251,12 @@ void LuUpdate<T>::solve_own(const FactorizationTiles& tiles, const LuPanel<T>& p
             panel.l_ld(k), block, array.ld());
     return;
   }
+  const BlockPartner<const T> diagonal = panel.l_rows(k, k);  // as above, in A on the panel rank
   const FlopBatch batch;  // one simulated computation for the whole loop
   for (auto j = own; j != end; ++j) {
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     trsm<T>(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, rows, tiles.cols().size(*j), T(1),
-            diagonal, panel.l_ld(k), a.at(where), where.ld);
+            diagonal.at, diagonal.ld, a.at(where), where.ld);
   }
 }
 
@@ -270,10 +281,10 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
     const layout::TileLocation where = a.storage->tile_location({k, *j});
     const std::int64_t width = tiles.cols().size(*j);
     if (sent)
-      copy_matrix(a.at(where), where.ld, outgoing_.data() + outgoing_start_[static_cast<std::size_t>(*j)] * rows,
+      copy_matrix(a.at(where), where.ld, outgoing_ + outgoing_start_[static_cast<std::size_t>(*j)] * rows,
                   rows, rows, width);
     const std::int64_t mine = u_start_[static_cast<std::size_t>(*j)];
-    if (mine >= 0) copy_matrix(a.at(where), where.ld, stacked_.data() + mine * rows, rows, rows, width);
+    if (mine >= 0) copy_matrix(a.at(where), where.ld, stacked_ + mine * rows, rows, rows, width);
   }
   peers_.for_each([&](int rank, RankGroups::Iterator from, RankGroups::Iterator to) {
     lengths_.clear();
@@ -283,7 +294,7 @@ void LuUpdate<T>::send_own(const FactorizationTiles& tiles, const DistributedMat
       offsets_.push_back(static_cast<int>(outgoing_start_[static_cast<std::size_t>(p->index)] * rows));
     }
     sends_.emplace_back(MPI_REQUEST_NULL);
-    u_sends_.post(outgoing_.data(), lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
+    u_sends_.post(outgoing_, lengths_, offsets_, rank, mpi::tag::kLuRowBlock, comm,
                   &sends_.back());
   });
 }
@@ -318,7 +329,7 @@ void LuUpdate<T>::update_array(const FactorizationTiles& tiles, const LuPanel<T>
   const std::int64_t cols = array_->local_col_from(last) - col;
   const std::int64_t kb = tiles.width(k), u_ld = tiles.rows().size(k);
   gemm<T>(Op::NoTrans, Op::NoTrans, rows, cols, kb, T(-1), panel.l_tile(k, *first_row),
-          panel.l_ld(k), stacked_.data() + u_start_[static_cast<std::size_t>(*first_col)] * u_ld,
+          panel.l_ld(k), stacked_ + u_start_[static_cast<std::size_t>(*first_col)] * u_ld,
           u_ld, T(1), a.data + array.offset(row, col), array.ld());
 }
 
@@ -331,14 +342,14 @@ void LuUpdate<T>::update_tiles(const FactorizationTiles& tiles, const LuPanel<T>
   // rows below tile row k only), or the copy received into stacked_.
   const auto u_tile = [&](std::int64_t j) {
     if (tiles.owner(k, j) != tiles.my_rank())
-      return BlockPartner<const T>{stacked_.data() + u_start_[static_cast<std::size_t>(j)] * rows, rows};
+      return BlockPartner<const T>{stacked_ + u_start_[static_cast<std::size_t>(j)] * rows, rows};
     const layout::TileLocation where = a.storage->tile_location({k, j});
     return BlockPartner<const T>{a.at(where), where.ld};
   };
   const FlopBatch batch;  // one simulated computation for the whole loop
   for_each_tile_block(
       tiles, a, k + 1, first, last,
-      [&](std::int64_t i) { return BlockPartner<const T>{panel.l_tile(k, i), panel.l_ld(k)}; }, u_tile,
+      [&](std::int64_t i) { return panel.l_rows(k, i); }, u_tile,
       [&](const TileBlock<T>& block, const BlockPartner<const T>& u) {
         gemm<T>(Op::NoTrans, Op::NoTrans, block.rows, block.cols, kb, T(-1), block.panel, block.panel_ld, u.at,
                 u.ld, T(1), block.a, block.ld);

@@ -67,13 +67,13 @@ class RightLooking {
       : a_(a),
         tiles_(*a.distribution, my_rank, options.panel_rank, options.rank_speeds),
         window_(update_window(*a.distribution)),
-        in_slot_(detail::gathers_in_slot(a)) {
-    panel_.allocate(tiles_, a_, in_slot_);
+        by_tile_(detail::reads_rows_by_tile(a)) {
+    panel_.allocate(tiles_, a_, by_tile_);
     update_.allocate(
         tiles_, a_, tiles_.steps(), [&](std::int64_t k) { return tiles_.pivot_count(k); },
         [](std::int64_t k) { return k + 1; }, window_);
-    step_.v_tiles.assign(static_cast<std::size_t>(tiles_.rows().count()), nullptr);
-    if (in_slot_) {
+    step_.v_tiles.assign(static_cast<std::size_t>(tiles_.rows().count()), {});
+    if (by_tile_) {
       const std::int64_t nb = detail::largest_tile(tiles_.rows());
       diagonal_.resize(static_cast<std::size_t>(nb * nb));
     }
@@ -106,12 +106,11 @@ class RightLooking {
     step_.count = tiles_.pivot_count(k);
     step_.t = detail::qr_panel_t(panel_, tiles_, k);
     step_.t_op = Op::ConjTrans;
-    step_.v_ld = panel_.l_ld(k);
     for (std::int64_t i = k; i < tiles_.rows().count(); ++i)
-      step_.v_tiles[static_cast<std::size_t>(i)] = panel_.l_tile(k, i);
+      step_.v_tiles[static_cast<std::size_t>(i)] = panel_.l_rows(k, i);
     // The diagonal V tile explicitly unit lower: in the slot, or in a copy where the slot is
     // the panel rank's and still being sent from.
-    if (in_slot_) {
+    if (by_tile_) {
       step_.diagonal = detail::explicit_diagonal_v(panel_, tiles_, k, diagonal_.data());
       step_.diagonal_ld = tiles_.rows().size(k);
     } else {
@@ -125,8 +124,8 @@ class RightLooking {
   detail::QrUpdate<T> update_;
   detail::StepReflectors<T> step_;
   std::int64_t window_;       ///< tile columns per call of the update (update_window)
-  bool in_slot_;              ///< panels gathered and factorised in their slots
-  ScalarBuffer<T> diagonal_;  ///< in_slot_: the diagonal V tile's explicit copy
+  bool by_tile_;              ///< the panels' rows read tile by tile, gathered in their slots
+  ScalarBuffer<T> diagonal_;  ///< by_tile_: the diagonal V tile's explicit copy
 };
 
 }  // namespace
@@ -157,13 +156,13 @@ void PreparedQr<T>::run(T* tau) {
 template <typename T>
 std::int64_t qr_workspace_bytes(const DistributedMatrix<T>& a, int my_rank, const QrOptions& options) {
   const detail::FactorizationTiles tiles(*a.distribution, my_rank, options.panel_rank, options.rank_speeds);
-  const bool in_slot = detail::gathers_in_slot(a);
+  const bool by_tile = detail::reads_rows_by_tile(a);
   const std::int64_t nb = detail::largest_tile(tiles.rows());
   const std::int64_t window = update_window(*a.distribution);
   const auto reflectors = [&](std::int64_t k) { return tiles.pivot_count(k); };
   const auto first_column = [](std::int64_t k) { return k + 1; };
-  const std::int64_t factor = detail::QrPanelFactor<T>::work_size(tiles) + (in_slot ? nb * nb : 0);
-  const std::int64_t scalars = detail::QrPanel<T>::sizes(tiles, a, in_slot).bytes() +
+  const std::int64_t factor = detail::QrPanelFactor<T>::work_size(tiles) + (by_tile ? nb * nb : 0);
+  const std::int64_t scalars = detail::QrPanel<T>::sizes(tiles, a, by_tile).bytes() +
                                detail::QrUpdate<T>::sizes(tiles, tiles.steps(), reflectors, first_column, window).bytes() +
                                static_cast<std::int64_t>(sizeof(T)) * factor;
   // W's starts per tile column besides the shared index vectors.

@@ -110,7 +110,7 @@ class Multiply {
     counts_.resize(static_cast<std::size_t>(tiles_.num_ranks()));
     displacements_.resize(counts_.size());
     cursors_.resize(counts_.size());
-    step_.v_tiles.assign(static_cast<std::size_t>(rows().count()), nullptr);
+    step_.v_tiles.assign(static_cast<std::size_t>(rows().count()), {});
     update_.allocate(
         tiles_, c_, steps_, [&](std::int64_t k) { return count(k); },
         [](std::int64_t) { return std::int64_t{0}; }, tiles_.cols().count());
@@ -179,14 +179,14 @@ class Multiply {
     step_.count = r;
     step_.t = t_.data();
     step_.t_op = t_op_of<T>(op_);
-    step_.v_ld = std::max<std::int64_t>(stacked, 1);
+    const std::int64_t v_ld = std::max<std::int64_t>(stacked, 1);
     std::int64_t at = 0;
     for (std::int64_t i = k; i < rows().count(); ++i) {
-      step_.v_tiles[static_cast<std::size_t>(i)] = needs_row(i) ? stack_.data() + at : nullptr;
+      step_.v_tiles[static_cast<std::size_t>(i)] = {needs_row(i) ? stack_.data() + at : nullptr, v_ld};
       if (!needs_row(i)) continue;
       const T* from = panel_.data() + (rows().offset(i) - rows().offset(k));
       for (std::int64_t col = 0; col < r; ++col)
-        std::copy_n(from + col * ld, rows().size(i), stack_.data() + at + col * step_.v_ld);
+        std::copy_n(from + col * ld, rows().size(i), stack_.data() + at + col * v_ld);
       at += rows().size(i);
     }
   }

@@ -21,6 +21,10 @@ class QrPanelFactor {
  public:
   /// Never factorised where A holds it: the QR writes its copy of the diagonal tile's V.
   static constexpr bool kFactorsInA = false;
+  /// W = Vᴴ·A sums over the panel's rows, and a GEMM spans rows as far as they follow one
+  /// another in memory: read in A, the panel rank's own rows would group otherwise than in its
+  /// gathered panel, and round otherwise (factorization_panel.hpp).
+  static constexpr bool kReadsOwnRowsInA = false;
 
   using Shared = T;
 
@@ -81,8 +85,8 @@ void make_unit_lower(T* v, std::int64_t ld, std::int64_t rows, std::int64_t r) {
 }
 
 /// Makes this rank's received step k's diagonal V tile (when it received it) explicitly unit
-/// lower, where the panel's slot holds it. @pre finish(k) of the panel, which was not
-/// gathered in its slot (allocate's in_slot: the slot is then still being sent from).
+/// lower, where the panel's slot holds it. @pre finish(k) of the panel, which was not read
+/// tile by tile (allocate's by_tile: the panel rank's slot is then still being sent from).
 template <typename T>
 void make_diagonal_v_explicit(QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k) {
   T* v = panel.l_tile(k, k);
@@ -94,10 +98,10 @@ void make_diagonal_v_explicit(QrPanel<T>& panel, const FactorizationTiles& tiles
 /// not receive the tile. @pre finish(k) of the panel.
 template <typename T>
 T* explicit_diagonal_v(const QrPanel<T>& panel, const FactorizationTiles& tiles, std::int64_t k, T* diagonal) {
-  const T* v = panel.l_tile(k, k);
-  if (v == nullptr) return nullptr;
+  const BlockPartner<const T> v = panel.l_rows(k, k);
+  if (v.at == nullptr) return nullptr;
   const std::int64_t rows = tiles.rows().size(k), r = QrPanelFactor<T>::reflectors(tiles, k);
-  copy_matrix(v, panel.l_ld(k), diagonal, rows, rows, r);
+  copy_matrix(v.at, v.ld, diagonal, rows, rows, r);
   make_unit_lower(diagonal, rows, rows, r);
   return diagonal;
 }

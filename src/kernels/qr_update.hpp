@@ -50,10 +50,9 @@ struct StepReflectors {
   /// W := op(T)·W: ConjTrans applies (I − V·T·Vᴴ)ᴴ (the factorisation, Qᴴ), NoTrans
   /// I − V·T·Vᴴ (Q).
   Op t_op = Op::ConjTrans;
-  /// Per tile row i (all of A's): V's rows of tile row i (i >= step) as this rank holds them,
-  /// or nullptr; leading dimension v_ld.
-  std::vector<const T*> v_tiles;
-  std::int64_t v_ld = 1;
+  /// Per tile row i (all of A's): V's rows of tile row i (i >= step) as this rank holds them
+  /// and their leading dimension, or `at` null.
+  std::vector<BlockPartner<const T>> v_tiles;
   /// When set, V's tile row `step` (explicitly unit lower), leading dimension diagonal_ld, in
   /// place of v_tiles[step]: a copy, where the panel's own is still being sent. Not on a
   /// Cartesian local array (whose V rows must follow one another).
@@ -326,7 +325,7 @@ template <typename Block>
 void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepReflectors<T>& step,
                                  const DistributedMatrix<T>& a, std::int64_t first,
                                  std::int64_t last, Block&& block) {
-  const std::int64_t k = step.step, r = step.count, v_ld = step.v_ld;
+  const std::int64_t k = step.step, r = step.count;
   const auto v_tile = [&](std::int64_t i) { return step.v_tiles[static_cast<std::size_t>(i)]; };
   if (array_) {
     // This rank's rows from tile row k are consecutive in the local array and in V's stack,
@@ -335,8 +334,8 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
     const std::vector<std::int64_t>& tile_rows = array_->tile_rows();
     const layout::LocalRow row = array_->local_row_from(k);
     const layout::LocalCol col = array_->local_col_from(first);
-    const T* v = v_tile(*std::lower_bound(tile_rows.begin(), tile_rows.end(), k));
-    block(v, v_ld, a.data + array.offset(row, col), array.ld(), array.row_end() - row,
+    const BlockPartner<const T> v = v_tile(*std::lower_bound(tile_rows.begin(), tile_rows.end(), k));
+    block(v.at, v.ld, a.data + array.offset(row, col), array.ld(), array.row_end() - row,
           array_->local_col_from(last) - col, w_.data(), true);
     return;
   }
@@ -344,7 +343,7 @@ void QrUpdate<T>::for_each_block(const FactorizationTiles& tiles, const StepRefl
   // has a leading dimension of its own and starts a block apart.
   const auto v_rows = [&](std::int64_t i) {
     if (i == k && step.diagonal != nullptr) return BlockPartner<const T>{step.diagonal, step.diagonal_ld};
-    return BlockPartner<const T>{v_tile(i), v_ld};
+    return v_tile(i);
   };
   const auto w_columns = [&](std::int64_t j) {
     const std::int64_t at = w_start_[static_cast<std::size_t>(j)];

@@ -41,8 +41,8 @@ inline constexpr int kQrReduced = 22;
 /// In-place GEMM: a panel tile from its owner to the first rank of a group the owner is not
 /// in (kernels/summa_in_place.hpp).
 inline constexpr int kInPlacePanel = 31;
-/// In-place take-over: a surplus tile between the caller's array and its overflow holder
-/// (runtime/in_place_gemm.cpp).
+/// In-place take-over: surplus tiles between the caller's array and their overflow holder
+/// (runtime/in_place_gemm.cpp, runtime/in_place_moves.hpp).
 inline constexpr int kSurplusTile = 32;
 /// Redistribution between two layouts, point-to-point rounds (mpi/redistribute.cpp).
 inline constexpr int kRedistribution = 0x4853;

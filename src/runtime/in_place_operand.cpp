@@ -1,6 +1,7 @@
 #include "runtime/in_place_operand.hpp"
 
 #include <complex>
+#include <utility>
 
 #include "kernels/scalar.hpp"
 #include "kernels/summa_support.hpp"
@@ -39,7 +40,9 @@ double InPlaceOperand<T>::overflow_growth(const Workspace& workspace) const {
 template <typename T>
 void InPlaceOperand<T>::allocate(Workspace& workspace, SurplusBuffers<T>& buffers) const {
   buffers.overflow = workspace.buffer<T>(0, static_cast<std::size_t>(storage_->overflow_elements()));
-  buffers.requests.reserve(storage_->given().size() + storage_->received().size());
+  const std::size_t tiles = storage_->given().size() + storage_->received().size();
+  buffers.requests.reserve(tiles);
+  buffers.messages.reserve(tiles);
 }
 
 template <typename T>
@@ -47,18 +50,15 @@ void InPlaceOperand<T>::move_surplus(bool in, SurplusBuffers<T>& buffers) const 
   const layout::TileSplit &rows = layout_->rows(), &cols = layout_->cols();
   std::vector<MPI_Request>& requests = buffers.requests;
   requests.clear();  // its room stays
+  const auto size = [&](layout::GlobalTile t) { return std::make_pair(rows.size(t.row), cols.size(t.col)); };
   // Between two ranks, the sender's given() and the receiver's received() list their common
   // tiles in the same order (column by column of tiles, top to bottom): the messages match.
-  for (const layout::GlobalTile t : storage_->given()) {
-    const layout::TileLocation where = caller_.storage->tile_location(t);
-    post_tile<T>(in, caller_data_ + where.offset, rows.size(t.row), cols.size(t.col), where.ld, layout_->owner(t),
-                 comm_, requests);
-  }
-  for (const layout::GlobalTile t : storage_->received()) {
-    const layout::TileLocation where = storage_->tile_location(t);
-    post_tile<T>(!in, buffers.overflow + where.offset, rows.size(t.row), cols.size(t.col), where.ld,
-                 caller_.distribution->owner(t), comm_, requests);
-  }
+  buffers.messages.post(
+      in, caller_data_, storage_->given(), [&](layout::GlobalTile t) { return caller_.storage->tile_location(t); },
+      [&](layout::GlobalTile t) { return layout_->owner(t); }, size, comm_, requests);
+  buffers.messages.post(
+      !in, buffers.overflow, storage_->received(), [&](layout::GlobalTile t) { return storage_->tile_location(t); },
+      [&](layout::GlobalTile t) { return caller_.distribution->owner(t); }, size, comm_, requests);
   mpi::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 

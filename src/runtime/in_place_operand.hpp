@@ -33,6 +33,7 @@ template <typename T>
 struct SurplusBuffers {
   T* overflow = nullptr;              ///< the workspace's slot 0
   std::vector<MPI_Request> requests;  ///< room for every surplus message
+  SurplusMessages messages;           ///< their listing's room
 };
 
 template <typename T>
